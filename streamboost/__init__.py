@@ -6,6 +6,8 @@ that decides, minibatch by minibatch, whether to train the booster or its calibr
 
 from __future__ import annotations
 
+from .boosting import OzaBoostClassifier
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["OzaBoostClassifier", "__version__"]

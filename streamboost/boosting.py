@@ -1,0 +1,306 @@
+"""Oza & Russell online boosting for binary streams, with the thesis's scores."""
+
+from __future__ import annotations
+
+import math
+import typing
+
+from river import base, linear_model, tree
+
+from .poisson import poisson
+
+if typing.TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["OzaBoostClassifier"]
+
+_SCORES = ("vote", "logistic")
+_WEAK_RULES = ("stop", "skip")
+
+
+class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
+    r"""Online boosting (Oza & Russell) for binary classification, scored as in the thesis.
+
+    Each example is shown to the members in order. Member $m$ learns it $k \sim
+    \text{Poisson}(\lambda)$ times, then classifies it; the example's weight $\lambda$ (1 for the
+    first member) is updated before it goes to the next member (Oza 2005, Fig. 2):
+
+    * correct: $\lambda^{sc}_m \mathrel{+}= \lambda$, then $\lambda \leftarrow \lambda \,
+      \frac{\lambda^{sc}_m + \lambda^{sw}_m}{2 \lambda^{sc}_m} = \frac{\lambda}{2(1 - \epsilon_m)}$;
+    * wrong: $\lambda^{sw}_m \mathrel{+}= \lambda$, then $\lambda \leftarrow
+      \frac{\lambda}{2 \epsilon_m}$,
+
+    with $\epsilon_m = \lambda^{sw}_m / (\lambda^{sc}_m + \lambda^{sw}_m)$ and the vote weight
+    $\alpha_m = \frac12 \log \frac{1 - \epsilon_m}{\epsilon_m}$ (AdaBoost's, thesis Eq. 3.1).
+
+    **Which members vote.** The thesis stops adding learners once $\alpha \le 0$, i.e.
+    $\epsilon \geq 1/2$ (Section 8.1), and MOA's `OzaBoost` stops its vote at the first such
+    member; River's `AdaBoostClassifier` instead gives such members weight 1, which lets a member
+    that is worse than chance pull the vote its way. Here:
+
+    * a member that has seen no example has no $\epsilon$ and does not vote;
+    * `weak_rule="stop"` (default, the thesis and MOA): the vote uses the members *before* the
+      first member with $\epsilon_m \geq 1/2$. Later members were trained on example weights that
+      the failed member shaped, so they are left out with it;
+    * `weak_rule="skip"`: only the members with $\epsilon_m \geq 1/2$ are left out;
+    * $\epsilon_m = 0$ would give $\alpha_m = \infty$. The error used in $\alpha_m$ is floored at
+      $\frac{1/2}{n_m + 1}$ with $n_m = \lambda^{sc}_m + \lambda^{sw}_m$: the add-one-half
+      (Krichevsky-Trofimov) estimate of a member never yet seen wrong, so a perfect member's
+      weight grows like $\frac12 \log(2 n_m + 1)$. Above the floor the formula is exactly
+      AdaBoost's. The $\lambda$ updates always use the exact $\epsilon_m$.
+
+    **Scores.** With $h_m(x) \in \{-1, +1\}$ the members' hard votes and $M$ the voting members:
+
+    * `score="vote"` (thesis Eq. 7.6): $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$,
+      the weighted fraction of votes for the positive class, in $[0, 1]$;
+    * `score="logistic"` (thesis Eq. 7.7, Friedman et al.'s link): $s'(x) = 1 / (1 +
+      e^{-2F(x)})$ with $F(x) = \sum_m \alpha_m h_m(x)$.
+
+    With no voting member the score is 1/2. `predict_proba_one` returns the score as
+    `{neg_label: 1 - s, pos_label: s}`, both keys from the first call. These scores are not
+    calibrated (thesis Chapter 7: boosting distorts probabilities); feed them to an
+    `OnlinePlattCalibrator` and decide with costs through `streamboost.decision`.
+
+    **Labels.** The stream is binary: `pos_label` and `neg_label` name its two labels (any
+    hashable values; River's convention `True`/`False` by default). Members learn `True` for
+    `pos_label` and `False` for `neg_label`, so binary-only River learners (e.g. logistic
+    regression) can boost streams labelled `"UP"`/`"DOWN"`. Any other label raises `ValueError`
+    before the model changes: for a multiclass stream, choose a positive class (one-vs-rest).
+
+    Parameters
+    ----------
+    model
+        The River classifier to boost; `n_models` clones of it are made.
+    n_models
+        Number of members, at least 1.
+    score
+        `"vote"` (Eq. 7.6) or `"logistic"` (Eq. 7.7).
+    weak_rule
+        `"stop"` or `"skip"`: how members with $\epsilon \geq 1/2$ are kept out of the vote.
+    pos_label
+        The positive label.
+    neg_label
+        The negative label.
+    seed
+        Seed of the Poisson draws.
+
+    Examples
+    --------
+    >>> from river import datasets, evaluate, linear_model, metrics, preprocessing
+    >>> from streamboost import OzaBoostClassifier
+
+    >>> model = preprocessing.StandardScaler() | OzaBoostClassifier(
+    ...     model=linear_model.LogisticRegression(), n_models=10, seed=42
+    ... )
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    ROCAUC: 91.90%
+
+    The score is a probability dict with both labels, even before learning:
+
+    >>> booster = OzaBoostClassifier(linear_model.LogisticRegression(), pos_label="UP",
+    ...                              neg_label="DOWN", seed=1)
+    >>> booster.predict_proba_one({"price": 1.0})
+    {'DOWN': 0.5, 'UP': 0.5}
+    >>> booster.learn_one({"price": 1.0}, "UP")
+    >>> booster.learn_one({"price": -1.0}, "sideways")
+    Traceback (most recent call last):
+    ...
+    ValueError: label 'sideways' is neither pos_label='UP' nor neg_label='DOWN': ...
+
+    References
+    ----------
+    [^1]: Oza, N. C. & Russell, S. (2001). Online bagging and boosting. AISTATS.
+    [^2]: Oza, N. C. (2005). Online bagging and boosting. IEEE SMC, 2340-2345 (Fig. 2).
+    [^3]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, University
+        of Manchester (Eqs. 3.1, 7.6, 7.7; Section 8.1).
+
+    """
+
+    def __init__(
+        self,
+        model: base.Classifier,
+        n_models: int = 10,
+        score: str = "vote",
+        weak_rule: str = "stop",
+        pos_label: typing.Hashable = True,
+        neg_label: typing.Hashable = False,
+        seed: int | None = None,
+    ):
+        if not isinstance(model, base.Classifier):
+            raise TypeError(f"model must be a river Classifier instance, got {model!r}")
+        if isinstance(n_models, bool) or not isinstance(n_models, int) or n_models < 1:
+            raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
+        if score not in _SCORES:
+            raise ValueError(f"score must be one of {_SCORES}, got {score!r}")
+        if weak_rule not in _WEAK_RULES:
+            raise ValueError(f"weak_rule must be one of {_WEAK_RULES}, got {weak_rule!r}")
+        if pos_label == neg_label:
+            raise ValueError(
+                f"pos_label and neg_label must differ, got {pos_label!r} and {neg_label!r}"
+            )
+        super().__init__(model, n_models, seed)
+        self.score = score
+        self.weak_rule = weak_rule
+        self.pos_label = pos_label
+        self.neg_label = neg_label
+        self._lambda_sc = [0.0] * n_models
+        self._lambda_sw = [0.0] * n_models
+        # The members' votes on the last scored example. In a prequential loop the same x is
+        # scored and then learned; a member that draws k = 0 has not changed since, so its vote
+        # is reused instead of predicted again (about e^-1 of the members when lambda = 1).
+        self._voted_x: dict | None = None
+        self._votes: list = []
+
+    @property
+    def _min_number_of_models(self) -> int:
+        return 1
+
+    @property
+    def _multiclass(self) -> bool:
+        return False
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {"model": linear_model.LogisticRegression()}
+        yield {
+            "model": tree.HoeffdingTreeClassifier(),
+            "n_models": 3,
+            "score": "logistic",
+            "weak_rule": "skip",
+        }
+
+    # ------------------------------------------------------------------ learning
+
+    def _member_label(self, y) -> bool:
+        """Map a stream label to the members' boolean label, rejecting a third class."""
+        if y == self.pos_label:
+            return True
+        if y == self.neg_label:
+            return False
+        raise ValueError(
+            f"label {y!r} is neither pos_label={self.pos_label!r} nor "
+            f"neg_label={self.neg_label!r}: OzaBoostClassifier is binary; set pos_label and "
+            "neg_label to the stream's two labels (for a multiclass stream, map it one-vs-rest)"
+        )
+
+    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+        target = self._member_label(y)
+        rng = self._rng
+        sc = self._lambda_sc
+        sw = self._lambda_sw
+        votes = self._votes if self._voted_x == x else ()
+        self._voted_x = None
+        lam = 1.0
+        for i, member in enumerate(self.models):
+            k = poisson(lam, rng)
+            for _ in range(k):
+                member.learn_one(x, target, **kwargs)
+            # Oza checks the member on the example after training it (Oza 2005, Fig. 2).
+            if k == 0 and i < len(votes) and votes[i] is not None:
+                vote = votes[i]
+            else:
+                vote = member.predict_one(x)
+            if vote == target:
+                sc[i] += lam
+                lam *= (sc[i] + sw[i]) / (2.0 * sc[i])
+            else:
+                sw[i] += lam
+                lam *= (sc[i] + sw[i]) / (2.0 * sw[i])
+
+    def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
+        """Learn a minibatch, row by row: Oza boosting is sequential, so this equals a
+        `learn_one` loop. Missing values (NaN) are dropped from a row, as absent features."""
+        rows = _records(X)
+        targets = list(y)
+        if len(rows) != len(targets):
+            raise ValueError(f"X has {len(rows)} rows but y has {len(targets)} labels")
+        for label in targets:  # validate the whole batch before learning any of it
+            self._member_label(label)
+        for x, label in zip(rows, targets, strict=True):
+            self.learn_one(x, label, **kwargs)
+
+    # ------------------------------------------------------------------ weights and scores
+
+    @property
+    def epsilons(self) -> list[float | None]:
+        """Each member's weighted error $\\epsilon_m$ (None for a member that saw no example)."""
+        return [
+            sw / (sc + sw) if sc + sw > 0.0 else None
+            for sc, sw in zip(self._lambda_sc, self._lambda_sw, strict=True)
+        ]
+
+    @property
+    def alphas(self) -> list[float]:
+        """Each member's vote weight $\\alpha_m$ as used in the scores (0 = does not vote)."""
+        alphas = []
+        stopped = False
+        for sc, sw in zip(self._lambda_sc, self._lambda_sw, strict=True):
+            n = sc + sw
+            if stopped or n == 0.0:
+                alphas.append(0.0)
+                continue
+            if sw >= sc:  # epsilon >= 1/2
+                alphas.append(0.0)
+                stopped = self.weak_rule == "stop"
+                continue
+            eps = max(sw / n, 0.5 / (n + 1.0))
+            alphas.append(0.5 * math.log((1.0 - eps) / eps))
+        return alphas
+
+    def score_one(self, x: dict, **kwargs) -> float:
+        """The uncalibrated score of `x` for the positive class: Eq. 7.6 or 7.7."""
+        total = 0.0
+        positive = 0.0
+        votes = []
+        for alpha, member in zip(self.alphas, self.models, strict=True):
+            if alpha == 0.0:
+                votes.append(None)
+                continue
+            vote = member.predict_one(x, **kwargs)
+            votes.append(vote)
+            if vote is None:  # a member with no class yet abstains
+                continue
+            total += alpha
+            if vote:
+                positive += alpha
+        if not kwargs:
+            self._voted_x = dict(x)  # a copy: the model must not alias its input
+            self._votes = votes
+        if total == 0.0:
+            return 0.5
+        if self.score == "vote":
+            return positive / total
+        margin = 2.0 * positive - total  # F(x) = sum of alpha * h, h in {-1, +1}
+        return _sigmoid(2.0 * margin)
+
+    def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
+        s = self.score_one(x, **kwargs)
+        return {self.neg_label: 1.0 - s, self.pos_label: s}
+
+    def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
+        import pandas as pd
+
+        scores = [self.score_one(x, **kwargs) for x in _records(X)]
+        return pd.DataFrame(
+            {self.neg_label: [1.0 - s for s in scores], self.pos_label: scores}, index=X.index
+        )
+
+    def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
+        import pandas as pd
+
+        labels = [self.predict_one(x, **kwargs) for x in _records(X)]
+        return pd.Series(labels, index=X.index, dtype=object)
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0.0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def _records(X: pd.DataFrame) -> list[dict]:
+    return [
+        {k: v for k, v in row.items() if v == v}  # v != v only for NaN
+        for row in X.to_dict(orient="records")
+    ]

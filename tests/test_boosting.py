@@ -1,0 +1,201 @@
+"""Tests of OzaBoostClassifier: Oza's lambda arithmetic, the vote-weight rules, scores, labels."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+
+import pandas as pd
+import pytest
+from river import base, checks, datasets, linear_model, metrics, preprocessing, tree
+
+from streamboost import OzaBoostClassifier
+from streamboost.poisson import poisson
+
+
+class Constant(base.Classifier):
+    """A member that always predicts `label` and counts how often it was trained."""
+
+    def __init__(self, label: bool = True):
+        self.label = label
+        self.n_learned = 0
+
+    def learn_one(self, x, y, **kwargs):
+        self.n_learned += 1
+
+    def predict_proba_one(self, x, **kwargs):
+        return {self.label: 1.0, not self.label: 0.0}
+
+
+def constant_booster(labels, **params) -> OzaBoostClassifier:
+    booster = OzaBoostClassifier(Constant(), n_models=len(labels), seed=0, **params)
+    booster.models[:] = [Constant(label) for label in labels]
+    return booster
+
+
+@pytest.mark.parametrize("params", list(OzaBoostClassifier._unit_test_params()))
+def test_river_estimator_checks(params):
+    checks.check_estimator(OzaBoostClassifier(**params))
+
+
+def test_lambda_updates_follow_oza_by_hand():
+    booster = constant_booster([True, False, True])
+    booster.learn_one({"a": 1.0}, True)
+    # m0 right: sc=1, lam = 1 * 1 / 2; m1 wrong: sw=0.5, lam = 0.5 * 0.5 / 1;
+    # m2 right: sc=0.25, lam = 0.25 * 0.25 / 0.5
+    assert booster._lambda_sc == [1.0, 0.0, 0.25]
+    assert booster._lambda_sw == [0.0, 0.5, 0.0]
+    booster.learn_one({"a": 2.0}, False)
+    # m0 wrong: sw=1, lam = 1 * 2 / 2 = 1; m1 right: sc=1, lam = 1 * 1.5 / 2 = 0.75;
+    # m2 wrong: sw=0.75, lam = 0.75 * 1 / 1.5
+    assert booster._lambda_sc == [1.0, 1.0, 0.25]
+    assert booster._lambda_sw == [1.0, 0.5, 0.75]
+    assert booster.epsilons == [0.5, pytest.approx(1 / 3), 0.75]
+
+
+def test_stop_rule_drops_members_after_the_first_weak_one():
+    booster = constant_booster([True, False, True])
+    booster.learn_one({"a": 1.0}, True)
+    booster.learn_one({"a": 2.0}, False)
+    # m0 has epsilon = 1/2: the vote stops before it, nobody votes, the score is 1/2.
+    assert booster.alphas == [0.0, 0.0, 0.0]
+    assert booster.predict_proba_one({"a": 3.0}) == {False: 0.5, True: 0.5}
+
+
+def test_skip_rule_drops_only_the_weak_members():
+    booster = constant_booster([True, False, True], weak_rule="skip")
+    booster.learn_one({"a": 1.0}, True)
+    booster.learn_one({"a": 2.0}, False)
+    # m1: epsilon = 1/3 -> alpha = 1/2 log 2; m0 (1/2) and m2 (3/4) are out.
+    assert booster.alphas == [0.0, pytest.approx(0.5 * math.log(2.0)), 0.0]
+    # m1 is the only voter and votes False.
+    assert booster.score_one({"a": 3.0}) == 0.0
+
+
+def test_zero_error_gets_the_krichevsky_trofimov_floor():
+    booster = constant_booster([True, True])
+    booster.learn_one({"a": 1.0}, True)
+    # m0: sc = 1, sw = 0 -> epsilon floored at 0.5 / 2; m1: sc = 0.5 -> floor 0.5 / 1.5
+    assert booster.epsilons == [0.0, 0.0]
+    assert booster.alphas == pytest.approx([0.5 * math.log(3.0), 0.5 * math.log(2.0)])
+    assert all(math.isfinite(a) for a in booster.alphas)
+
+
+def test_untrained_members_do_not_vote_and_score_is_one_half():
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), seed=3)
+    assert booster.epsilons == [None] * 10
+    assert booster.alphas == [0.0] * 10
+    assert booster.score_one({"a": 1.0}) == 0.5
+
+
+def test_scores_follow_equations_7_6_and_7_7():
+    # Members 0 and 2 vote True, member 1 votes False; set their weights by hand.
+    for score in ("vote", "logistic"):
+        booster = constant_booster([True, False, True], score=score, weak_rule="skip")
+        booster._lambda_sc[:] = [9.0, 3.0, 1.0]
+        booster._lambda_sw[:] = [1.0, 1.0, 1.0 / 3.0]
+        a0, a1, a2 = (0.5 * math.log(9.0), 0.5 * math.log(3.0), 0.5 * math.log(3.0))
+        assert booster.alphas == pytest.approx([a0, a1, a2])
+        expected = (
+            (a0 + a2) / (a0 + a1 + a2)
+            if score == "vote"
+            else 1.0 / (1.0 + math.exp(-2.0 * (a0 - a1 + a2)))
+        )
+        assert booster.score_one({"a": 0.0}) == pytest.approx(expected)
+
+
+def test_any_hashable_labels_and_a_third_label_is_rejected_without_change():
+    booster = OzaBoostClassifier(
+        linear_model.LogisticRegression(), pos_label="UP", neg_label="DOWN", seed=1
+    )
+    for i in range(30):
+        booster.learn_one({"a": float(i % 3)}, "UP" if i % 3 else "DOWN")
+    proba = booster.predict_proba_one({"a": 2.0})
+    assert set(proba) == {"UP", "DOWN"}
+    assert math.isclose(sum(proba.values()), 1.0)
+    before = pickle.dumps(booster)
+    with pytest.raises(ValueError, match="'FLAT' is neither pos_label='UP'"):
+        booster.learn_one({"a": 1.0}, "FLAT")
+    assert pickle.dumps(booster) == before
+
+
+def test_labels_must_differ_and_parameters_are_validated():
+    with pytest.raises(ValueError, match="must differ"):
+        OzaBoostClassifier(linear_model.LogisticRegression(), pos_label=1, neg_label=True)
+    with pytest.raises(ValueError, match="n_models"):
+        OzaBoostClassifier(linear_model.LogisticRegression(), n_models=0)
+    with pytest.raises(ValueError, match="score"):
+        OzaBoostClassifier(linear_model.LogisticRegression(), score="soft")
+    with pytest.raises(TypeError, match="river Classifier"):
+        OzaBoostClassifier(preprocessing.StandardScaler())
+
+
+def test_learn_many_rejects_a_bad_batch_before_learning_any_row():
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), seed=1)
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0]})
+    before = pickle.dumps(booster)
+    with pytest.raises(ValueError, match="neither"):
+        booster.learn_many(X, pd.Series([True, False, 2]))
+    assert pickle.dumps(booster) == before
+    booster.learn_many(X, pd.Series([True, False, True]))
+    assert booster.predict_proba_many(X).shape == (3, 2)
+
+
+def test_vote_cache_does_not_change_what_is_learned():
+    """Scoring x before learning it (prequential) must leave the same model as learning alone."""
+    stream = list(datasets.Phishing().take(300))
+    scored = OzaBoostClassifier(tree.HoeffdingTreeClassifier(grace_period=50), seed=7)
+    unscored = scored.clone()
+    for x, y in stream:
+        scored.predict_proba_one(x)
+        scored.learn_one(x, y)
+        unscored.learn_one(x, y)
+    assert scored._lambda_sc == unscored._lambda_sc
+    assert scored._lambda_sw == unscored._lambda_sw
+    assert [scored.score_one(x) for x, _ in stream] == [unscored.score_one(x) for x, _ in stream]
+
+
+def test_same_seed_same_model_different_seed_different_draws():
+    stream = list(datasets.Phishing().take(200))
+
+    def train(seed):
+        model = OzaBoostClassifier(linear_model.LogisticRegression(), seed=seed)
+        for x, y in stream:
+            model.learn_one(x, y)
+        return model._lambda_sc
+
+    assert train(5) == train(5)
+    assert train(5) != train(6)
+
+
+def test_boosting_ranks_better_than_a_single_member_on_phishing():
+    """Ten boosted Hoeffding trees rank Phishing better than one tree (prequential ROC AUC;
+    measured 0.939 against 0.914)."""
+
+    def prequential_auc(model) -> float:
+        metric = metrics.ROCAUC()
+        for x, y in datasets.Phishing():
+            metric.update(y, model.predict_proba_one(x))
+            model.learn_one(x, y)
+        return metric.get()
+
+    single = prequential_auc(tree.HoeffdingTreeClassifier(grace_period=50))
+    boosted = prequential_auc(
+        OzaBoostClassifier(tree.HoeffdingTreeClassifier(grace_period=50), seed=42)
+    )
+    assert boosted > single + 0.01
+
+
+@pytest.mark.parametrize("rate", [0.0, 0.3, 1.0, 4.0, 9.9, 10.0, 37.5, 400.0])
+def test_poisson_moments(rate):
+    rng = random.Random(12)
+    n = 20_000
+    draws = [poisson(rate, rng) for _ in range(n)]
+    mean = sum(draws) / n
+    var = sum((d - mean) ** 2 for d in draws) / (n - 1)
+    assert all(isinstance(d, int) and d >= 0 for d in draws)
+    # 5 standard errors of the mean; variance within 10% (Poisson: var = mean)
+    assert abs(mean - rate) <= 5 * math.sqrt(max(rate, 1e-9) / n) + 1e-12
+    if rate > 0:
+        assert abs(var - rate) <= 0.1 * rate
