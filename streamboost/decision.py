@@ -1,0 +1,496 @@
+r"""Minimum-expected-cost decisions from probability estimates.
+
+Training stays cost-insensitive; costs enter only when a probability is turned into a label
+(the AdaMEC philosophy, Nikolaou 2016, Ch. 5). With zero cost for correct decisions, a false
+positive costing $c_{FP}$ and a false negative costing $c_{FN}$, the Bayes-optimal decision is
+positive iff $\hat p(y=1 \mid x) > c = c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8). Costs can
+therefore change between two predictions without any retraining.
+
+References
+----------
+- Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, University of
+  Manchester. Eqs. 2.2-2.8, Eq. 8.1 and footnote 9 (Ch. 2).
+- Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI.
+
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import typing
+
+from river import base
+
+__all__ = [
+    "CostSensitiveClassifier",
+    "CostSensitiveMixin",
+    "correct_prior_shift",
+    "cost_ratio",
+    "cost_threshold",
+    "decide",
+    "deployment_skew",
+    "positive_proba",
+    "skew",
+    "skew_change",
+    "validate_costs",
+]
+
+# Probabilities a hair outside [0, 1] come from floating-point round-off when a model normalises
+# its votes; they are clipped, anything further out is an error.
+_PROBA_TOLERANCE = 1e-9
+
+
+def _check_real(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    return float(value)
+
+
+def validate_costs(c_fp: float, c_fn: float) -> tuple[float, float]:
+    """Check a cost pair and return it as floats.
+
+    A cost matrix with zero cost for correct decisions is *reasonable* when both error costs are
+    strictly positive (thesis Eq. 2.2); they must also be finite for the threshold to exist.
+
+    Parameters
+    ----------
+    c_fp
+        Cost of a false positive.
+    c_fn
+        Cost of a false negative.
+
+    Examples
+    --------
+    >>> from streamboost.decision import validate_costs
+    >>> validate_costs(1, 4)
+    (1.0, 4.0)
+    >>> validate_costs(0.0, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: c_fp must be finite and > 0, got 0.0
+
+    """
+    for name, value in (("c_fp", c_fp), ("c_fn", c_fn)):
+        value = _check_real(name, value)
+        if not (math.isfinite(value) and value > 0.0):
+            raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return float(c_fp), float(c_fn)
+
+
+def cost_ratio(c_fp: float, c_fn: float) -> float:
+    r"""Cost ratio $c_r = c_{FN} / c_{FP}$ (thesis Eq. 2.4), the only degree of freedom of costs.
+
+    Examples
+    --------
+    >>> from streamboost.decision import cost_ratio
+    >>> cost_ratio(c_fp=2.0, c_fn=10.0)
+    5.0
+
+    """
+    c_fp, c_fn = validate_costs(c_fp, c_fn)
+    return c_fn / c_fp
+
+
+def cost_threshold(c_fp: float, c_fn: float) -> float:
+    r"""Decision threshold $c = c_{FP} / (c_{FP} + c_{FN})$ (thesis Eqs. 2.6 and 2.8).
+
+    Predicting positive iff $\hat p(y=1|x) > c$ minimises the expected cost when $\hat p$ is
+    calibrated. Equal costs give 0.5; expensive false negatives lower the threshold.
+
+    Examples
+    --------
+    >>> from streamboost.decision import cost_threshold
+    >>> cost_threshold(1.0, 1.0)
+    0.5
+    >>> cost_threshold(c_fp=1.0, c_fn=4.0)
+    0.2
+
+    """
+    c_fp, c_fn = validate_costs(c_fp, c_fn)
+    return c_fp / (c_fp + c_fn)
+
+
+def _check_unit_interval(name: str, value, *, open_interval: bool = False) -> float:
+    value = _check_real(name, value)
+    inside = 0.0 < value < 1.0 if open_interval else 0.0 <= value <= 1.0
+    if not inside:
+        expected = "(0, 1)" if open_interval else "[0, 1]"
+        raise ValueError(f"{name} must lie in {expected}, got {value!r}")
+    return value
+
+
+def skew(c_fp: float, c_fn: float, pos_prior: float) -> float:
+    r"""Skew $z$, the probability cost function (thesis Eq. 2.7).
+
+    $$z = \frac{\pi_- c_{FP}}{\pi_- c_{FP} + \pi_+ c_{FN}}, \qquad \pi_- = 1 - \pi_+.$$
+
+    $z$ is the share of the expected error cost that false positives carry: $z \to 1$ when
+    false positives dominate (expensive or frequent negatives), $z \to 0$ when false negatives
+    do. With balanced classes $z$ equals the cost threshold $c$. The thesis's verbal glosses of
+    $z$ are flipped with respect to this formula (see `docs/decisions.md`); streamboost follows
+    the formula.
+
+    Parameters
+    ----------
+    c_fp
+        Cost of a false positive.
+    c_fn
+        Cost of a false negative.
+    pos_prior
+        Prior probability of the positive class $\pi_+$, in [0, 1].
+
+    Examples
+    --------
+    >>> from streamboost.decision import skew
+    >>> skew(c_fp=1.0, c_fn=4.0, pos_prior=0.5)
+    0.2
+    >>> skew(c_fp=1.0, c_fn=4.0, pos_prior=0.2)  # rare positives offset their higher cost
+    0.5
+
+    """
+    c_fp, c_fn = validate_costs(c_fp, c_fn)
+    pi_pos = _check_unit_interval("pos_prior", pos_prior)
+    neg = (1.0 - pi_pos) * c_fp
+    return neg / (neg + pi_pos * c_fn)
+
+
+def decide(p_pos: float, c_fp: float, c_fn: float) -> bool:
+    r"""Minimum-expected-cost decision: True iff $p > c_{FP}/(c_{FP}+c_{FN})$ (thesis Eq. 2.8).
+
+    The inequality is strict: at $p = c$ both decisions cost the same and the negative is chosen.
+
+    Examples
+    --------
+    >>> from streamboost.decision import decide
+    >>> decide(0.3, c_fp=1.0, c_fn=1.0), decide(0.3, c_fp=1.0, c_fn=4.0)
+    (False, True)
+    >>> decide(0.2, c_fp=1.0, c_fn=4.0)
+    False
+
+    """
+    threshold = cost_threshold(c_fp, c_fn)
+    return _check_unit_interval("p_pos", p_pos) > threshold
+
+
+def deployment_skew(z_train: float, z_change: float) -> float:
+    r"""Skew in deployment after a prior-probability shift (thesis Ch. 2, footnote 9).
+
+    $$z_{dep} = \frac{z_{tr} z'}{z_{tr} z' + (1 - z_{tr})(1 - z')}$$
+
+    In odds form $\mathrm{odds}(z_{dep}) = \mathrm{odds}(z_{tr}) \cdot \mathrm{odds}(z')$: the
+    change $z'$ composes multiplicatively and $z' = 1/2$ means no change.
+
+    Examples
+    --------
+    >>> from streamboost.decision import deployment_skew
+    >>> deployment_skew(0.5, 0.2)
+    0.2
+    >>> deployment_skew(0.3, 0.5)
+    0.3
+
+    """
+    z_tr = _check_unit_interval("z_train", z_train, open_interval=True)
+    z_ch = _check_unit_interval("z_change", z_change, open_interval=True)
+    return z_tr * z_ch / (z_tr * z_ch + (1.0 - z_tr) * (1.0 - z_ch))
+
+
+def skew_change(z_train: float, z_deploy: float) -> float:
+    r"""The change $z'$ that turns skew $z_{tr}$ into $z_{dep}$: the inverse of `deployment_skew`.
+
+    From footnote 9, $\mathrm{odds}(z') = \mathrm{odds}(z_{dep}) / \mathrm{odds}(z_{tr})$.
+
+    Examples
+    --------
+    >>> from streamboost.decision import deployment_skew, skew_change
+    >>> round(skew_change(0.5, 0.2), 12)
+    0.2
+    >>> round(deployment_skew(0.3, skew_change(0.3, 0.9)), 12)
+    0.9
+
+    """
+    z_tr = _check_unit_interval("z_train", z_train, open_interval=True)
+    z_dep = _check_unit_interval("z_deploy", z_deploy, open_interval=True)
+    odds = (z_dep / (1.0 - z_dep)) / (z_tr / (1.0 - z_tr))
+    return odds / (1.0 + odds)
+
+
+def correct_prior_shift(p_pos: float, z_change: float) -> float:
+    r"""Post-training correction of a probability estimate for a skew change (thesis Eq. 8.1).
+
+    $$\hat p_{w'}(y=1|x) = \frac{(1-z')\hat p_w}{(1-z')\hat p_w + z'(1-\hat p_w)}$$
+
+    In odds form $\mathrm{odds}(\hat p_{w'}) = \mathrm{odds}(\hat p_w) / \mathrm{odds}(z')$, so
+    thresholding the corrected estimate at 1/2 is the same decision as thresholding the original
+    at $z'$ (the equivalence of thesis Eq. 7.5). The correction cannot repair overconfidence:
+    0 and 1 stay 0 and 1.
+
+    Parameters
+    ----------
+    p_pos
+        The estimate $\hat p_w(y=1|x)$, in [0, 1].
+    z_change
+        The change in skew $z'$ from training to deployment, in (0, 1); see `skew_change`.
+
+    Examples
+    --------
+    >>> from streamboost.decision import correct_prior_shift
+    >>> correct_prior_shift(0.7, 0.5)
+    0.7
+    >>> round(correct_prior_shift(0.5, 0.2), 12)
+    0.8
+
+    """
+    p = _check_unit_interval("p_pos", p_pos)
+    z = _check_unit_interval("z_change", z_change, open_interval=True)
+    num = (1.0 - z) * p
+    return num / (num + z * (1.0 - p))
+
+
+def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
+    """The probability of the positive label from a River prediction, validated.
+
+    `y_pred` is either a dict `{label: probability}` as returned by River's
+    `predict_proba_one`, or a number taken to be P(positive). A dict without the positive label
+    gives 0.0 when it has at most one label (River's tree models return `{}` or a one-label dict
+    while they know one class only); a dict with two labels neither of which is `pos_label`, or
+    with more than two labels, is rejected. Values within 1e-9 of [0, 1] are clipped (floating
+    round-off); NaN or anything further out raises ValueError.
+
+    Parameters
+    ----------
+    y_pred
+        A probability dict or P(positive).
+    pos_label
+        The positive label. River's convention: the int 1 also matches True.
+
+    Examples
+    --------
+    >>> from streamboost.decision import positive_proba
+    >>> positive_proba({False: 0.25, True: 0.75})
+    0.75
+    >>> positive_proba({0: 0.25, 1: 0.75}), positive_proba({False: 1.0}), positive_proba(0.4)
+    (0.75, 0.0, 0.4)
+    >>> positive_proba({"spam": 0.9, "ham": 0.1}, pos_label="spam")
+    0.9
+    >>> positive_proba(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: the positive-class probability must lie in [0, 1], got 1.5
+
+    """
+    if isinstance(y_pred, dict):
+        if len(y_pred) > 2:
+            raise ValueError(
+                f"expected a binary prediction, got {len(y_pred)} labels "
+                f"{sorted(y_pred, key=repr)}"
+            )
+        if pos_label in y_pred:
+            p = y_pred[pos_label]
+        elif len(y_pred) <= 1:
+            p = 0.0
+        else:
+            raise ValueError(
+                f"positive label {pos_label!r} is not among the predicted labels "
+                f"{sorted(y_pred, key=repr)}; set the positive label to one of them"
+            )
+    elif isinstance(y_pred, bool):
+        raise TypeError(
+            f"expected probabilities (a dict {{label: proba}} or P(positive)), got the label "
+            f"{y_pred!r}; use predict_proba_one, not predict_one"
+        )
+    else:
+        p = y_pred
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"expected a probability, got {p!r} ({type(p).__name__})")
+    p = float(p)
+    if not -_PROBA_TOLERANCE <= p <= 1.0 + _PROBA_TOLERANCE:  # also rejects NaN
+        raise ValueError(f"the positive-class probability must lie in [0, 1], got {p!r}")
+    return min(max(p, 0.0), 1.0)
+
+
+class CostSensitiveMixin:
+    """Minimum-expected-cost `predict_one` and `set_costs` for a probabilistic binary classifier.
+
+    The host class provides `predict_proba_one` and the attributes `c_fp`, `c_fn`, `pos_label`
+    and `neg_label`. `predict_one` returns `pos_label` iff P(pos_label | x) > c_FP/(c_FP+c_FN)
+    (thesis Eq. 2.8), else the negative label. Costs are read at prediction time, so
+    `set_costs` or a per-call `c_fp=` / `c_fn=` changes decisions without retraining.
+
+    Hosts may override `_negative_label(proba)` to infer the negative label from the
+    probability dict (as `CostSensitiveClassifier` does); by default it is `self.neg_label`.
+
+    Examples
+    --------
+    >>> from river import base
+    >>> from streamboost.decision import CostSensitiveMixin
+
+    >>> class Constant(CostSensitiveMixin, base.Classifier):
+    ...     def __init__(self, p=0.3, c_fp=1.0, c_fn=1.0):
+    ...         self.p, self.c_fp, self.c_fn = p, c_fp, c_fn
+    ...         self.pos_label, self.neg_label = "yes", "no"
+    ...     def learn_one(self, x, y):
+    ...         pass
+    ...     def predict_proba_one(self, x):
+    ...         return {"no": 1.0 - self.p, "yes": self.p}
+
+    >>> model = Constant()
+    >>> model.predict_one({}), model.predict_one({}, c_fn=4.0)
+    ('no', 'yes')
+    >>> model.set_costs(c_fp=1.0, c_fn=3.0)
+    >>> model.threshold, model.predict_one({})
+    (0.25, 'yes')
+
+    """
+
+    @property
+    def threshold(self) -> float:
+        """The current decision threshold c_FP / (c_FP + c_FN)."""
+        return cost_threshold(self.c_fp, self.c_fn)
+
+    def set_costs(self, c_fp: float, c_fn: float) -> None:
+        """Change the error costs used by `predict_one`; nothing is retrained.
+
+        Both costs are validated (finite, > 0) before either is changed.
+        """
+        self.c_fp, self.c_fn = validate_costs(c_fp, c_fn)
+
+    def _negative_label(self, proba: dict) -> typing.Hashable:
+        return self.neg_label
+
+    def predict_one(
+        self, x: dict, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
+    ) -> typing.Hashable:
+        """The minimum-expected-cost label for `x`.
+
+        Parameters
+        ----------
+        x
+            The features.
+        c_fp
+            Cost of a false positive for this call only; defaults to `self.c_fp`.
+        c_fn
+            Cost of a false negative for this call only; defaults to `self.c_fn`.
+        kwargs
+            Passed on to `predict_proba_one`.
+
+        """
+        threshold = cost_threshold(
+            self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn
+        )
+        proba = self.predict_proba_one(x, **kwargs)
+        if positive_proba(proba, self.pos_label) > threshold:
+            return self.pos_label
+        return self._negative_label(proba)
+
+
+class CostSensitiveClassifier(CostSensitiveMixin, base.Wrapper, base.Classifier):
+    """Make any probabilistic binary River classifier predict the minimum-expected-cost label.
+
+    `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` returns
+    `pos_label` iff P(pos_label | x) > c_FP / (c_FP + c_FN) (thesis Eq. 2.8). The rule is only
+    cost-optimal if the probabilities are calibrated.
+
+    **The negative label.** `neg_label` if given. Otherwise it is inferred, in this order: the
+    other label of the wrapped model's probability dict; the first label other than `pos_label`
+    that this wrapper has learned; `not pos_label` when `pos_label` is a bool. Before any of these
+    exists (an untrained tree returns `{}`), a negative decision is `None`, River's "no
+    prediction". The wrapper is binary: learning a second label other than `pos_label`, or a
+    probability dict with more than two labels, raises ValueError (before the wrapped model
+    learns anything).
+
+    Parameters
+    ----------
+    classifier
+        A River classifier with `predict_proba_one`.
+    c_fp
+        Cost of a false positive (finite, > 0).
+    c_fn
+        Cost of a false negative (finite, > 0).
+    pos_label
+        The positive label. The int 1 also matches True (Python equality).
+    neg_label
+        The negative label, or None to infer it (see above).
+
+    Examples
+    --------
+    >>> from river import datasets, linear_model, preprocessing
+    >>> from streamboost.decision import CostSensitiveClassifier
+
+    >>> model = CostSensitiveClassifier(
+    ...     preprocessing.StandardScaler() | linear_model.LogisticRegression(), c_fp=1.0, c_fn=1.0
+    ... )
+    >>> for x, y in datasets.Phishing().take(500):
+    ...     model.learn_one(x, y)
+    >>> xs = [x for x, _ in datasets.Phishing().take(1250)][500:]
+    >>> equal = sum(model.predict_one(x) for x in xs)
+    >>> fn_expensive = sum(model.predict_one(x, c_fn=10.0) for x in xs)
+    >>> model.set_costs(c_fp=10.0, c_fn=1.0)
+    >>> fp_expensive = sum(model.predict_one(x) for x in xs)
+    >>> fp_expensive < equal < fn_expensive
+    True
+
+    """
+
+    def __init__(
+        self,
+        classifier: base.Classifier,
+        c_fp: float = 1.0,
+        c_fn: float = 1.0,
+        pos_label: typing.Hashable = True,
+        neg_label: typing.Hashable | None = None,
+    ):
+        if not isinstance(classifier, base.Classifier):
+            raise TypeError(
+                f"classifier must be a river base.Classifier, got {type(classifier).__name__}"
+            )
+        validate_costs(c_fp, c_fn)
+        if neg_label is not None and neg_label == pos_label:
+            raise ValueError(f"neg_label must differ from pos_label, both are {pos_label!r}")
+        self.classifier = classifier
+        self.c_fp = c_fp
+        self.c_fn = c_fn
+        self.pos_label = pos_label
+        self.neg_label = neg_label
+        self._seen_negative = neg_label
+
+    @property
+    def _wrapped_model(self) -> base.Classifier:
+        return self.classifier
+
+    @property
+    def _multiclass(self) -> bool:
+        return False
+
+    @classmethod
+    def _unit_test_params(cls):
+        from river import linear_model
+
+        yield {"classifier": linear_model.LogisticRegression()}
+        yield {"classifier": linear_model.LogisticRegression(), "c_fp": 1.0, "c_fn": 4.0}
+
+    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+        if y != self.pos_label:
+            if self._seen_negative is None:
+                self._seen_negative = y
+            elif y != self._seen_negative:
+                raise ValueError(
+                    f"label {y!r} is neither pos_label={self.pos_label!r} nor the negative label "
+                    f"{self._seen_negative!r}: CostSensitiveClassifier is binary"
+                )
+        self.classifier.learn_one(x, y, **kwargs)
+
+    def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
+        return self.classifier.predict_proba_one(x, **kwargs)
+
+    def _negative_label(self, proba: dict) -> typing.Hashable:
+        if self.neg_label is not None:
+            return self.neg_label
+        for label in proba:
+            if label != self.pos_label:
+                return label
+        if self._seen_negative is not None:
+            return self._seen_negative
+        if isinstance(self.pos_label, bool):
+            return not self.pos_label
+        return None
