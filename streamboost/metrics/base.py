@@ -1,0 +1,136 @@
+"""Base classes of the probability metrics: input parsing, validation, weights, revert, bins."""
+
+from __future__ import annotations
+
+import abc
+import bisect
+import math
+import numbers
+import typing
+
+import numpy
+from river import metrics
+
+from ..decision import positive_proba
+
+__all__ = ["BinnedProbabilityMetric", "ProbabilityMetric"]
+
+
+class ProbabilityMetric(metrics.base.BinaryMetric):
+    """A binary metric fed probabilities: `update(y_true, y_pred, w=1.0)` and `revert`.
+
+    `y_pred` is a dict `{label: probability}` (River's `predict_proba_one`) or a float
+    P(positive); see `streamboost.decision.positive_proba` for the exact rules. `y_true` is
+    positive iff it equals `pos_val`. Every input is validated before any state changes, so a
+    rejected update leaves the metric untouched. Subclasses keep weighted sums only and implement
+    `_accumulate(positive, p, w)`; `revert` is the same call with `-w`.
+
+    Parameters
+    ----------
+    pos_val
+        The positive label (River's convention; the int 1 also matches True).
+
+    """
+
+    _fmt = ".6f"
+
+    def __init__(self, pos_val: typing.Hashable = True):
+        # No confusion matrix: these metrics threshold or bin probabilities themselves.
+        self.pos_val = pos_val
+
+    @property
+    def bigger_is_better(self) -> bool:
+        return False
+
+    @property
+    def requires_labels(self) -> bool:
+        return False
+
+    @abc.abstractmethod
+    def _accumulate(self, positive: bool, p: float, w: float) -> None:
+        """Add (w > 0) or remove (w < 0) one weighted observation."""
+
+    def _parse(self, y_true, y_pred, w) -> tuple[bool, float, float]:
+        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not math.isfinite(w) or w < 0:
+            raise ValueError(f"the weight w must be a finite number >= 0, got {w!r}")
+        return y_true == self.pos_val, positive_proba(y_pred, self.pos_val), float(w)
+
+    def update(self, y_true, y_pred, w: float = 1.0) -> None:
+        positive, p, w = self._parse(y_true, y_pred, w)
+        self._accumulate(positive, p, w)
+
+    def revert(self, y_true, y_pred, w: float = 1.0) -> None:
+        positive, p, w = self._parse(y_true, y_pred, w)
+        self._accumulate(positive, p, -w)
+
+
+class BinnedProbabilityMetric(ProbabilityMetric):
+    """A probability metric over `n_bins` equal-width bins of P(positive) on [0, 1].
+
+    Per bin it keeps the weighted sufficient statistics W = sum w, Sp = sum w p,
+    Sy = sum w y, Spp = sum w p^2 and Spy = sum w p y (y = 1 for a positive), so memory is
+    O(n_bins) whatever the stream length. Bins are those of scikit-learn's
+    `calibration_curve(strategy="uniform")`: edges `numpy.linspace(0, 1, n_bins + 1)`,
+    intervals closed on the right except the first, which also holds 0.
+
+    Parameters
+    ----------
+    n_bins
+        Number of bins (int >= 1).
+    pos_val
+        The positive label.
+
+    """
+
+    def __init__(self, n_bins: int = 10, pos_val: typing.Hashable = True):
+        if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
+            raise ValueError(f"n_bins must be an int >= 1, got {n_bins!r}")
+        super().__init__(pos_val=pos_val)
+        self.n_bins = n_bins
+        # numpy's floats (3 * 0.1, not 3 / 10), so values on an edge bin as in scikit-learn.
+        self._edges = numpy.linspace(0.0, 1.0, n_bins + 1).tolist()
+        self._inner_edges = self._edges[1:-1]
+        self._w = [0.0] * n_bins
+        self._sp = [0.0] * n_bins
+        self._sy = [0.0] * n_bins
+        self._spp = [0.0] * n_bins
+        self._spy = [0.0] * n_bins
+
+    def _accumulate(self, positive: bool, p: float, w: float) -> None:
+        b = bisect.bisect_left(self._inner_edges, p)
+        self._w[b] += w
+        self._sp[b] += w * p
+        self._spp[b] += w * p * p
+        if positive:
+            self._sy[b] += w
+            self._spy[b] += w * p
+
+    def _bins(self) -> typing.Iterator[tuple[int, float, float, float, float, float]]:
+        """(index, W, Sp, Sy, Spp, Spy) of every non-empty bin."""
+        for b in range(self.n_bins):
+            if self._w[b] > 0.0:
+                yield b, self._w[b], self._sp[b], self._sy[b], self._spp[b], self._spy[b]
+
+    @property
+    def n(self) -> float:
+        """Total weight seen (the number of examples when unweighted)."""
+        return math.fsum(self._w)
+
+    def reliability_diagram(self) -> dict[str, list[float]]:
+        """Reliability-diagram data over the non-empty bins.
+
+        Returns a dict of equal-length lists: `bin_lower`, `bin_upper` (the bin's edges),
+        `mean_predicted` (mean P(positive) in the bin), `fraction_positive` (observed frequency
+        of the positive class) and `weight` (total weight in the bin). `fraction_positive` and
+        `mean_predicted` equal scikit-learn's `calibration_curve(y, p, n_bins=n_bins)` output
+        `(prob_true, prob_pred)`.
+        """
+        keys = ("bin_lower", "bin_upper", "mean_predicted", "fraction_positive", "weight")
+        out: dict[str, list[float]] = {k: [] for k in keys}
+        for b, w, sp, sy, _, _ in self._bins():
+            out["bin_lower"].append(self._edges[b])
+            out["bin_upper"].append(self._edges[b + 1])
+            out["mean_predicted"].append(sp / w)
+            out["fraction_positive"].append(sy / w)
+            out["weight"].append(w)
+        return out
