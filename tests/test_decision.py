@@ -1,0 +1,252 @@
+"""Tests of streamboost.decision: cost threshold, skew, prior shift, cost-sensitive wrapper."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from river import base, checks, datasets, linear_model, preprocessing, tree
+
+from streamboost.decision import (
+    CostSensitiveClassifier,
+    CostSensitiveMixin,
+    correct_prior_shift,
+    cost_ratio,
+    cost_threshold,
+    decide,
+    deployment_skew,
+    positive_proba,
+    skew,
+    skew_change,
+    validate_costs,
+)
+
+BAD_COSTS = [0.0, -1.0, math.inf, -math.inf, math.nan]
+
+
+@pytest.mark.parametrize("bad", BAD_COSTS)
+def test_bad_costs_are_rejected_naming_the_value(bad):
+    for c_fp, c_fn, name in ((bad, 1.0, "c_fp"), (1.0, bad, "c_fn")):
+        with pytest.raises(ValueError, match=name):
+            validate_costs(c_fp, c_fn)
+        with pytest.raises(ValueError, match=name):
+            cost_threshold(c_fp, c_fn)
+        with pytest.raises(ValueError, match=name):
+            decide(0.5, c_fp, c_fn)
+
+
+def test_non_numeric_costs_are_type_errors():
+    with pytest.raises(TypeError, match="c_fn"):
+        cost_threshold(1.0, "2")
+    with pytest.raises(TypeError, match="c_fp"):
+        cost_threshold(True, 1.0)
+
+
+def test_threshold_and_ratio_by_hand():
+    assert cost_threshold(1, 1) == 0.5
+    assert cost_threshold(1, 4) == pytest.approx(0.2)
+    assert cost_threshold(3, 1) == pytest.approx(0.75)
+    # Only the ratio matters (Eq. 2.4): scaling both costs leaves the threshold unchanged.
+    assert cost_threshold(7, 28) == pytest.approx(cost_threshold(1, 4))
+    assert cost_ratio(2, 10) == 5.0
+
+
+def test_decision_is_strict_at_the_threshold():
+    assert decide(0.2000001, 1, 4) is True
+    assert decide(0.2, 1, 4) is False
+    assert decide(0.5, 1, 1) is False
+    assert decide(1.0, 1e6, 1) is True  # c < 1 for finite costs, so p = 1 is positive
+    assert decide(0.0, 1, 1e6) is False
+    with pytest.raises(ValueError, match="p_pos"):
+        decide(1.2, 1, 1)
+
+
+def test_decision_minimises_expected_cost():
+    for p in [i / 20 for i in range(21)]:
+        for c_fp, c_fn in [(1, 1), (1, 9), (9, 1), (2.5, 0.5)]:
+            cost_pos, cost_neg = (1 - p) * c_fp, p * c_fn
+            if cost_pos != cost_neg:
+                assert decide(p, c_fp, c_fn) == (cost_pos < cost_neg)
+
+
+def test_skew_convention_and_balanced_equality():
+    # Balanced classes: z equals the cost threshold c (thesis Ch. 2).
+    for c_fp, c_fn in [(1, 1), (1, 4), (5, 2)]:
+        assert skew(c_fp, c_fn, 0.5) == pytest.approx(cost_threshold(c_fp, c_fn))
+    # z is the false-positive share: costlier FPs or more negatives raise it.
+    assert skew(4, 1, 0.5) > 0.5
+    assert skew(1, 1, 0.1) > 0.5
+    assert skew(1, 4, 0.2) == pytest.approx(0.5)  # pi_- c_fp = 0.8 = pi_+ c_fn
+    assert skew(1, 1, 0.0) == 1.0 and skew(1, 1, 1.0) == 0.0
+    for bad in (-0.1, 1.1, math.nan):
+        with pytest.raises(ValueError, match="pos_prior"):
+            skew(1, 1, bad)
+
+
+def test_prior_shift_footnote_9_and_eq_8_1():
+    assert deployment_skew(0.5, 0.2) == pytest.approx(0.2)
+    assert deployment_skew(0.2, 0.5) == pytest.approx(0.2)
+    # By hand: 0.3 * 0.6 / (0.3 * 0.6 + 0.7 * 0.4) = 0.18 / 0.46.
+    assert deployment_skew(0.3, 0.6) == pytest.approx(0.18 / 0.46)
+    for z_tr, z_dep in [(0.3, 0.9), (0.8, 0.1), (0.5, 0.5)]:
+        assert deployment_skew(z_tr, skew_change(z_tr, z_dep)) == pytest.approx(z_dep)
+    # Eq. 8.1 by hand: 0.8 * 0.6 / (0.8 * 0.6 + 0.2 * 0.4) = 0.48 / 0.56.
+    assert correct_prior_shift(0.6, 0.2) == pytest.approx(0.48 / 0.56)
+    assert correct_prior_shift(0.0, 0.3) == 0.0 and correct_prior_shift(1.0, 0.3) == 1.0
+    # Thresholding the corrected estimate at 1/2 = thresholding the raw one at z' (Eq. 7.5).
+    for p in [i / 40 for i in range(1, 40)]:
+        for z in (0.1, 0.25, 0.6, 0.9):
+            if abs(p - z) > 1e-9:
+                assert (correct_prior_shift(p, z) > 0.5) == (p > z)
+    with pytest.raises(ValueError, match="z_change"):
+        correct_prior_shift(0.5, 0.0)
+    with pytest.raises(ValueError, match="z_train"):
+        deployment_skew(1.0, 0.5)
+
+
+def test_positive_proba_rules():
+    assert positive_proba({False: 0.3, True: 0.7}) == 0.7
+    assert positive_proba({0: 0.3, 1: 0.7}) == 0.7  # the int 1 matches True
+    assert positive_proba({}) == 0.0
+    assert positive_proba({False: 1.0}) == 0.0
+    assert positive_proba({True: 1.0}) == 1.0
+    assert positive_proba(1.0 + 1e-12) == 1.0  # round-off is clipped
+    with pytest.raises(ValueError, match="binary"):
+        positive_proba({"a": 0.2, "b": 0.3, True: 0.5})
+    with pytest.raises(ValueError, match="not among"):
+        positive_proba({"a": 0.2, "b": 0.8})
+    with pytest.raises(ValueError, match="nan"):
+        positive_proba(math.nan)
+    with pytest.raises(ValueError, match=r"-0\.1"):
+        positive_proba({True: -0.1, False: 1.1})
+    with pytest.raises(TypeError, match="label"):
+        positive_proba(True)
+    with pytest.raises(TypeError):
+        positive_proba("0.5")
+
+
+class _Fixed(base.Classifier):
+    """A classifier whose probability dict is set by hand."""
+
+    def __init__(self, proba=None):
+        self.proba = proba
+
+    def learn_one(self, x, y, **kwargs):
+        pass
+
+    def predict_proba_one(self, x, **kwargs):
+        return dict(self.proba or {})
+
+
+def test_wrapper_predicts_by_cost_and_per_call_override_is_not_sticky():
+    model = CostSensitiveClassifier(_Fixed({False: 0.7, True: 0.3}))
+    assert model.predict_one({}) is False
+    assert model.predict_one({}, c_fp=1.0, c_fn=4.0) is True  # 0.3 > 0.2
+    assert model.predict_one({}, c_fn=2.5) is True  # 0.3 > 1/3.5
+    assert model.predict_one({}, c_fn=2.0) is False  # 0.3 < 1/3
+    assert model.predict_one({}) is False  # override did not stick
+    model.set_costs(1.0, 3.0)
+    assert model.c_fp == 1.0 and model.c_fn == 3.0 and model.threshold == 0.25
+    assert model.predict_one({}) is True
+
+
+def test_set_costs_validates_before_changing_anything():
+    model = CostSensitiveClassifier(_Fixed({False: 0.7, True: 0.3}), c_fp=2.0, c_fn=3.0)
+    with pytest.raises(ValueError, match="c_fn"):
+        model.set_costs(5.0, -1.0)
+    assert (model.c_fp, model.c_fn) == (2.0, 3.0)
+    with pytest.raises(ValueError, match="c_fp"):
+        model.predict_one({}, c_fp=math.nan)
+    with pytest.raises(ValueError, match="c_fp"):
+        CostSensitiveClassifier(_Fixed(), c_fp=0.0)
+    with pytest.raises(TypeError, match="Classifier"):
+        CostSensitiveClassifier(linear_model.LinearRegression())
+
+
+def test_negative_label_resolution():
+    # Other key of the dict.
+    spam = CostSensitiveClassifier(_Fixed({"spam": 0.1, "ham": 0.9}), pos_label="spam")
+    assert spam.predict_one({}) == "ham"
+    assert spam.predict_one({}, c_fp=1.0, c_fn=100.0) == "spam"
+    # One-keyed or empty dict: the negative label learned, else not pos_label, else None.
+    fixed = _Fixed({"spam": 0.0})
+    spam = CostSensitiveClassifier(fixed, pos_label="spam")
+    assert spam.predict_one({}) is None
+    spam.learn_one({}, "ham")
+    assert spam.predict_one({}) == "ham"
+    assert CostSensitiveClassifier(_Fixed({})).predict_one({}) is False
+    # Explicit neg_label wins.
+    explicit = CostSensitiveClassifier(_Fixed({}), pos_label="spam", neg_label="ok")
+    assert explicit.predict_one({}) == "ok"
+    with pytest.raises(ValueError, match="differ"):
+        CostSensitiveClassifier(_Fixed(), pos_label=1, neg_label=1)
+
+
+def test_wrapper_is_binary_and_rejects_before_learning():
+    inner = tree.HoeffdingTreeClassifier()
+    model = CostSensitiveClassifier(inner, pos_label="a")
+    model.learn_one({"x": 1.0}, "a")
+    model.learn_one({"x": 2.0}, "b")
+    with pytest.raises(ValueError, match="binary"):
+        model.learn_one({"x": 3.0}, "c")
+    assert inner.predict_proba_one({"x": 3.0}).keys() == {"a", "b"}  # "c" never reached it
+    multi = CostSensitiveClassifier(_Fixed({"a": 0.2, "b": 0.3, "c": 0.5}), pos_label="a")
+    with pytest.raises(ValueError, match="binary"):
+        multi.predict_one({})
+
+
+def test_wrapper_delegates_probabilities_and_learning():
+    inner = linear_model.LogisticRegression()
+    model = CostSensitiveClassifier(inner.clone())
+    stream = list(datasets.Phishing().take(200))
+    for x, y in stream:
+        model.learn_one(x, y)
+        inner.learn_one(x, y)
+    for x, _ in stream[:20]:
+        assert model.predict_proba_one(x) == inner.predict_proba_one(x)
+        assert model.predict_one(x) == inner.predict_one(x)  # equal costs: threshold 1/2
+
+
+def test_costs_shift_decisions_monotonically_without_retraining():
+    model = CostSensitiveClassifier(
+        preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    )
+    stream = list(datasets.Phishing().take(600))
+    for x, y in stream[:400]:
+        model.learn_one(x, y)
+    xs = [x for x, _ in stream[400:]]
+    probas = [model.predict_proba_one(x)[True] for x in xs]
+    counts = []
+    for ratio in (0.01, 0.2, 1.0, 5.0, 100.0):
+        labels = [model.predict_one(x, c_fp=1.0, c_fn=ratio) for x in xs]
+        assert labels == [p > 1 / (1 + ratio) for p in probas]
+        counts.append(sum(labels))
+    assert counts == sorted(counts) and counts[0] < counts[-1]
+
+
+@pytest.mark.parametrize("params", list(CostSensitiveClassifier._unit_test_params()))
+def test_check_estimator(params):
+    checks.check_estimator(CostSensitiveClassifier(**params))
+
+
+def test_mixin_serves_a_host_class():
+    class Host(CostSensitiveMixin, base.Classifier):
+        def __init__(self, p=0.4, c_fp=1.0, c_fn=1.0):
+            self.p, self.c_fp, self.c_fn = p, c_fp, c_fn
+            self.pos_label, self.neg_label = 1, 0
+
+        def learn_one(self, x, y):
+            pass
+
+        def predict_proba_one(self, x, scale=1.0):
+            return {0: 1 - self.p * scale, 1: self.p * scale}
+
+    host = Host()
+    assert host.predict_one({}) == 0
+    assert host.predict_one({}, c_fn=2.0) == 1
+    assert host.predict_one({}, c_fn=2.0, scale=0.5) == 0  # kwargs reach predict_proba_one
+    host.set_costs(1, 2)
+    assert host.predict_one({}) == 1
+    assert isinstance(host.c_fp, float)
+    # One implementation serves both (no copy-paste twins).
+    assert CostSensitiveClassifier.predict_one is Host.predict_one is CostSensitiveMixin.predict_one
