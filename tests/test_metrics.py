@@ -1,0 +1,388 @@
+"""Tests of streamboost.metrics against hand computations, numpy and scikit-learn."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import pickle
+
+import numpy as np
+import pytest
+from river import datasets, evaluate, linear_model, preprocessing
+from river import metrics as river_metrics
+from sklearn.calibration import calibration_curve
+from sklearn.metrics import brier_score_loss
+
+from streamboost import metrics
+from streamboost.decision import cost_threshold
+
+ALL = [
+    metrics.BrierScore,
+    metrics.ExpectedCost,
+    metrics.BrierCurve,
+    metrics.BrierDecomposition,
+    metrics.ExpectedCalibrationError,
+]
+
+
+def _sample(n=3000, prior=0.5, seed=0, quantise=False):
+    """Labels and imperfectly calibrated probabilities from a seeded generator."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < prior
+    score = rng.normal(size=n) + 1.5 * y
+    p = 1.0 / (1.0 + np.exp(-1.7 * (score - 0.6)))
+    if quantise:  # many values exactly on bin edges and thresholds
+        p = np.round(p * 20) / 20
+    return y, p
+
+
+def _fill(metric, y, p, w=None):
+    for i, (yt, pp) in enumerate(zip(y, p, strict=True)):
+        metric.update(bool(yt), float(pp), 1.0 if w is None else float(w[i]))
+    return metric
+
+
+# ---------------------------------------------------------------- common behaviour
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_river_flags(cls):
+    m = cls()
+    assert m.requires_labels is False
+    assert m.bigger_is_better is False
+    assert m.works_with(linear_model.LogisticRegression())
+    assert not m.works_with(linear_model.LinearRegression())
+    assert isinstance(m, river_metrics.base.BinaryMetric)
+    assert m.get() == 0.0  # empty metric, River's convention
+
+
+@pytest.mark.parametrize("cls", ALL)
+@pytest.mark.parametrize(
+    ("y_pred", "error", "match"),
+    [
+        (math.nan, ValueError, "nan"),
+        (1.5, ValueError, "1.5"),
+        ({True: -0.2, False: 1.2}, ValueError, r"-0\.2"),
+        ({"a": 0.1, "b": 0.2, True: 0.7}, ValueError, "binary"),
+        (True, TypeError, "predict_proba_one"),
+        ("0.3", TypeError, "0.3"),
+    ],
+)
+def test_bad_probabilities_raise_before_any_change(cls, y_pred, error, match):
+    m = _fill(cls(), [True, False, True], [0.8, 0.3, 0.55])
+    before = pickle.dumps(m)
+    with pytest.raises(error, match=match):
+        m.update(True, y_pred)
+    with pytest.raises(ValueError, match="weight"):
+        m.update(True, 0.5, -1.0)
+    assert pickle.dumps(m) == before
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_dict_float_and_labels_agree(cls):
+    y, p = _sample(300, seed=1)
+    as_float = _fill(cls(), y, p)
+    as_dict = cls()
+    as_ints = cls(pos_val=1)
+    as_strings = cls(pos_val="yes")
+    for yt, pp in zip(y, p, strict=True):
+        as_dict.update(bool(yt), {False: 1 - pp, True: float(pp)})
+        as_ints.update(int(yt), {0: 1 - pp, 1: float(pp)})
+        as_strings.update("yes" if yt else "no", {"no": 1 - pp, "yes": float(pp)})
+    assert as_dict.get() == pytest.approx(as_float.get(), abs=1e-12)
+    assert as_ints.get() == pytest.approx(as_float.get(), abs=1e-12)
+    assert as_strings.get() == pytest.approx(as_float.get(), abs=1e-12)
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_missing_positive_key_means_zero(cls):
+    a, b = cls(), cls()
+    for m, pred_neg, pred_pos in ((a, {}, {True: 1.0}), (b, 0.0, 1.0)):
+        m.update(True, pred_neg)
+        m.update(False, pred_neg)
+        m.update(True, pred_pos)
+    a.update(False, {False: 1.0})
+    b.update(False, 0.0)
+    assert a.get() == b.get()
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_weights_equal_repetition_and_revert_undoes(cls):
+    y, p = _sample(200, seed=2)
+    w = np.random.default_rng(3).integers(1, 4, size=len(y))
+    weighted = _fill(cls(), y, p, w)
+    repeated = _fill(cls(), np.repeat(y, w), np.repeat(p, w))
+    assert weighted.get() == pytest.approx(repeated.get(), abs=1e-12)
+    m = _fill(cls(), y[:150], p[:150])
+    extra = copy.deepcopy(m)
+    _fill(extra, y[150:], p[150:])
+    for yt, pp in zip(y[150:], p[150:], strict=True):
+        extra.revert(bool(yt), float(pp))
+    assert extra.get() == pytest.approx(m.get(), abs=1e-12)
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_memory_does_not_grow_with_the_stream(cls):
+    y, p = _sample(2000, seed=4)
+    short = _fill(cls(), y[:50], p[:50])
+    long = _fill(cls(), y, p)
+    assert len(pickle.dumps(long)) <= len(pickle.dumps(short)) + 64
+
+
+def test_progressive_val_score_and_combination_with_river_metrics():
+    def run(metric):
+        model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+        return evaluate.progressive_val_score(datasets.Phishing(), model, metric)
+
+    combo = run(
+        river_metrics.LogLoss()
+        + metrics.BrierScore()
+        + metrics.ExpectedCost(c_fp=1.0, c_fn=4.0)
+        + metrics.BrierCurve()
+        + metrics.BrierDecomposition()
+        + metrics.ExpectedCalibrationError()
+    )
+    alone = [
+        run(m)
+        for m in (
+            metrics.BrierScore(),
+            metrics.ExpectedCost(c_fp=1.0, c_fn=4.0),
+            metrics.BrierCurve(),
+            metrics.BrierDecomposition(),
+            metrics.ExpectedCalibrationError(),
+        )
+    ]
+    # Inside a combination the metrics still get probabilities and threshold them themselves.
+    for inside, single in zip(combo[1:], alone, strict=True):
+        assert inside.get() == pytest.approx(single.get(), abs=1e-12)
+    # A reference run by hand: prequential predict_proba_one then learn_one.
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    ys, ps = [], []
+    for x, y in datasets.Phishing():
+        ps.append(model.predict_proba_one(x).get(True, 0.0))
+        ys.append(y)
+        model.learn_one(x, y)
+    ys, ps = np.array(ys), np.array(ps)
+    assert alone[0].get() == pytest.approx(brier_score_loss(ys, ps), abs=1e-12)
+    decisions = ps > 0.2
+    cost = (np.sum(decisions & ~ys) * 1.0 + np.sum(~decisions & ys) * 4.0) / len(ys)
+    assert alone[1].get() == pytest.approx(cost, abs=1e-12)
+    # A label metric inside a River combination gets argmax labels: that is why ExpectedCost
+    # takes probabilities (recall at threshold 0.2 is higher than argmax recall).
+    assert alone[1].confusion()["tp"] > np.sum((ps > 0.5) & ys)
+
+
+# ---------------------------------------------------------------- BrierScore
+
+
+def test_brier_by_hand_and_sklearn():
+    m = _fill(metrics.BrierScore(), [True, False, True, False], [0.9, 0.2, 0.4, 0.0])
+    assert m.get() == pytest.approx((0.01 + 0.04 + 0.36 + 0.0) / 4)
+    y, p = _sample(1000, seed=5)
+    w = np.random.default_rng(6).random(len(y))
+    assert _fill(metrics.BrierScore(), y, p).get() == pytest.approx(brier_score_loss(y, p))
+    assert _fill(metrics.BrierScore(), y, p, w).get() == pytest.approx(
+        brier_score_loss(y, p, sample_weight=w)
+    )
+
+
+# ---------------------------------------------------------------- ExpectedCost
+
+
+def test_expected_cost_by_hand_and_strict_threshold():
+    m = metrics.ExpectedCost(c_fp=2.0, c_fn=3.0)  # threshold 0.4
+    assert m.threshold == pytest.approx(0.4)
+    data = [(True, 0.4), (True, 0.41), (False, 0.41), (False, 0.4), (False, 0.9), (True, 0.0)]
+    _fill(m, *zip(*data, strict=True))
+    # p = 0.4 is not above the threshold: FN for the first positive, TN for the negative.
+    assert m.confusion() == {"tp": 1.0, "fp": 2.0, "tn": 1.0, "fn": 2.0}
+    assert m.get() == pytest.approx((2 * 2.0 + 2 * 3.0) / 6)
+    # Thesis Q = FNR (1 - z) + FPR z with z from Eq. 2.7 at the observed prior 1/2.
+    z = 2.0 * 0.5 / (2.0 * 0.5 + 3.0 * 0.5)
+    assert m.normalised_cost() == pytest.approx((2 / 3) * (1 - z) + (2 / 3) * z)
+    with pytest.raises(ValueError, match="c_fn"):
+        metrics.ExpectedCost(c_fp=1.0, c_fn=0.0)
+
+
+def test_expected_cost_matches_numpy_and_normalised_q():
+    y, p = _sample(2000, prior=0.3, seed=7)
+    for c_fp, c_fn in [(1.0, 1.0), (1.0, 10.0), (5.0, 1.0)]:
+        m = _fill(metrics.ExpectedCost(c_fp=c_fp, c_fn=c_fn), y, p)
+        d = p > cost_threshold(c_fp, c_fn)
+        fp, fn = np.sum(d & ~y), np.sum(~d & y)
+        assert m.get() == pytest.approx((c_fp * fp + c_fn * fn) / len(y))
+        pi_pos = y.mean()
+        z = (1 - pi_pos) * c_fp / ((1 - pi_pos) * c_fp + pi_pos * c_fn)
+        q = fn / y.sum() * (1 - z) + fp / (~y).sum() * z
+        assert m.normalised_cost() == pytest.approx(q)
+
+
+# ---------------------------------------------------------------- BrierCurve
+
+
+def test_thesis_cost_ratios():
+    r = metrics.THESIS_COST_RATIOS
+    assert len(r) == 21 and r[0] == 100 and r[10] == 1 and r[-1] == pytest.approx(0.01)
+    assert all(a > b for a, b in itertools.pairwise(r))
+    assert all(x * y == pytest.approx(1.0) for x, y in zip(r, reversed(r), strict=True))
+    pts = metrics.BrierCurve().curve()
+    assert len(pts) == 23 and pts[0].c == 0.0 and pts[-1].c == 1.0
+    assert pts[1].c == pytest.approx(1 / 101) and pts[11].c == 0.5
+    assert pts[1].cost_ratio == pytest.approx(100.0) and pts[0].cost_ratio == math.inf
+
+
+def _q_reference(y, p, c):
+    """HO-F-F Q(c) = 2 {c pi_- FPR(c) + (1 - c) pi_+ FNR(c)} with numpy."""
+    fp = np.sum((p > c) & ~y) / len(y)
+    fn = np.sum((p <= c) & y) / len(y)
+    return 2 * (c * fp + (1 - c) * fn)
+
+
+@pytest.mark.parametrize("quantise", [False, True])
+def test_curve_points_match_numpy(quantise):
+    y, p = _sample(1500, prior=0.35, seed=8, quantise=quantise)
+    m = _fill(metrics.BrierCurve(), y, p)
+    for pt in m.curve():
+        assert pt.q == pytest.approx(_q_reference(y, p, pt.c), abs=1e-12)
+    qs = [pt.q for pt in m.curve()]
+    cs = [pt.c for pt in m.curve()]
+    assert m.get() == pytest.approx(np.trapezoid(qs, cs), abs=1e-12)
+
+
+@pytest.mark.parametrize("prior", [0.5, 0.15])
+def test_area_on_dense_uniform_grid_equals_brier_score(prior):
+    y, p = _sample(2000, prior=prior, seed=9)
+    k = 4000
+    grid = tuple((k - i) / i for i in range(1, k))  # c = i / k, i = 1 .. k - 1
+    m = _fill(metrics.BrierCurve(cost_ratios=grid), y, p)
+    assert [pt.c for pt in m.curve()] == pytest.approx([i / k for i in range(k + 1)], abs=1e-15)
+    # Trapezoid error: each of the N jumps of Q is smeared over one grid step of width 1/k.
+    assert m.get() == pytest.approx(brier_score_loss(y, p), abs=2 / k)
+
+
+def test_area_on_thesis_points_approximates_brier_score():
+    y, p = _sample(3000, prior=0.5, seed=10)
+    m = _fill(metrics.BrierCurve(), y, p)
+    bs = brier_score_loss(y, p)
+    assert m.get() == pytest.approx(bs, abs=0.01)
+    assert m.get() != pytest.approx(bs, abs=1e-6)  # only approximately
+
+
+def test_z_convention_with_trivial_classifiers_balanced():
+    # Thesis formulas: z (= c) is the FP share; all-positive Q(z) = z, all-negative Q(z) = 1 - z.
+    ys = [True, False] * 50
+    pos = _fill(metrics.BrierCurve(), ys, [1.0] * 100)
+    neg = _fill(metrics.BrierCurve(), ys, [0.0] * 100)
+    for pt in pos.curve()[:-1]:  # at c = 1 (free false negatives) nothing is positive
+        assert pt.q == pytest.approx(pt.c)
+    assert pos.curve()[-1].q == 0.0
+    for pt in neg.curve():
+        assert pt.q == pytest.approx(1 - pt.c)
+    lines = pos.reference_lines()
+    assert lines["all_positive"] == pytest.approx(lines["c"])
+    assert lines["all_negative"] == pytest.approx([1 - c for c in lines["c"]])
+    # Areas: 1/2 each on the dense-enough thesis grid's exact linear pieces.
+    assert pos.get() == pytest.approx(0.5, abs=0.01) and neg.get() == pytest.approx(0.5)
+    # Envelope of the two diagonals: the "always the expensive class" classifier, BS 0.25.
+    env = [min(a, b) for a, b in zip(lines["all_positive"], lines["all_negative"], strict=True)]
+    assert np.trapezoid(env, lines["c"]) == pytest.approx(0.25, abs=1e-12)
+
+
+def test_trivial_classifiers_follow_reference_lines_with_imbalance():
+    ys = [True] * 20 + [False] * 80
+    pos = _fill(metrics.BrierCurve(), ys, [1.0] * 100)
+    neg = _fill(metrics.BrierCurve(), ys, [0.0] * 100)
+    lines = neg.reference_lines()
+    assert [pt.q for pt in neg.curve()] == pytest.approx(lines["all_negative"])
+    assert [pt.q for pt in pos.curve()][:-1] == pytest.approx(lines["all_positive"][:-1])
+    assert lines["all_negative"][0] == pytest.approx(2 * 0.2)  # 2 pi_+ at c = 0
+
+
+def test_bad_cost_ratios():
+    for bad in ([], (1.0, 0.0), (math.inf,), (-2.0,)):
+        with pytest.raises(ValueError):
+            metrics.BrierCurve(cost_ratios=bad)
+    with pytest.raises(TypeError):
+        metrics.BrierCurve(cost_ratios="1,2")
+
+
+# ---------------------------------------------------------------- binned metrics
+
+
+def _bins_numpy(y, p, n_bins):
+    ids = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], p)
+    return [(y[ids == b].astype(float), p[ids == b]) for b in range(n_bins) if np.any(ids == b)]
+
+
+@pytest.mark.parametrize(("n_bins", "quantise"), [(10, False), (10, True), (3, False), (1, False)])
+def test_decomposition_identity_and_terms_against_numpy(n_bins, quantise):
+    y, p = _sample(2500, prior=0.4, seed=11, quantise=quantise)
+    c = _fill(metrics.BrierDecomposition(n_bins=n_bins), y, p).components()
+    n = len(y)
+    bins = _bins_numpy(y, p, n_bins)
+    cal = sum(len(yb) * (pb.mean() - yb.mean()) ** 2 for yb, pb in bins) / n
+    ref = sum(len(yb) * yb.mean() * (1 - yb.mean()) for yb, pb in bins) / n
+    wbv = sum(np.sum((pb - pb.mean()) ** 2) for yb, pb in bins) / n
+    wbc = sum(np.sum((pb - pb.mean()) * (yb - yb.mean())) for yb, pb in bins) / n
+    res = sum(len(yb) * (yb.mean() - y.mean()) ** 2 for yb, pb in bins) / n
+    bs = brier_score_loss(y, p)
+    assert c["brier"] == pytest.approx(bs, abs=1e-12)
+    assert c["calibration"] == pytest.approx(cal, abs=1e-12)
+    assert c["refinement"] == pytest.approx(ref, abs=1e-12)
+    assert c["within_bin"] == pytest.approx(wbv - 2 * wbc, abs=1e-12)
+    assert c["resolution"] == pytest.approx(res, abs=1e-12)
+    assert c["uncertainty"] == pytest.approx(y.mean() * (1 - y.mean()), abs=1e-12)
+    # The identities, exact up to round-off.
+    assert c["calibration"] + c["refinement"] + c["within_bin"] == pytest.approx(bs, abs=1e-12)
+    assert c["refinement"] == pytest.approx(c["uncertainty"] - c["resolution"], abs=1e-12)
+
+
+def test_decomposition_without_within_bin_term_when_bins_hold_one_value():
+    # Murphy's setting: forecasts take one value per bin, so the within-bin term vanishes.
+    y, p = _sample(1000, seed=12)
+    p = (np.floor(p * 10) + 0.5) / 10  # bin centres
+    c = _fill(metrics.BrierDecomposition(n_bins=10), y, p).components()
+    assert c["within_bin"] == pytest.approx(0.0, abs=1e-12)
+    assert c["calibration"] + c["refinement"] == pytest.approx(brier_score_loss(y, p))
+
+
+def test_recalibration_removes_calibration_loss_not_refinement():
+    y, p = _sample(3000, seed=13)
+    p = (np.floor(p * 10) + 0.5) / 10
+    raw = _fill(metrics.BrierDecomposition(), y, p)
+    # Replace each forecast by its bin's observed frequency: perfect calibration per bin.
+    freq = {b: y[p == b].mean() for b in np.unique(p)}
+    fixed = _fill(metrics.BrierDecomposition(), y, np.array([freq[v] for v in p]))
+    assert raw.get() > 1e-3
+    assert fixed.get() == pytest.approx(0.0, abs=1e-12)
+    # What is left is the refinement loss of the original forecasts (Murphy 1973).
+    assert fixed.components()["brier"] == pytest.approx(raw.components()["refinement"], abs=1e-12)
+
+
+@pytest.mark.parametrize("quantise", [False, True])
+def test_ece_and_reliability_diagram_against_sklearn(quantise):
+    y, p = _sample(2000, prior=0.3, seed=14, quantise=quantise)
+    m = _fill(metrics.ExpectedCalibrationError(n_bins=10), y, p)
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=10, strategy="uniform")
+    diagram = m.reliability_diagram()
+    assert diagram["fraction_positive"] == pytest.approx(prob_true, abs=1e-12)
+    assert diagram["mean_predicted"] == pytest.approx(prob_pred, abs=1e-12)
+    bins = _bins_numpy(y, p, 10)
+    assert diagram["weight"] == [float(len(yb)) for yb, _ in bins]
+    ece = sum(len(yb) * abs(yb.mean() - pb.mean()) for yb, pb in bins) / len(y)
+    assert m.get() == pytest.approx(ece, abs=1e-12)
+    assert m.max_calibration_error() == pytest.approx(np.max(np.abs(prob_true - prob_pred)))
+
+
+def test_ece_by_hand_and_bin_edges():
+    m = metrics.ExpectedCalibrationError(n_bins=4)
+    # 0.25 lies on an edge and belongs to the lower bin, as in scikit-learn; 0 and 1 are kept.
+    _fill(m, [True, False, False, True], [0.25, 0.25, 0.0, 1.0])
+    d = m.reliability_diagram()
+    assert d["bin_lower"] == [0.0, 0.75] and d["bin_upper"] == [0.25, 1.0]
+    assert d["weight"] == [3.0, 1.0]
+    # Bin 1: mean p 1/6, frequency 1/3; bin 4: 1 vs 1.
+    assert m.get() == pytest.approx(3 / 4 * (1 / 3 - 1 / 6))
+    with pytest.raises(ValueError, match="n_bins"):
+        metrics.ExpectedCalibrationError(n_bins=0)
