@@ -9,7 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
-from river import datasets, evaluate, linear_model, preprocessing
+from river import datasets, evaluate, linear_model, preprocessing, utils
 from river import metrics as river_metrics
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss
@@ -386,3 +386,12 @@ def test_ece_by_hand_and_bin_edges():
     assert m.get() == pytest.approx(3 / 4 * (1 / 3 - 1 / 6))
     with pytest.raises(ValueError, match="n_bins"):
         metrics.ExpectedCalibrationError(n_bins=0)
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_rolling_window_uses_revert(cls):
+    y, p = _sample(300, seed=15)
+    rolling = utils.Rolling(cls, window_size=50)
+    for yt, pp in zip(y, p, strict=True):
+        rolling.update(bool(yt), float(pp))
+    assert rolling.get() == pytest.approx(_fill(cls(), y[-50:], p[-50:]).get(), abs=1e-12)
