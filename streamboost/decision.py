@@ -282,8 +282,7 @@ def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
     if isinstance(y_pred, dict):
         if len(y_pred) > 2:
             raise ValueError(
-                f"expected a binary prediction, got {len(y_pred)} labels "
-                f"{sorted(y_pred, key=repr)}"
+                f"expected a binary prediction, got {len(y_pred)} labels {sorted(y_pred, key=repr)}"
             )
         if pos_label in y_pred:
             p = y_pred[pos_label]
