@@ -1,0 +1,266 @@
+"""Row-by-row reading of (gzipped) CSV files, and the ``Dataset`` that ``load`` returns.
+
+Rows are read with the standard library (``gzip`` + ``csv``), one at a time, so memory does not
+depend on the file's length. Numeric columns become floats, categorical columns stay strings,
+an empty cell is a missing value and its key is left out of ``x`` (River's convention for
+sparse/missing features). Every malformed row is an error naming the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import itertools
+import os
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from river.datasets import base
+
+from .files import _spec, fetch, verify
+from .registry import DatasetSpec
+
+__all__ = ["CSVTable", "Dataset", "load"]
+
+#: Rows looked at to decide which columns of an unregistered CSV are numeric.
+INFER_ROWS = 1000
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    with open(path, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    if gzipped:
+        return gzip.open(path, "rt", encoding="utf-8", newline="")
+    return open(path, encoding="utf-8", newline="")
+
+
+class CSVTable:
+    """A re-iterable view of a CSV file as ``(x, label)`` rows, label as written in the file.
+
+    Parameters
+    ----------
+    path
+        A ``.csv`` or gzipped CSV file with one header row.
+    label_column
+        Name of the label column (any position).
+    numeric
+        Whether each feature column is numeric: True/False for all columns, or None to infer
+        it once from the first ``INFER_ROWS`` rows (numeric iff every non-empty cell there
+        parses as a float). A later cell that does not parse in a numeric column is an error.
+    classes
+        If given, every label must be one of these.
+
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        label_column: str = "target",
+        numeric: bool | None = None,
+        classes: tuple[str, ...] | None = None,
+    ):
+        self.path = Path(path)
+        self.label_column = label_column
+        self.classes = classes
+        with _open_text(self.path) as f:
+            reader = csv.reader(f)
+            header = next(reader, None)
+            if not header:
+                raise ValueError(f"{self.path}: empty file, expected a CSV header row")
+            if label_column not in header:
+                raise ValueError(
+                    f"{self.path}: label column {label_column!r} not found in the header "
+                    f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
+                )
+            self.header = header
+            self.label_index = header.index(label_column)
+            self.features = [c for i, c in enumerate(header) if i != self.label_index]
+            if numeric is None:
+                self.numeric = self._infer_numeric(itertools.islice(reader, INFER_ROWS))
+            else:
+                self.numeric = [numeric] * len(self.features)
+
+    def _infer_numeric(self, rows) -> list[bool]:
+        numeric = [True] * len(self.features)
+        for row in rows:
+            if len(row) != len(self.header):
+                continue  # reported with its line number when the rows are read
+            for j, cell in enumerate(self._feature_cells(row)):
+                if numeric[j] and cell != "":
+                    try:
+                        float(cell)
+                    except ValueError:
+                        numeric[j] = False
+        return numeric
+
+    def _feature_cells(self, row: list[str]) -> list[str]:
+        if self.label_index == len(row) - 1:
+            return row[:-1]
+        return row[: self.label_index] + row[self.label_index + 1 :]
+
+    @property
+    def n_features(self) -> int:
+        return len(self.features)
+
+    def labels(self) -> Counter:
+        """Count of each label (one pass over the file, label column only)."""
+        return Counter(label for _, label in self)
+
+    def __iter__(self) -> Iterator[tuple[dict, str]]:
+        names, numeric = self.features, self.numeric
+        all_numeric, all_categorical = all(numeric), not any(numeric)
+        n_columns, li = len(self.header), self.label_index
+        classes = None if self.classes is None else frozenset(self.classes)
+        with _open_text(self.path) as f:
+            reader = csv.reader(f)
+            next(reader)
+            for line, row in enumerate(reader, start=2):
+                if len(row) != n_columns:
+                    raise ValueError(
+                        f"{self.path}, line {line}: {len(row)} fields, expected {n_columns} "
+                        f"(unparsable row {','.join(row)[:80]!r})"
+                    )
+                label = row[li]
+                if label == "":
+                    raise ValueError(f"{self.path}, line {line}: missing label "
+                                     f"(empty {self.label_column!r} cell)")
+                if classes is not None and label not in classes:
+                    raise ValueError(
+                        f"{self.path}, line {line}: label {label!r} is neither the positive "
+                        f"nor a negative class; expected one of {sorted(classes)}"
+                    )
+                cells = self._feature_cells(row)
+                if all_numeric:
+                    try:
+                        x = dict(zip(names, map(float, cells), strict=True))
+                    except ValueError:  # a missing (empty) or malformed cell: slow path
+                        x = self._convert(cells, line)
+                elif all_categorical:
+                    x = {k: v for k, v in zip(names, cells, strict=True) if v != ""}
+                else:
+                    x = self._convert(cells, line)
+                yield x, label
+
+    def _convert(self, cells: list[str], line: int) -> dict:
+        x = {}
+        for name, is_numeric, cell in zip(self.features, self.numeric, cells, strict=True):
+            if cell == "":
+                continue
+            if is_numeric:
+                try:
+                    x[name] = float(cell)
+                except ValueError:
+                    raise ValueError(
+                        f"{self.path}, line {line}: column {name!r} is numeric but holds "
+                        f"{cell!r}"
+                    ) from None
+            else:
+                x[name] = cell
+        return x
+
+
+class Dataset(base.Dataset):
+    """A registered dataset replayed in file order, River style: an iterable of ``(x, y)``.
+
+    Each iteration re-opens the file, checks its sha256 and reads it row by row (constant
+    memory). ``y`` is True for the registry's positive label and False for every other class
+    (one-vs-rest), or the label as written in the file with ``raw_labels=True``.
+
+    Parameters
+    ----------
+    spec
+        The dataset's registry entry.
+    path
+        The file to read.
+    raw_labels
+        Yield the file's label strings instead of booleans.
+
+    Examples
+    --------
+    >>> from streamboost import datasets
+    >>> ds = datasets.load("phishing")
+    >>> ds.n_samples, ds.n_features
+    (11055, 30)
+    >>> x, y = next(iter(ds))
+    >>> y, x["having_IP_Address"]
+    (True, -1.0)
+
+    """
+
+    def __init__(self, spec: DatasetSpec, path: str | os.PathLike, *, raw_labels: bool = False):
+        super().__init__(
+            task=base.MULTI_CLF if raw_labels and len(spec.classes) > 2 else base.BINARY_CLF,
+            n_features=spec.n_features,
+            n_samples=spec.n_rows,
+            n_classes=len(spec.classes) if raw_labels else 2,
+        )
+        self.spec = spec
+        self.path = Path(path)
+        self.raw_labels = raw_labels
+        self.table = CSVTable(
+            self.path,
+            label_column=spec.label_column,
+            numeric=not spec.categorical,
+            classes=spec.classes,
+        )
+        if self.table.n_features != spec.n_features:
+            raise ValueError(
+                f"dataset {spec.name!r}: {self.path} has {self.table.n_features} feature "
+                f"columns, the registry says {spec.n_features}"
+            )
+
+    def __iter__(self) -> Iterator[tuple[dict, bool | str]]:
+        verify(self.path, self.spec)  # again at each pass: the file may have changed
+        if self.raw_labels:
+            yield from self.table
+        else:
+            positive = self.spec.positive
+            for x, label in self.table:
+                yield x, label == positive
+
+    @property
+    def _repr_content(self):
+        return {"Name": self.spec.name, **super()._repr_content}
+
+    @property
+    def desc(self):
+        return f"{self.spec.name}: {self.spec.citation}"
+
+
+def load(
+    name: str,
+    data_dir: str | os.PathLike | None = None,
+    *,
+    raw_labels: bool = False,
+    download: bool = True,
+    progress: bool = True,
+) -> Dataset:
+    """A registered dataset by name, its file found (or downloaded) and verified.
+
+    Parameters
+    ----------
+    name
+        A key of ``REGISTRY``.
+    data_dir
+        Directory searched before ``$STREAMBOOST_DATA``, the bundled data and the cache.
+    raw_labels
+        Yield the labels as written in the file instead of ``label == spec.positive``.
+    download
+        Whether a missing file may be downloaded into the cache.
+    progress
+        Show download progress.
+
+    Examples
+    --------
+    >>> from streamboost import datasets
+    >>> ds = datasets.load("weather")
+    >>> sum(y for _, y in ds) == ds.spec.n_positive
+    True
+
+    """
+    spec = _spec(name)
+    return Dataset(spec, fetch(spec, data_dir, download=download, progress=progress),
+                   raw_labels=raw_labels)
