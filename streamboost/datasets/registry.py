@@ -479,7 +479,7 @@ def describe_registry(
     ['bundled']
 
     """
-    from .files import locate
+    from .files import download_url, locate
 
     registry = REGISTRY if registry is None else registry
     header = ("name", "rows", "features", "positive", "order", "size", "file")
@@ -490,7 +490,7 @@ def describe_registry(
         order = "time" if spec.time_ordered else "shuffle"
         rows.append(
             (spec.name, f"{spec.n_rows:,}", str(spec.n_features), positive, order,
-             _size(spec.size), where[0] if where else "missing")
+             _size(spec.size), _where(where, download_url(spec)))
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     right = {1, 2, 5}
@@ -502,6 +502,12 @@ def describe_registry(
         for row in rows
     ]
     return "\n".join(lines)
+
+
+def _where(found: tuple[str, Path] | None, url: str | None) -> str:
+    if found is not None:
+        return found[0]
+    return "download" if url else "missing"
 
 
 def _package_data_dir() -> Path:

@@ -1,0 +1,313 @@
+"""Registry, file lookup/verification/download and loading of the 23 shared datasets."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import http.server
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from streamboost import datasets
+from streamboost.datasets import REGISTRY, ChecksumError, DatasetSpec
+
+
+def _shared_data() -> Path:
+    env = os.environ.get("STREAMBOOST_SHARED_DATA")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+SHARED = _shared_data()
+needs_shared = pytest.mark.skipif(
+    not (SHARED / "MANIFEST.md").is_file(), reason=f"shared datasets not found at {SHARED}"
+)
+
+
+@functools.cache
+def manifest() -> dict[str, dict]:
+    """Per file: rows, features, sha256 and class counts, parsed from MANIFEST.md's tables."""
+    entries = {}
+    for line in (SHARED / "MANIFEST.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 8 or not cells[0].endswith(".csv.gz`"):
+            continue
+        counts = dict(re.findall(r"(\S+?):(\d+)", cells[4]))
+        entries[cells[0].strip("`").removesuffix(".csv.gz")] = {
+            "rows": int(cells[1].replace(",", "")),
+            "features": int(cells[2].split()[0]),
+            "n_classes": int(cells[3]),
+            "counts": {k: int(v) for k, v in counts.items()},
+            "sha256": cells[7].strip("`"),
+        }
+    return entries
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch, tmp_path):
+    """No user data dir, an empty private cache, no mirror."""
+    monkeypatch.delenv("STREAMBOOST_DATA", raising=False)
+    monkeypatch.delenv("STREAMBOOST_DATA_URL", raising=False)
+    monkeypatch.setenv("STREAMBOOST_CACHE", str(tmp_path / "cache"))
+
+
+@needs_shared
+def test_registry_covers_every_manifest_file():
+    assert len(manifest()) == 23
+    assert set(manifest()) <= set(REGISTRY)
+
+
+@needs_shared
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_spec_matches_manifest_and_file(name):
+    spec, entry = REGISTRY[name], manifest()[name]
+    assert spec.sha256 == entry["sha256"]
+    assert (spec.n_rows, spec.n_features) == (entry["rows"], entry["features"])
+    assert len(spec.classes) == entry["n_classes"]
+    assert spec.size == (SHARED / spec.filename).stat().st_size
+    # outdoor's manifest elides most of its 40 equal counts
+    assert spec.n_positive == entry["counts"].get(spec.positive, 100)
+
+    ds = datasets.load(name, data_dir=SHARED)
+    n = n_pos = 0
+    keys = set()
+    n_present = 0
+    for x, y in ds:
+        n += 1
+        n_pos += y
+        keys.update(x)
+        n_present += len(x)
+        assert isinstance(y, bool)
+    assert (n, len(keys), n_pos) == (entry["rows"], entry["features"], spec.n_positive)
+    assert entry["rows"] * entry["features"] - n_present == spec.n_missing
+    assert (ds.n_samples, ds.n_features) == (n, len(keys))
+
+
+@needs_shared
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_balanced_replay_has_equal_classes(name):
+    spec = REGISTRY[name]
+    ys = [y for _, y in datasets.stream(name, seed=0, balance=True, data_dir=SHARED)]
+    k = min(spec.n_positive, spec.n_rows - spec.n_positive)
+    assert len(ys) == 2 * k
+    assert sum(ys) == k
+
+
+@needs_shared
+def test_positive_label_follows_thesis_rule():
+    for name, spec in REGISTRY.items():
+        counts = manifest()[name]["counts"]
+        if name in ("semeion", "outdoor"):
+            continue
+        assert counts[spec.positive] == min(counts.values()), name
+    # Table B.1: 2 x positives, except the documented cases below.
+    for name, spec in REGISTRY.items():
+        if spec.thesis_instances is not None and name not in ("pima", "splice"):
+            assert spec.thesis_instances == 2 * spec.n_positive, name
+    assert REGISTRY["semeion"].positive == "0"
+    assert 2 * REGISTRY["semeion"].n_positive == REGISTRY["semeion"].thesis_instances
+    assert 2 * REGISTRY["pima"].n_positive == 536 != REGISTRY["pima"].thesis_instances
+
+
+@needs_shared
+def test_splice_thesis_count_after_dropping_ambiguous_rows():
+    raw = list(datasets.stream("splice", data_dir=SHARED, drop_ambiguous=True, raw_labels=True))
+    assert len(raw) == 3190 - 15
+    assert all(set(x.values()) <= set("ACGT") for x, _ in raw)
+    ys = [y for _, y in datasets.stream("splice", seed=3, balance=True, drop_ambiguous=True,
+                                         data_dir=SHARED)]
+    assert len(ys) == REGISTRY["splice"].thesis_instances == 1524
+    assert sum(ys) == 762
+
+
+@needs_shared
+def test_raw_labels_and_one_vs_rest():
+    labels = [y for _, y in datasets.load("landsat", SHARED, raw_labels=True)]
+    assert set(labels) == set(REGISTRY["landsat"].classes)
+    ys = [y for _, y in datasets.load("landsat", SHARED)]
+    assert ys == [label == "4" for label in labels]
+
+
+def test_bundled_files_are_used_without_any_directory():
+    for name in ("phishing", "weather"):
+        place, path = datasets.locate(REGISTRY[name])
+        assert place == "bundled"
+        assert datasets.sha256_file(path) == REGISTRY[name].sha256
+    assert datasets.locate(REGISTRY["electricity"]) is None
+
+
+def test_bundled_readme_names_licences_and_citations():
+    text = (Path(datasets.__file__).parent / "data" / "README.md").read_text()
+    for name in ("phishing", "weather"):
+        spec = REGISTRY[name]
+        assert spec.filename in text and spec.sha256 in text
+    assert "CC BY 4.0" in text and "Elwell" in text and "Mohammad" in text
+
+
+def test_search_order(tmp_path, monkeypatch):
+    spec = REGISTRY["phishing"]
+    first, second = tmp_path / "first", tmp_path / "second"
+    for d in (first, second):
+        d.mkdir()
+        shutil.copy(datasets.fetch("phishing"), d / spec.filename)
+    monkeypatch.setenv("STREAMBOOST_DATA", str(second))
+    assert datasets.locate(spec, first) == ("data_dir", first / spec.filename)
+    assert datasets.locate(spec) == ("$STREAMBOOST_DATA", second / spec.filename)
+    assert datasets.fetch("phishing", first) == first / spec.filename
+
+
+def test_a_wrong_copy_found_first_is_an_error_not_skipped(tmp_path):
+    spec = REGISTRY["phishing"]
+    good = datasets.fetch("phishing").read_bytes()
+    (tmp_path / spec.filename).write_bytes(good[: len(good) // 2])  # truncated
+    actual = hashlib.sha256(good[: len(good) // 2]).hexdigest()
+    with pytest.raises(ChecksumError) as info:
+        datasets.load("phishing", tmp_path)
+    message = str(info.value)
+    assert spec.filename in message and spec.sha256 in message and actual in message
+
+
+def test_file_changed_after_load_is_caught_when_iterated(tmp_path):
+    path = tmp_path / "phishing.csv.gz"
+    shutil.copy(datasets.fetch("phishing"), path)
+    ds = datasets.load("phishing", tmp_path)
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ChecksumError, match=r"phishing\.csv\.gz"):
+        next(iter(ds))
+
+
+def test_missing_file_without_address(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"electricity\.csv\.gz.*STREAMBOOST_DATA_URL"):
+        datasets.load("electricity", tmp_path)
+    with pytest.raises(KeyError, match="unknown dataset 'nope'"):
+        datasets.load("nope")
+
+
+def _spec_for(path: Path, *, classes=("a", "b"), positive="b", **fields) -> DatasetSpec:
+    values = dict(
+        name="custom", filename=path.name, sha256=datasets.sha256_file(path),
+        size=path.stat().st_size, n_rows=3, n_features=2, classes=classes, positive=positive,
+        n_positive=1, time_ordered=True, categorical=False, n_missing=0, source="test",
+        citation="test", license="test", homepage="",
+    )
+    values.update(fields)
+    return DatasetSpec(**values)
+
+
+def _write_gz(path: Path, text: str) -> Path:
+    with gzip.open(path, "wt", newline="") as f:
+        f.write(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("f1,f2,target\n1,2,a\n3,4,b\n5,6\n", r"custom\.csv\.gz, line 4: 2 fields, expected 3"),
+        ("f1,f2,target\n1,2,a\n3,x,b\n5,6,a\n", r"line 3: column 'f2' is numeric but holds 'x'"),
+        ("f1,f2,target\n1,2,a\n3,4,c\n5,6,a\n", r"line 3: label 'c' is neither the positive"),
+        ("f1,f2,target\n1,2,a\n3,4,\n5,6,b\n", r"line 3: missing label"),
+    ],
+)
+def test_bad_rows_are_errors(tmp_path, monkeypatch, text, error):
+    spec = _spec_for(_write_gz(tmp_path / "custom.csv.gz", text))
+    monkeypatch.setitem(REGISTRY, "custom", spec)
+    with pytest.raises(ValueError, match=error):
+        list(datasets.stream("custom", data_dir=tmp_path))
+
+
+def test_missing_label_column(tmp_path, monkeypatch):
+    spec = _spec_for(_write_gz(tmp_path / "custom.csv.gz", "f1,f2,class\n1,2,a\n"))
+    monkeypatch.setitem(REGISTRY, "custom", spec)
+    with pytest.raises(ValueError, match=r"label column 'target' not found.*f1, f2, class"):
+        datasets.load("custom", tmp_path)
+
+
+def test_feature_count_disagreeing_with_registry(tmp_path, monkeypatch):
+    spec = _spec_for(_write_gz(tmp_path / "custom.csv.gz", "f1,target\n1,a\n"))
+    monkeypatch.setitem(REGISTRY, "custom", spec)
+    with pytest.raises(ValueError, match="1 feature columns, the registry says 2"):
+        datasets.load("custom", tmp_path)
+
+
+@pytest.fixture
+def http_dir(tmp_path):
+    """A directory served by a local HTTP server on 127.0.0.1; yields (dir, base URL)."""
+    root = tmp_path / "www"
+    root.mkdir()
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield root, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_download_into_cache(http_dir, monkeypatch, capsys, tmp_path):
+    root, base = http_dir
+    spec = REGISTRY["phishing"]
+    shutil.copy(datasets.fetch("phishing"), root / "served.csv.gz")
+    remote = DatasetSpec(**{**spec.__dict__, "name": "remote", "filename": "remote.csv.gz",
+                            "url": f"{base}/served.csv.gz"})
+    monkeypatch.setitem(REGISTRY, "remote", remote)
+    assert "download" in datasets.describe_registry()
+    ds = datasets.load("remote", progress=True)
+    assert ds.path == tmp_path / "cache" / "remote.csv.gz"
+    assert datasets.sha256_file(ds.path) == spec.sha256
+    assert "remote.csv.gz" in capsys.readouterr().err  # progress was shown
+    assert sum(y for _, y in ds) == spec.n_positive
+    (root / "served.csv.gz").unlink()  # now served from the cache
+    assert datasets.fetch("remote", progress=False) == ds.path
+    assert datasets.describe_registry().count("cache") == 1
+
+
+def test_download_disabled_or_corrupt(http_dir, monkeypatch, tmp_path):
+    root, base = http_dir
+    (root / "electricity.csv.gz").write_bytes(b"not the file")
+    monkeypatch.setenv("STREAMBOOST_DATA_URL", base)
+    with pytest.raises(FileNotFoundError, match="download=False"):
+        datasets.fetch("electricity", download=False)
+    with pytest.raises(ChecksumError, match=rf"{base}/electricity.csv.gz.*nothing was saved"):
+        datasets.fetch("electricity", progress=False)
+    assert not list((tmp_path / "cache").iterdir())
+
+
+@needs_shared
+def test_download_from_mirror(http_dir, monkeypatch):
+    root, base = http_dir
+    shutil.copy(SHARED / "chess_zliobaite.csv.gz", root)
+    monkeypatch.setenv("STREAMBOOST_DATA_URL", base + "/")
+    assert datasets.download_url(REGISTRY["chess_zliobaite"]).endswith(
+        "127.0.0.1:" + base.rsplit(":", 1)[1] + "/chess_zliobaite.csv.gz")
+    ds = datasets.load("chess_zliobaite", progress=False)
+    assert sum(1 for _ in ds) == 503
+
+
+@needs_shared
+def test_describe_registry_table():
+    table = datasets.describe_registry(SHARED)
+    lines = table.splitlines()
+    assert len(lines) == 1 + len(REGISTRY)
+    row = {line.split()[0]: line.split() for line in lines[1:]}
+    assert row["electricity"][1] == "45,312" and row["electricity"][-1] == "data_dir"
+    assert row["electricity"][-3:-1] == ["678", "KiB"]
+    assert row["musk2"][-3:-1] == ["1.24", "MiB"]
+    assert "UP (19237/45312)" in table
+    assert all(r[-1] == "data_dir" for r in row.values())
+    empty = datasets.describe_registry()
+    assert {line.split()[-1] for line in empty.splitlines()[1:]} == {"bundled", "missing"}
