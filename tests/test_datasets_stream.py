@@ -1,0 +1,267 @@
+"""stream(): ordering, seeding, subsampling, passes, drift, feature handling and sources."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import math
+import os
+import statistics
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from river import datasets as river_datasets
+
+from streamboost import datasets
+from streamboost.datasets import REGISTRY, ConceptSwitch, LabelFlip, PriorShift, stream
+
+
+def _shared_data() -> Path:
+    env = os.environ.get("STREAMBOOST_SHARED_DATA")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+SHARED = _shared_data()
+needs_shared = pytest.mark.skipif(
+    not (SHARED / "MANIFEST.md").is_file(), reason=f"shared datasets not found at {SHARED}"
+)
+
+
+def file_rows(name: str) -> list[list[str]]:
+    with gzip.open(datasets.fetch(name), "rt", newline="") as f:
+        return list(csv.reader(f))[1:]
+
+
+def ys(s) -> list:
+    return [y for _, y in s]
+
+
+def test_time_ordered_stream_replays_the_file_in_order():
+    rows = file_rows("weather")
+    pairs = list(stream("weather"))
+    assert [y for _, y in pairs] == [r[-1] == "1" for r in rows]
+    assert pairs[7][0]["temp"] == float(rows[7][0])
+
+
+def test_uci_default_is_shuffled_and_seeded():
+    # phishing is registered as time ordered; pretend a copy is an arbitrary-order UCI set.
+    spec = REGISTRY["phishing"]
+    order = [x["URL_Length"] for x, _ in stream("phishing")]
+    a = [x["URL_Length"] for x, _ in stream("phishing", seed=1, shuffle=True)]
+    b = [x["URL_Length"] for x, _ in stream("phishing", seed=1, shuffle=True)]
+    c = [x["URL_Length"] for x, _ in stream("phishing", seed=2, shuffle=True)]
+    assert a == b != c and a != order and sorted(a) == sorted(order)
+    assert spec.time_ordered and not REGISTRY["sonar"].time_ordered
+
+
+@needs_shared
+def test_uci_set_is_shuffled_by_default():
+    order = [x["A1"] for x, _ in stream("sonar", data_dir=SHARED, shuffle=False)]
+    default = [x["A1"] for x, _ in stream("sonar", data_dir=SHARED, seed=0)]
+    assert default != order and sorted(default) == sorted(order)
+
+
+def test_balance_keeps_order_and_is_seeded():
+    full = [(x["temp"], y) for x, y in stream("weather")]
+    a = [(x["temp"], y) for x, y in stream("weather", balance=True, seed=5)]
+    b = [(x["temp"], y) for x, y in stream("weather", balance=True, seed=5)]
+    assert a == b
+    assert sum(y for _, y in a) == len(a) // 2 == 5698
+    assert all(y for _, y in a[::1] if y) and [p for p in full if p[1]] == [p for p in a if p[1]]
+    it = iter(full)  # a is a subsequence of the file order
+    assert all(any(p == q for q in it) for p in a)
+
+
+@pytest.mark.parametrize("prior", [0.01, 0.05, 0.2, 0.8])
+def test_positive_prior_is_exact(prior):
+    n_pos, n_neg = 5698, 12461
+    labels = ys(stream("weather", positive_prior=prior, seed=0))
+    k_pos, k_neg = sum(labels), len(labels) - sum(labels)
+    if prior < n_pos / (n_pos + n_neg):
+        assert k_neg == n_neg and k_pos == round(prior * n_neg / (1 - prior))
+    else:
+        assert k_pos == n_pos and k_neg == round(n_pos * (1 - prior) / prior)
+    assert abs(k_pos / len(labels) - prior) < 1e-3
+
+
+def test_positive_prior_with_too_few_rows():
+    with pytest.raises(ValueError, match="keeps 0 positives"):
+        stream([({"a": 1.0}, True)] + [({"a": 0.0}, False)] * 10, positive_prior=0.01)
+
+
+def test_passes_replay_the_same_subsample():
+    one = [(tuple(x.values()), y) for x, y in stream("phishing", balance=True, seed=3,
+                                                     shuffle=True)]
+    three = [(tuple(x.values()), y) for x, y in stream("phishing", balance=True, seed=3,
+                                                       shuffle=True, passes=3)]
+    n = len(one)
+    assert len(three) == 3 * n
+    assert sorted(three[:n]) == sorted(three[n:2 * n]) == sorted(three[2 * n:]) == sorted(one)
+    assert three[:n] != three[n:2 * n]  # reshuffled each pass
+    unshuffled = list(stream("weather", passes=2))
+    assert unshuffled[:18159] == unshuffled[18159:]
+
+
+def test_yielded_dicts_do_not_alias_stored_rows():
+    s = stream("weather", passes=2)
+    first = next(s)[0]
+    first["temp"] = -999.0
+    rest = list(s)
+    assert rest[18158][0]["temp"] != -999.0
+
+
+def test_plain_stream_memory_is_flat():
+    def peak(n):
+        tracemalloc.start()
+        for _ in zip(range(n), stream("weather"), strict=False):
+            pass
+        result = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return result
+
+    small, large = peak(1000), peak(18000)
+    assert large < 1.5 * small + 64 * 1024, (small, large)
+
+
+def test_label_flip_abrupt_and_gradual():
+    truth = ys(stream("weather"))
+    flipped = ys(stream("weather", drift=LabelFlip(position=1000)))
+    assert flipped == truth[:1000] + [not y for y in truth[1000:]]
+    gradual = ys(stream("weather", seed=1, drift=LabelFlip(position=9000, width=4000)))
+    changed = [a != b for a, b in zip(gradual, truth, strict=True)]
+    assert sum(changed[:4000]) < 20 and sum(changed[-4000:]) > 3980
+    assert 0.35 < statistics.mean(changed[8500:9500]) < 0.65
+
+
+def test_concept_switch_between_datasets():
+    pairs = list(stream("phishing", drift=ConceptSwitch("weather", position=100)))
+    assert all("temp" not in x for x, _ in pairs[:100])
+    assert all("temp" in x for x, _ in pairs[100:])
+    assert len(pairs) == 100 + 18159
+    assert ys(pairs[100:]) == ys(stream("weather"))
+    mixed = list(stream("phishing", seed=0, drift=ConceptSwitch(
+        stream("weather", positive_prior=0.2, seed=0), position=5000, width=2000)))
+    source = ["temp" in x for x, _ in mixed]
+    assert sum(source[:3000]) < 25 and 0.3 < statistics.mean(source[4500:5500]) < 0.7
+
+
+def test_prior_shift_follows_schedule():
+    shift = PriorShift([(0, 0.6), (6000, 0.1)])
+    labels = ys(stream("weather", seed=2, drift=shift))
+    for start, stop in [(0, 1000), (2500, 3500), (6000, len(labels))]:
+        target = statistics.fmean(shift.target(t) for t in range(start, stop))
+        assert abs(statistics.mean(labels[start:stop]) - target) < 0.05, (start, target)
+    assert shift.target(3000) == pytest.approx(0.35) and shift.target(9000) == 0.1
+
+
+def test_drift_options_are_validated():
+    with pytest.raises(ValueError, match="position must be an int"):
+        LabelFlip(position=-1)
+    with pytest.raises(ValueError, match="increase"):
+        PriorShift([(10, 0.5), (5, 0.1)])
+    with pytest.raises(ValueError, match="prior must be in"):
+        PriorShift([(0, 1.0)])
+    with pytest.raises(ValueError, match="raw_labels"):
+        stream("weather", raw_labels=True, drift=LabelFlip(10))
+    with pytest.raises(TypeError, match="drift must be"):
+        stream("weather", drift="flip")
+
+
+@needs_shared
+def test_categorical_encoding_and_missing_values():
+    raw = list(stream("congress", data_dir=SHARED, shuffle=False))
+    assert sum(16 - len(x) for x, _ in raw) == REGISTRY["congress"].n_missing == 392
+    onehot = list(stream("congress", data_dir=SHARED, shuffle=False, encode="onehot"))
+    for (x, _), (e, _) in zip(raw, onehot, strict=True):
+        assert e == {f"{k}_{v}": 1 for k, v in x.items()}
+    ordinal = list(stream("congress", data_dir=SHARED, shuffle=False, encode="ordinal"))
+    first = ordinal[0][0]
+    assert set(first) == set(raw[0][0]) and set(first.values()) <= {1, 2}
+    imputed = list(stream("congress", data_dir=SHARED, shuffle=False, missing="impute"))
+    assert all(len(x) == 16 for x, _ in imputed[10:])
+    row = next(i for i, (x, _) in enumerate(raw) if i > 10 and len(x) < 16)
+    k = next(k for k in imputed[row][0] if k not in raw[row][0])
+    seen = [x[k] for x, _ in raw[:row] if k in x]
+    assert imputed[row][0][k] == max(set(seen), key=seen.count)
+
+
+def test_numeric_imputation_uses_past_mean_only():
+    data = [({"a": 1.0}, True), ({"a": 3.0}, False), ({}, True), ({"a": 10.0}, False)]
+    out = [x for x, _ in stream(data, missing="impute")]
+    assert out == [{"a": 1.0}, {"a": 3.0}, {"a": 2.0}, {"a": 10.0}]
+
+
+def test_online_scaling_matches_running_statistics():
+    raw = [x["temp"] for x, _ in stream("weather")][:500]
+    scaled = [x["temp"] for x, _ in stream("weather", scale=True)][:500]
+    for t in (5, 100, 499):
+        mean, sd = statistics.fmean(raw[: t + 1]), statistics.pstdev(raw[: t + 1])
+        assert math.isclose(scaled[t], (raw[t] - mean) / sd, rel_tol=1e-6)
+
+
+def test_csv_path_sources(tmp_path):
+    text = "num,cat,target\n1.5,a,x\n,b,y\n2,,x\n3,a,x\n"
+    plain = tmp_path / "t.csv"
+    plain.write_text(text)
+    gz = tmp_path / "t.csv.gz"
+    with gzip.open(gz, "wt") as f:
+        f.write(text)
+    for path in (plain, str(gz)):
+        pairs = list(stream(path))
+        assert pairs == [({"num": 1.5, "cat": "a"}, False), ({"cat": "b"}, True),
+                         ({"num": 2.0}, False), ({"num": 3.0, "cat": "a"}, False)]
+    assert ys(stream(plain, positive="x")) == [True, False, True, True]
+    assert ys(stream(plain, raw_labels=True)) == ["x", "y", "x", "x"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("num,target\n" + "1,a\n" * 1000 + "oops,b\n")
+    with pytest.raises(ValueError, match=r"line 1002: column 'num' is numeric but holds 'oops'"):
+        list(stream(bad))
+    with pytest.raises(FileNotFoundError, match="neither a registered dataset"):
+        stream(tmp_path / "nope.csv")
+
+
+def test_dataframe_and_array_sources():
+    df = pd.DataFrame({"a": [1.0, np.nan, 3.0], "b": ["u", "v", None], "target": [0, 1, 0]})
+    assert list(stream(df)) == [({"a": 1.0, "b": "u"}, False), ({"b": "v"}, True),
+                                ({"a": 3.0}, False)]
+    X = np.array([[0.0, 1.0], [2.0, np.nan]])
+    assert list(stream((X, np.array(["p", "q"])), positive="q")) == [
+        ({0: 0.0, 1: 1.0}, False), ({0: 2.0}, True)]
+    assert list(stream((df[["a"]], df["target"]), positive=0))[1] == ({}, False)
+    with pytest.raises(ValueError, match="'target' label column"):
+        stream(df.drop(columns="target"))
+    with pytest.raises(ValueError, match="X has 2 rows but y has 3"):
+        stream((X, [1, 0, 1]))
+    with pytest.raises(ValueError, match="missing label"):
+        list(stream((X, [1.0, float("nan")]), positive=1.0))
+
+
+def test_river_dataset_and_generator_sources():
+    phishing = river_datasets.Phishing()
+    labels = ys(stream(phishing))
+    assert labels == [y for _, y in phishing] and isinstance(labels[0], bool)
+    generator = ((x, y) for x, y in stream("weather", balance=True, seed=0))
+    assert sum(ys(stream(generator, balance=True, seed=1))) == 5698
+    assert next(stream(datasets.load("weather")))[1] is False
+    with pytest.raises(TypeError, match="expected an"):
+        list(stream([1, 2, 3]))
+
+
+def test_option_errors_happen_at_call_time():
+    for kwargs, error in [
+        ({"passes": 0}, "passes must be"),
+        ({"positive_prior": 1.5}, "positive_prior must be in"),
+        ({"positive_prior": 0.2, "balance": True}, "already fixes the prior"),
+        ({"encode": "hash"}, "encode must be one of"),
+        ({"missing": "zero"}, "missing must be one of"),
+        ({"positive": "7"}, "not a class of 'weather'"),
+    ]:
+        with pytest.raises(ValueError, match=error):
+            stream("weather", **kwargs)
+    with pytest.raises(TypeError, match="seed must be"):
+        stream("weather", seed=1.5)
+    with pytest.raises(TypeError, match="source must be"):
+        stream(42)
