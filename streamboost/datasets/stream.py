@@ -100,6 +100,16 @@ class _Pairs:
             yield {k: v for k, v in x.items() if not _is_missing(v)}, label
 
 
+class _Without:
+    """Re-iterable rows minus those holding any of ``values`` as a feature value."""
+
+    def __init__(self, rows: Iterable, values: frozenset):
+        self.rows, self.values = rows, values
+
+    def __iter__(self):
+        return (row for row in self.rows if self.values.isdisjoint(row[0].values()))
+
+
 def _table_rows(X: Any, y: Any) -> _Records:
     pd = sys.modules.get("pandas")
     if pd is not None and isinstance(X, pd.DataFrame):
@@ -369,15 +379,7 @@ def stream(
         return label == pos
 
     ambiguous = src.spec.ambiguous_values if (drop_ambiguous and src.spec) else frozenset()
-    rows: Iterable = src.rows
-    if ambiguous:
-        base = rows
-
-        class _Filtered:
-            def __iter__(self):
-                return (r for r in base if ambiguous.isdisjoint(r[0].values()))
-
-        rows = _Filtered()
+    rows: Iterable = _Without(src.rows, ambiguous) if ambiguous else src.rows
 
     root = random.Random(seed)
     select_rng, order_rng, drift_rng = (random.Random(root.getrandbits(64)) for _ in range(3))
