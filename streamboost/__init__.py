@@ -6,8 +6,18 @@ that decides, minibatch by minibatch, whether to train the booster or its calibr
 
 from __future__ import annotations
 
+from . import datasets, decision, metrics
 from .boosting import OzaBoostClassifier
+from .decision import CostSensitiveClassifier, CostSensitiveMixin
 
 __version__ = "0.1.0"
 
-__all__ = ["OzaBoostClassifier", "__version__"]
+__all__ = [
+    "CostSensitiveClassifier",
+    "CostSensitiveMixin",
+    "OzaBoostClassifier",
+    "__version__",
+    "datasets",
+    "decision",
+    "metrics",
+]
