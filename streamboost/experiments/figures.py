@@ -1,0 +1,393 @@
+"""Figures of prequential runs and policy comparisons (matplotlib, the `plots` extra).
+
+Each plotting function takes plain data (dicts of lists, numbers) and returns a matplotlib
+`Figure`; `save` writes it as PNG and SVG. `grid_figures` draws every figure of a grid from
+its cell records, averaging the seeds of each (dataset, cost ratio, policy).
+Figures are built with `matplotlib.figure.Figure`, not `pyplot`, so no global state is
+touched and nothing needs a display.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import typing
+from pathlib import Path
+
+import numpy as np
+
+if typing.TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "allocation_over_time",
+    "brier_curves",
+    "critical_difference_diagram",
+    "cumulative_reward",
+    "grid_figures",
+    "prequential_curves",
+    "reliability_diagram",
+    "save",
+]
+
+Series = typing.Mapping[str, tuple[typing.Sequence[float], typing.Sequence[float]]]
+
+
+def _figure(*args, **kwargs) -> Figure:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError as error:
+        raise ImportError('figures need matplotlib: pip install "streamboost[plots]"') from error
+    return Figure(*args, layout="constrained", **kwargs)
+
+
+def save(figure: Figure, stem: str | os.PathLike) -> list[Path]:
+    """Write `figure` to `<stem>.png` (150 dpi) and `<stem>.svg`; return both paths."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.with_name(stem.name + suffix) for suffix in (".png", ".svg")]
+    for path in paths:
+        figure.savefig(path, dpi=150)
+    return paths
+
+
+def _lines(ax, series: Series, **kwargs) -> None:
+    for label, (x, y) in series.items():
+        ax.plot(x, y, label=label, linewidth=1.4, **kwargs)
+    if len(series) > 0:
+        ax.legend(fontsize="small", frameon=False)
+    ax.grid(alpha=0.3)
+
+
+def brier_curves(
+    curves: Series,
+    reference: typing.Mapping[str, typing.Sequence[float]],
+    *,
+    title: str = "Brier curves",
+) -> Figure:
+    """Brier curves Q(z) per policy, with the all-positive and all-negative lines.
+
+    Parameters
+    ----------
+    curves
+        Policy -> (z, Q(z)), z = c_FP / (c_FP + c_FN) the cost proportion.
+    reference
+        `{"c": z, "all_positive": Q, "all_negative": Q}` (`BrierCurve.reference_lines()`).
+    title
+        The title.
+
+    """
+    fig = _figure(figsize=(6.0, 4.5))
+    ax = fig.add_subplot()
+    ax.plot(
+        reference["c"],
+        reference["all_positive"],
+        color="0.55",
+        linestyle="--",
+        linewidth=1.0,
+        label="all positive",
+    )
+    ax.plot(
+        reference["c"],
+        reference["all_negative"],
+        color="0.55",
+        linestyle=":",
+        linewidth=1.0,
+        label="all negative",
+    )
+    _lines(ax, curves, marker=".", markersize=4)
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(bottom=0.0)
+    ax.set_xlabel("z = c_FP / (c_FP + c_FN)  (cost proportion of false positives)")
+    ax.set_ylabel("loss Q(z)")
+    ax.set_title(title)
+    return fig
+
+
+def allocation_over_time(series: Series, *, title: str = "Allocation over time") -> Figure:
+    """Fraction of minibatches spent calibrating along the stream, per policy.
+
+    `series`: policy -> (examples seen, fraction of recent minibatches that calibrated).
+    """
+    fig = _figure(figsize=(7.0, 4.0))
+    ax = fig.add_subplot()
+    _lines(ax, series, drawstyle="steps-post")
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel("examples seen")
+    ax.set_ylabel("fraction of minibatches calibrating")
+    ax.set_title(title)
+    return fig
+
+
+def prequential_curves(
+    brier: Series, log_loss: Series, *, title: str = "Prequential error"
+) -> Figure:
+    """Prequential Brier score and log-loss along the stream, per policy (two panels).
+
+    Each series: policy -> (examples seen, prequential metric up to there).
+    """
+    fig = _figure(figsize=(7.0, 6.0))
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    _lines(top, brier)
+    top.set_ylabel("prequential Brier score")
+    _lines(bottom, log_loss)
+    bottom.set_ylabel("prequential log-loss")
+    bottom.set_xlabel("examples seen")
+    fig.suptitle(title)
+    return fig
+
+
+def cumulative_reward(series: Series, *, title: str = "Cumulative reward") -> Figure:
+    """Cumulative reward received by each policy along the stream.
+
+    `series`: policy -> (examples seen, sum of rewards so far). A reward of 1/2 means "no
+    change", so the line y = n_batches / 2 is what a policy with no effect would collect.
+    """
+    fig = _figure(figsize=(7.0, 4.0))
+    ax = fig.add_subplot()
+    _lines(ax, series)
+    ax.set_xlabel("examples seen")
+    ax.set_ylabel("cumulative reward")
+    ax.set_title(title)
+    return fig
+
+
+def reliability_diagram(
+    data: typing.Mapping[str, typing.Mapping[str, typing.Sequence[float]]],
+    *,
+    title: str = "Reliability diagram",
+) -> Figure:
+    """Observed frequency of positives against mean predicted probability, per policy.
+
+    `data`: policy -> `ExpectedCalibrationError.reliability_diagram()` dict (keys
+    `mean_predicted`, `fraction_positive`, `weight`, `bin_lower`, `bin_upper`). The lower
+    panel shows how the predictions spread over the bins.
+    """
+    fig = _figure(figsize=(5.5, 6.0))
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 1))
+    top.plot(
+        [0, 1], [0, 1], color="0.55", linestyle="--", linewidth=1.0, label="perfectly calibrated"
+    )
+    _lines(
+        top,
+        {k: (v["mean_predicted"], v["fraction_positive"]) for k, v in data.items()},
+        marker="o",
+        markersize=3,
+    )
+    top.set_xlim(0.0, 1.0)
+    top.set_ylim(0.0, 1.0)
+    top.set_ylabel("fraction of positives")
+    top.set_title(title)
+    for label, v in data.items():
+        total = sum(v["weight"]) or 1.0
+        centres = [(lo + hi) / 2 for lo, hi in zip(v["bin_lower"], v["bin_upper"], strict=True)]
+        bottom.plot(
+            centres, [w / total for w in v["weight"]], marker=".", linewidth=1.0, label=label
+        )
+    bottom.set_xlabel("mean predicted probability of the positive class")
+    bottom.set_ylabel("share")
+    bottom.grid(alpha=0.3)
+    return fig
+
+
+def critical_difference_diagram(
+    mean_ranks: typing.Mapping[str, float],
+    critical_difference: float,
+    *,
+    title: str = "Critical difference diagram",
+) -> Figure:
+    """Demšar's (2006) critical-difference diagram: the mean-rank axis (1 = best, on the
+    left), one label per policy, a bar joining every maximal group whose mean ranks differ by
+    less than the critical difference, and the CD itself drawn above the axis."""
+    k = len(mean_ranks)
+    if k < 2:
+        raise ValueError(f"a critical-difference diagram needs at least 2 policies, got {k}")
+    order = sorted(mean_ranks, key=mean_ranks.get)
+    half = math.ceil(k / 2)
+    groups = _cliques([mean_ranks[p] for p in order], critical_difference)
+    bars = 0.15 + 0.12 * len(groups)  # room under the axis for the group bars
+    bottom = bars + 0.4 * half
+    fig = _figure(figsize=(7.0, 1.0 + 0.6 * (bottom + 1.6)))
+    ax = fig.add_subplot()
+    ax.set_xlim(0.5, max(k, 1 + critical_difference) + 0.5)
+    ax.set_ylim(-(bottom + 0.2), 1.6)
+    ax.axis("off")
+    ax.hlines(0.0, 1, k, color="black", linewidth=1.0)
+    for r in range(1, k + 1):
+        ax.vlines(r, 0.0, 0.12, color="black", linewidth=1.0)
+        ax.text(r, 0.2, str(r), ha="center", va="bottom", fontsize="small")
+    ax.hlines(1.15, 1, 1 + critical_difference, color="black", linewidth=1.5)
+    ax.vlines([1, 1 + critical_difference], 1.05, 1.25, color="black", linewidth=1.0)
+    ax.text(
+        1 + critical_difference / 2,
+        1.3,
+        f"CD = {critical_difference:.2f}",
+        ha="center",
+        va="bottom",
+        fontsize="small",
+    )
+    for i, policy in enumerate(order):
+        rank = mean_ranks[policy]
+        left = i < half
+        depth = -(bars + 0.4 * (i + 1 if left else k - i))
+        end = 0.6 if left else k + 0.4
+        ax.plot([rank, rank, end], [0.0, depth, depth], color="black", linewidth=0.8)
+        ax.text(
+            end,
+            depth,
+            f"{policy} ({rank:.2f}) " if left else f" {policy} ({rank:.2f})",
+            ha="right" if left else "left",
+            va="center",
+            fontsize="small",
+        )
+    for j, (lo, hi) in enumerate(groups):
+        y = -0.15 - 0.12 * j
+        ax.hlines(
+            y,
+            mean_ranks[order[lo]] - 0.03,
+            mean_ranks[order[hi]] + 0.03,
+            color="tab:red",
+            linewidth=3.0,
+        )
+    ax.set_title(title)
+    return fig
+
+
+def _cliques(sorted_ranks: typing.Sequence[float], cd: float) -> list[tuple[int, int]]:
+    """Maximal runs (first, last index) of sorted mean ranks spanning less than `cd`."""
+    runs = []
+    for i in range(len(sorted_ranks)):
+        j = i
+        while j + 1 < len(sorted_ranks) and sorted_ranks[j + 1] - sorted_ranks[i] < cd:
+            j += 1
+        if j > i and not any(a <= i and j <= b for a, b in runs):
+            runs.append((i, j))
+    return runs
+
+
+# ---------------------------------------------------------------------------------------------
+# From grid records to figures
+
+
+def _mean_rows(arrays: list[list[float]]) -> np.ndarray:
+    """Element-wise mean of equal-position sequences, truncated to the shortest."""
+    length = min(len(a) for a in arrays)
+    return np.mean([a[:length] for a in arrays], axis=0)
+
+
+def _rolling(values: np.ndarray, window: int) -> np.ndarray:
+    """Mean of the last `window` values at each position (fewer at the start)."""
+    sums = np.cumsum(np.insert(values, 0, 0.0))
+    idx = np.arange(1, len(values) + 1)
+    return (sums[idx] - sums[np.maximum(idx - window, 0)]) / np.minimum(idx, window)
+
+
+def _pool_reliability(diagrams: list[typing.Mapping[str, list[float]]]) -> dict[str, list]:
+    """Reliability data of several runs pooled bin by bin (weighted by bin counts)."""
+    bins: dict[tuple[float, float], list[float]] = {}
+    for d in diagrams:
+        for lo, hi, p, y, w in zip(
+            d["bin_lower"],
+            d["bin_upper"],
+            d["mean_predicted"],
+            d["fraction_positive"],
+            d["weight"],
+            strict=True,
+        ):
+            acc = bins.setdefault((lo, hi), [0.0, 0.0, 0.0])
+            acc[0] += w * p
+            acc[1] += w * y
+            acc[2] += w
+    keys = sorted(bins)
+    return {
+        "bin_lower": [k[0] for k in keys],
+        "bin_upper": [k[1] for k in keys],
+        "mean_predicted": [bins[k][0] / bins[k][2] for k in keys],
+        "fraction_positive": [bins[k][1] / bins[k][2] for k in keys],
+        "weight": [bins[k][2] for k in keys],
+    }
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.]+", "-", text).strip("-")
+
+
+def grid_figures(
+    records: typing.Iterable[typing.Mapping[str, typing.Any]],
+    out: str | os.PathLike,
+    *,
+    allocation_window: int = 10,
+) -> list[Path]:
+    """Draw the figures of every (dataset, cost ratio) of a grid into `out`; return the paths.
+
+    Per (dataset, cost ratio) and policy the successful cells' seeds are averaged: Brier curve
+    points, prequential traces (position by position), the calibrating share of minibatches
+    (then a rolling mean over `allocation_window` minibatches), the cumulative reward, and the
+    reliability data of the final window pooled bin by bin. Files are
+    `<figure>_<dataset>_cr<ratio>.png|svg`.
+    """
+    groups: dict[tuple[str, float], dict[str, list]] = {}
+    for record in records:
+        if record["status"] != "ok":
+            continue
+        config = record["config"]
+        groups.setdefault((config["dataset"], config["cost_ratio"]), {}).setdefault(
+            config["policy"], []
+        ).append(record["result"])
+    paths: list[Path] = []
+    out = Path(out)
+    for (dataset, ratio), by_policy in sorted(groups.items()):
+        where = f"{dataset}, cost ratio c_FN/c_FP = {ratio:g}"
+        suffix = f"{_slug(dataset)}_cr{ratio:g}"
+        curves, brier, log_loss, alloc, reward, reliability = {}, {}, {}, {}, {}, {}
+        reference = None
+        for policy, results in by_policy.items():
+            n_seeds = len(results)
+            label = policy if n_seeds == 1 else f"{policy} (mean of {n_seeds})"
+            points = results[0]["brier_curve"]
+            curves[label] = (
+                [pt["c"] for pt in points],
+                _mean_rows([[pt["q"] for pt in r["brier_curve"]] for r in results]),
+            )
+            if reference is None:
+                reference = {
+                    "c": [pt["c"] for pt in points],
+                    "all_positive": _mean_rows(
+                        [[pt["all_positive"] for pt in r["brier_curve"]] for r in results]
+                    ),
+                    "all_negative": _mean_rows(
+                        [[pt["all_negative"] for pt in r["brier_curve"]] for r in results]
+                    ),
+                }
+            traces = [r["trace"] for r in results]
+            if min(len(t) for t in traces) == 0:
+                continue
+            x = _mean_rows([[row["n"] for row in t] for t in traces])
+            brier[label] = (x, _mean_rows([[row["brier"] for row in t] for t in traces]))
+            log_loss[label] = (x, _mean_rows([[row["log_loss"] for row in t] for t in traces]))
+            reliability[label] = _pool_reliability([r["reliability"] for r in results])
+            if "arm" in traces[0][0]:
+                calibrating = _mean_rows(
+                    [[float(row["arm"] in ("calibrate", "both")) for row in t] for t in traces]
+                )
+                alloc[label] = (x, _rolling(calibrating, allocation_window))
+                rewards = [np.cumsum([row["reward"] or 0.0 for row in t]).tolist() for t in traces]
+                reward[label] = (x, _mean_rows(rewards))
+        figures = {
+            "brier_curve": brier_curves(curves, reference, title=f"Brier curves: {where}"),
+            "prequential": prequential_curves(
+                brier, log_loss, title=f"Prequential Brier score and log-loss: {where}"
+            ),
+            "reliability": reliability_diagram(
+                reliability, title=f"Reliability, last predictions: {where}"
+            ),
+        }
+        if alloc:
+            figures["allocation"] = allocation_over_time(
+                alloc, title=f"Minibatches spent calibrating (rolling {allocation_window}): {where}"
+            )
+            figures["reward"] = cumulative_reward(reward, title=f"Cumulative reward: {where}")
+        for name, figure in figures.items():
+            paths += save(figure, out / f"{name}_{suffix}")
+    return paths
