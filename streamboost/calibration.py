@@ -1,0 +1,477 @@
+r"""Online Platt scaling: a two-parameter sigmoid fitted to a stream of (score, label) pairs.
+
+Platt (1999) maps a classifier's score to a probability with
+
+$$\hat p(y=1 \mid s) = \frac{1}{1 + \exp(A\,u + B)},$$
+
+where $u$ is either the score itself (the thesis's Algorithm 2, $u = s \in [0, 1]$) or its
+logit (Gupta & Ramdas 2023, $u = \text{logit}(s)$, so that $A=-1, B=0$ is the identity map).
+`OnlinePlattCalibrator` fits $(A, B)$ one example at a time in O(1) time and memory;
+`platt_fit` is the batch reference (scipy) for the same objectives and targets.
+
+References
+----------
+- Platt, J. (1999). Probabilistic outputs for support vector machines and comparisons to
+  regularized likelihood methods. Advances in Large Margin Classifiers, 61-74.
+- Gupta, C. & Ramdas, A. (2023). Online Platt scaling with calibeating. ICML.
+  arXiv:2305.00070.
+- Hazan, E., Agarwal, A. & Kale, S. (2007). Logarithmic regret algorithms for online convex
+  optimization. Machine Learning 69, 169-192 (Online Newton Step, Algorithm 2).
+- Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, University of
+  Manchester. Algorithm 2 (Platt-calibrated AdaMEC), Section 7.3.2.
+
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from river import base
+from scipy import optimize
+from scipy.special import expit, log_expit
+
+__all__ = ["OnlinePlattCalibrator", "platt_fit"]
+
+OBJECTIVES = ("log", "squared")
+FEATURES = ("logit", "score")
+
+# Start of the feature="score" map: the Platt map the calibrator converges to when the score is
+# already calibrated and uniform on [0, 1] (labels ~ Bernoulli(s)), i.e. the sigmoid in s closest
+# to the identity in the objective's own sense. By symmetry B = -A/2. Computed with scipy
+# (brentq on the stationarity condition, quad integrals); tests/test_calibration.py recomputes it.
+_SCORE_START_SLOPE = {"log": 5.199363816628645, "squared": 4.924273008385402}
+
+# Gauss-Newton's initial curvature for objective="squared": weak (J = p(1-p)(u, 1) has
+# |J|^2 <= 1/16 (u^2 + 1), so the prior weighs as a handful of examples) and it bounds every step
+# by 1/(2 sqrt(_SQUARED_H0)) per unit residual.
+_SQUARED_H0 = 1.0
+
+
+def _sigmoid(z: float) -> float:
+    # Branch on the sign so exp never overflows.
+    if z >= 0.0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def _check_score(score) -> float:
+    if isinstance(score, bool | np.bool_) or not isinstance(score, numbers.Real):
+        raise ValueError(
+            f"score must be a real number in [0, 1], got {score!r} ({type(score).__name__})"
+        )
+    s = float(score)
+    if not 0.0 <= s <= 1.0:  # also rejects NaN
+        raise ValueError(f"score must be a finite real in [0, 1], got {score!r}")
+    return s
+
+
+def _check_label(y) -> bool:
+    if isinstance(y, bool | np.bool_):
+        return bool(y)
+    if isinstance(y, numbers.Integral) and y in (0, 1):
+        return bool(y)
+    raise ValueError(f"y must be a bool or 0/1, got {y!r} ({type(y).__name__})")
+
+
+def _check_params(feature: str, objective: str, eps: float) -> None:
+    if feature not in FEATURES:
+        raise ValueError(f"feature must be one of {FEATURES}, got {feature!r}")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not 0.0 < eps < 0.5:
+        raise ValueError(f"eps must be a real in (0, 0.5), got {eps!r}")
+
+
+def _start(feature: str, objective: str) -> tuple[float, float]:
+    if feature == "logit":
+        return -1.0, 0.0
+    a = _SCORE_START_SLOPE[objective]
+    return -a, a / 2.0
+
+
+def _project_ball(
+    A: float, B: float, h11: float, h12: float, h22: float, radius: float
+) -> tuple[float, float]:
+    """Project (A, B) onto {|theta| <= radius} in the norm of H = [[h11, h12], [h12, h22]].
+
+    The ONS projection (Hazan et al. 2007): argmin (x - theta)' H (x - theta) s.t. |x| <= radius.
+    In H's eigenbasis the minimiser is x_i = l_i t_i / (l_i + mu) with mu >= 0 the root of
+    |x(mu)| = radius, which is decreasing in mu; it is found by bisection (only called outside
+    the ball, which a well-specified stream rarely reaches).
+    """
+    norm = math.hypot(A, B)
+    if norm <= radius:
+        return A, B
+    phi = 0.5 * math.atan2(2.0 * h12, h11 - h22)
+    c, s = math.cos(phi), math.sin(phi)
+    half_trace, r = 0.5 * (h11 + h22), math.hypot(0.5 * (h11 - h22), h12)
+    l1, l2 = half_trace + r, max(half_trace - r, 0.0)
+    t1, t2 = c * A + s * B, -s * A + c * B
+
+    def shrunk(mu: float) -> tuple[float, float]:
+        return l1 * t1 / (l1 + mu), l2 * t2 / (l2 + mu)
+
+    lo, hi = 0.0, l1 * norm / radius  # |x(hi)| <= l1 |theta| / hi = radius
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if math.hypot(*shrunk(mid)) > radius:
+            lo = mid
+        else:
+            hi = mid
+    x1, x2 = shrunk(hi)
+    A, B = c * x1 - s * x2, s * x1 + c * x2
+    # Round-off may leave |x| a few ulps above the radius.
+    scale = min(1.0, radius / math.hypot(A, B))
+    return A * scale, B * scale
+
+
+class OnlinePlattCalibrator(base.Base):
+    r"""Platt scaling fitted online, in O(1) time and memory per example.
+
+    The calibrated probability of the positive class is (Platt 1999; thesis Algorithm 2)
+
+    $$\hat p(y=1 \mid s) = \sigma(-(A\,u + B)) = \frac{1}{1 + \exp(A\,u + B)},$$
+
+    with $u = \text{logit}(\text{clip}(s, \epsilon, 1-\epsilon))$ (`feature="logit"`, Gupta &
+    Ramdas 2023) or $u = s$ (`feature="score"`, the thesis). In Gupta & Ramdas's notation
+    $\hat p = \sigma(a\,\text{logit}(s) + b)$ with $a = -A$, $b = -B$.
+
+    **Targets.** Each example's label is replaced by Platt's smoothed target
+    $y' = (N_+ + 1)/(N_+ + 2)$ for a positive and $y' = 1/(N_- + 2)$ for a negative, where
+    $N_\pm$ count the positives/negatives the calibrator has learned *so far, the current example
+    included* (so the first positive has target 2/3), discounted by `forgetting` like everything
+    else. Batch Platt uses the final counts; online, the counts are those available at the time.
+    `smooth_targets=False` uses the raw 0/1 labels.
+
+    **objective="log"** (default): the log-loss $-y'\log\hat p - (1-y')\log(1-\hat p)$, fitted
+    by the Online Newton Step (Hazan et al. 2007, Alg. 2) as in Gupta & Ramdas (2023, Alg. 1):
+    with $\theta = (A, B)$, $g_t = \nabla_\theta \ell_t = (y'_t - \hat p_t)(u_t, 1)$,
+
+    $$H_t = H_0 + C_t, \quad C_t = \lambda C_{t-1} + g_t g_t^\top, \quad
+    \theta_{t+1} = \Pi_{H_t}\big(\theta_t - \tfrac{1}{\gamma} H_t^{-1} g_t\big),$$
+
+    $H_0 = I/(\gamma D)^2$ with $D = 1$ (= 100 I at $\gamma = 0.1$, their code's values).
+
+    **objective="squared"**: the thesis pseudocode's least squares
+    $\tfrac12(\hat p - y')^2$ (the thesis fitted it in batch with MATLAB `nlinfit`), fitted by
+    recursive Gauss-Newton (Ljung & Söderström 1983), the online form of nonlinear least squares:
+    with the Jacobian $J_t = \hat p_t(1-\hat p_t)(u_t, 1)$ (up to sign), $C_t = \lambda C_{t-1}
+    + J_t J_t^\top$ and $\theta_{t+1} = \Pi(\theta_t - H_t^{-1} \nabla_\theta \ell_t)$, step
+    size 1, $H_0 = I$. This loss is not convex in $\theta$, so ONS's guarantee does not carry
+    over; Gauss-Newton's curvature $JJ^\top$ is its natural positive semi-definite substitute.
+
+    **Implementation.** $C$ is three floats and $H_t^{-1} g$ the closed-form 2x2 solve. For
+    $\lambda = 1$ this equals Gupta & Ramdas's Sherman-Morrison recursion of $H_t^{-1}$ in
+    exact arithmetic (tested); keeping $C$ rather than the inverse cannot drift from symmetric
+    positive definiteness over long streams and lets $\lambda$ discount $C$ while $H_0$ stays.
+    $\Pi_H$ is the projection onto the ball $\|\theta\|_2 \le$ `radius` in the $H_t$-norm (exact,
+    by a 1-D root search; G&R solve it with cvxpy).
+
+    **Forgetting.** $\lambda$ < 1 discounts the accumulated curvature $C$ and the class counts
+    at every example, so old examples weigh $\lambda^{\text{age}}$: an effective memory of
+    $1/(1-\lambda)$ examples, and a step size that stays of order $(1-\lambda)$ instead of
+    decaying like $1/t$, so the map tracks drift. Because $H_0$ is not discounted,
+    $H_t \succeq H_0$ always and long one-class stretches cannot make $H_t$ singular.
+
+    **Start.** With `feature="logit"` the start $A=-1, B=0$ is exactly the identity map
+    ($\hat p(s) = s$ on $[\epsilon, 1-\epsilon]$), and it is the fixed point of both objectives
+    on an already calibrated score: calibration must be earned. With `feature="score"` no Platt
+    map is the identity; it starts at the map it converges to when $s$ is calibrated and uniform
+    on [0, 1] (labels ~ Bernoulli(s)), i.e. the sigmoid in $s$ nearest the identity in the
+    objective's sense: $A = -5.19936$, $B = 2.59968$ (log) or $A = -4.92427$, $B = 2.46214$
+    (squared); it is within 0.08 of the identity on [0, 1].
+
+    Parameters
+    ----------
+    objective
+        `"log"` (log-likelihood, Online Newton Step) or `"squared"` (thesis Algorithm 2's least
+        squares, recursive Gauss-Newton).
+    feature
+        `"logit"` ($u = \text{logit}(s)$, identity start) or `"score"` ($u = s$, the thesis).
+    forgetting
+        Discount factor $\lambda \in (0, 1]$; 1 means no forgetting (stationary stream).
+    gamma
+        ONS parameter $\gamma > 0$ (objective `"log"`): step $1/\gamma$ and $H_0 = I/\gamma^2$.
+        Gupta & Ramdas use 0.1.
+    radius
+        $\theta = (A, B)$ is kept in the Euclidean ball of this radius (Gupta & Ramdas use 100).
+        Must contain the start.
+    eps
+        Scores are clipped to $[\epsilon, 1-\epsilon]$ before the logit, so scores of exactly 0
+        or 1 map to $u = \mp\text{logit}(1-\epsilon)$ ($\approx \mp 13.8$ for $10^{-6}$).
+    smooth_targets
+        Use Platt's smoothed targets (True) or the raw labels (False).
+
+    Examples
+    --------
+    An over-confident score: the true probability is $\sigma(0.5\,\text{logit}(s) - 0.3)$.
+
+    >>> import math, random
+    >>> from streamboost.calibration import OnlinePlattCalibrator
+    >>> cal = OnlinePlattCalibrator()
+    >>> cal.predict_one(0.9)  # identity before any learning
+    0.9
+    >>> rng = random.Random(7)
+    >>> scores, labels = [], []
+    >>> for _ in range(5000):
+    ...     s = rng.uniform(0.01, 0.99)
+    ...     p = 1 / (1 + math.exp(-(0.5 * math.log(s / (1 - s)) - 0.3)))
+    ...     scores.append(s)
+    ...     labels.append(rng.random() < p)
+    >>> cal.learn_many(scores, labels)
+    >>> round(cal.A, 2), round(cal.B, 2), cal.n_seen
+    (-0.65, 0.33, 5000)
+    >>> round(cal.predict_one(0.9), 2)
+    0.75
+
+    The batch maximum-likelihood fit of the same data, and ONS with a larger gamma, which
+    follows it more closely on a stationary stream (see the docs' table):
+
+    >>> A, B = platt_fit(scores, labels)
+    >>> round(A, 2), round(B, 2)
+    (-0.52, 0.27)
+    >>> cal = OnlinePlattCalibrator(gamma=1.0)
+    >>> cal.learn_many(scores, labels)
+    >>> round(cal.A, 2), round(cal.B, 2)
+    (-0.52, 0.27)
+
+    References
+    ----------
+    - Platt (1999), Probabilistic outputs for support vector machines.
+    - Gupta & Ramdas (2023), Online Platt scaling with calibeating, ICML, arXiv:2305.00070.
+    - Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex
+      optimization, Machine Learning 69 (Online Newton Step).
+    - Nikolaou (2016), Cost-sensitive boosting: a unified approach, PhD thesis, Algorithm 2.
+    - Ljung & Söderström (1983), Theory and Practice of Recursive Identification, MIT Press
+      (recursive Gauss-Newton).
+
+    """
+
+    def __init__(
+        self,
+        objective: str = "log",
+        feature: str = "logit",
+        forgetting: float = 1.0,
+        gamma: float = 0.1,
+        radius: float = 100.0,
+        eps: float = 1e-6,
+        smooth_targets: bool = True,
+    ):
+        _check_params(feature, objective, eps)
+        for name, value in (("forgetting", forgetting), ("gamma", gamma), ("radius", radius)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise ValueError(f"{name} must be a real number, got {value!r}")
+        if not 0.0 < forgetting <= 1.0:
+            raise ValueError(f"forgetting must be in (0, 1], got {forgetting!r}")
+        if not (math.isfinite(gamma) and gamma > 0.0):
+            raise ValueError(f"gamma must be finite and > 0, got {gamma!r}")
+        start = _start(feature, objective)
+        if not (math.isfinite(radius) and radius > math.hypot(*start)):
+            raise ValueError(
+                f"radius must be finite and contain the start {start} "
+                f"(> {math.hypot(*start):.4g}), got {radius!r}"
+            )
+        if not isinstance(smooth_targets, bool):
+            raise ValueError(f"smooth_targets must be a bool, got {smooth_targets!r}")
+
+        self.objective = objective
+        self.feature = feature
+        self.forgetting = forgetting
+        self.gamma = gamma
+        self.radius = radius
+        self.eps = eps
+        self.smooth_targets = smooth_targets
+
+        self._A, self._B = start
+        if objective == "log":
+            self._h0, self._step = 1.0 / gamma**2, 1.0 / gamma
+        else:
+            self._h0, self._step = _SQUARED_H0, 1.0
+        self._c11 = self._c12 = self._c22 = 0.0  # discounted curvature C
+        self._n_pos = self._n_neg = 0.0  # discounted class counts
+        self._n_seen = 0
+        self._logit_max = math.log((1.0 - eps) / eps)
+        self._radius_sq = radius * radius
+
+    @property
+    def A(self) -> float:
+        """Slope of Platt's map p = 1/(1 + exp(A u + B)) (negative = increasing in u)."""
+        return self._A
+
+    @property
+    def B(self) -> float:
+        """Intercept of Platt's map p = 1/(1 + exp(A u + B))."""
+        return self._B
+
+    @property
+    def n_seen(self) -> int:
+        """Number of examples learned."""
+        return self._n_seen
+
+    @property
+    def n_pos(self) -> float:
+        """Positives learned so far (discounted when `forgetting` < 1), N+ of the targets."""
+        return self._n_pos
+
+    @property
+    def n_neg(self) -> float:
+        """Negatives learned so far (discounted when `forgetting` < 1), N- of the targets."""
+        return self._n_neg
+
+    def _feature(self, s: float) -> float:
+        if self.feature == "score":
+            return s
+        if s <= self.eps:
+            return -self._logit_max
+        if s >= 1.0 - self.eps:
+            return self._logit_max
+        return math.log(s) - math.log1p(-s)
+
+    def predict_one(self, score: float) -> float:
+        """P(y=1 | score) under the current map."""
+        return _sigmoid(-(self._A * self._feature(_check_score(score)) + self._B))
+
+    def predict_many(self, scores) -> np.ndarray:
+        """P(y=1 | score) for an array-like of scores (vectorised)."""
+        s = np.asarray(scores, dtype=float).ravel()
+        if s.size and not (np.all(s >= 0.0) & np.all(s <= 1.0)):  # NaN fails both
+            bad = s[~((s >= 0.0) & (s <= 1.0))][0]
+            raise ValueError(f"score must be a finite real in [0, 1], got {bad!r}")
+        if self.feature == "logit":
+            c = np.clip(s, self.eps, 1.0 - self.eps)
+            u = np.log(c) - np.log1p(-c)
+        else:
+            u = s
+        return expit(-(self._A * u + self._B))
+
+    def learn_one(self, score: float, y) -> None:
+        """Update the map with one (score, label) pair; y truthy (True/1) means positive."""
+        s, positive = _check_score(score), _check_label(y)
+        self._update(self._feature(s), positive)
+
+    def learn_many(self, scores, ys) -> None:
+        """Learn pairs in order; all are validated before the first update."""
+        scores, ys = list(scores), list(ys)
+        if len(scores) != len(ys):
+            raise ValueError(f"scores and ys differ in length: {len(scores)} != {len(ys)}")
+        pairs = [(self._feature(_check_score(s)), _check_label(y)) for s, y in zip(scores, ys, strict=True)]
+        for u, positive in pairs:
+            self._update(u, positive)
+
+    def _update(self, u: float, positive: bool) -> None:
+        lam = self.forgetting
+        self._n_pos *= lam
+        self._n_neg *= lam
+        if positive:
+            self._n_pos += 1.0
+            target = (self._n_pos + 1.0) / (self._n_pos + 2.0) if self.smooth_targets else 1.0
+        else:
+            self._n_neg += 1.0
+            target = 1.0 / (self._n_neg + 2.0) if self.smooth_targets else 0.0
+        self._n_seen += 1
+
+        A, B = self._A, self._B
+        p = _sigmoid(-(A * u + B))
+        # Both losses have gradient  grad = r (u, 1)  and curvature  w^2 (u, 1)(u, 1)'.
+        if self.objective == "log":
+            # log-loss: grad = (y' - p)(u, 1); ONS's curvature is grad grad'.
+            r = w = target - p
+        else:
+            # (p - y')^2 / 2: grad = (y' - p) p (1 - p) (u, 1); Gauss-Newton's is J J'.
+            w = p * (1.0 - p)
+            r = (target - p) * w
+        ww = w * w
+        self._c11 = lam * self._c11 + ww * u * u
+        self._c12 = lam * self._c12 + ww * u
+        self._c22 = lam * self._c22 + ww
+        h11, h12, h22 = self._h0 + self._c11, self._c12, self._h0 + self._c22
+        det = h11 * h22 - h12 * h12
+        k = self._step * r / det  # H^{-1} (r u, r) = r/det (h22 u - h12, h11 - h12 u)
+        A -= k * (h22 * u - h12)
+        B -= k * (h11 - h12 * u)
+        if A * A + B * B > self._radius_sq:
+            A, B = _project_ball(A, B, h11, h12, h22, self.radius)
+        self._A, self._B = A, B
+
+
+def platt_fit(
+    scores,
+    labels,
+    *,
+    feature: str = "logit",
+    objective: str = "log",
+    smooth_targets: bool = True,
+    eps: float = 1e-6,
+) -> tuple[float, float]:
+    r"""Batch Platt fit (A, B) with scipy, the reference for `OnlinePlattCalibrator`.
+
+    Minimises $\sum_i \ell(\hat p_i, y'_i)$ with $\hat p_i = 1/(1 + \exp(A u_i + B))$, $u_i$ as
+    in `OnlinePlattCalibrator` (same `feature` and `eps`), $\ell$ the log-loss
+    (`objective="log"`, Platt's maximum likelihood) or $\tfrac12(\hat p - y')^2$
+    (`objective="squared"`, thesis Algorithm 2), and targets $y'$ Platt's smoothed
+    $(N_+ + 1)/(N_+ + 2)$ and $1/(N_- + 2)$ from the counts of the whole sample (as Platt and
+    scikit-learn) or the raw labels. `scipy.optimize.minimize` (BFGS, analytic gradient) starts
+    from the online calibrator's start.
+
+    Parameters
+    ----------
+    scores
+        Scores in [0, 1].
+    labels
+        Bools or 0/1, same length.
+    feature, objective, smooth_targets, eps
+        As in `OnlinePlattCalibrator`.
+
+    Examples
+    --------
+    >>> from streamboost.calibration import platt_fit
+    >>> A, B = platt_fit([0.2, 0.4, 0.6, 0.8] * 25, [0, 1, 0, 1] * 25)
+    >>> round(A, 3), round(B + 0.0, 3)
+    (-1.044, 0.0)
+
+    """
+    _check_params(feature, objective, eps)
+    scores, labels = list(scores), list(labels)
+    if len(scores) != len(labels):
+        raise ValueError(f"scores and labels differ in length: {len(scores)} != {len(labels)}")
+    if not scores:
+        raise ValueError("platt_fit needs at least one (score, label) pair, got none")
+    s = np.array([_check_score(v) for v in scores])
+    y = np.array([_check_label(v) for v in labels])
+    if feature == "logit":
+        c = np.clip(s, eps, 1.0 - eps)
+        u = np.log(c) - np.log1p(-c)
+    else:
+        u = s
+    n_pos = float(y.sum())
+    n_neg = len(y) - n_pos
+    if smooth_targets:
+        t = np.where(y, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+    else:
+        t = y.astype(float)
+    scale = 1.0 / len(u)  # mean loss keeps gtol meaningful at any sample size
+
+    def loss_and_grad(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        z = -(theta[0] * u + theta[1])  # p = sigmoid(z)
+        p = expit(z)
+        if objective == "log":
+            loss = -(t * log_expit(z) + (1.0 - t) * log_expit(-z)).sum()
+            r = t - p
+        else:
+            loss = 0.5 * ((p - t) ** 2).sum()
+            r = (t - p) * p * (1.0 - p)
+        return scale * loss, scale * np.array([(r * u).sum(), r.sum()])
+
+    res = optimize.minimize(
+        loss_and_grad,
+        np.array(_start(feature, objective)),
+        jac=True,
+        method="BFGS",
+        options={"gtol": 1e-10, "maxiter": 10_000},
+    )
+    return float(res.x[0]), float(res.x[1])
