@@ -359,7 +359,10 @@ class OnlinePlattCalibrator(base.Base):
         scores, ys = list(scores), list(ys)
         if len(scores) != len(ys):
             raise ValueError(f"scores and ys differ in length: {len(scores)} != {len(ys)}")
-        pairs = [(self._feature(_check_score(s)), _check_label(y)) for s, y in zip(scores, ys, strict=True)]
+        pairs = [
+            (self._feature(_check_score(s)), _check_label(y))
+            for s, y in zip(scores, ys, strict=True)
+        ]
         for u, positive in pairs:
             self._update(u, positive)
 
@@ -394,7 +397,8 @@ class OnlinePlattCalibrator(base.Base):
         k = self._step * r / det  # H^{-1} (r u, r) = r/det (h22 u - h12, h11 - h12 u)
         A -= k * (h22 * u - h12)
         B -= k * (h11 - h12 * u)
-        if A * A + B * B > self._radius_sq:
+        norm_sq = A * A + B * B
+        if norm_sq > self._radius_sq:
             A, B = _project_ball(A, B, h11, h12, h22, self.radius)
         self._A, self._B = A, B
 
