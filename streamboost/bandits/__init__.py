@@ -1,0 +1,111 @@
+"""Multi-armed bandit policies, stationary and non-stationary, with a small simulator.
+
+Every policy has the same interface: `arm = policy.select()`, then
+`policy.update(arm, reward)`; `reset()`, `clone()`, and read-only `n_arms`, `counts`, `means`,
+`n_rounds`. The class attribute `reward_range` is the reward interval a policy assumes
+(`None`: any finite reward). `make(name, n_arms, seed)` builds a policy from its registry name.
+
+Examples
+--------
+>>> from streamboost import bandits
+>>> policy = bandits.make("discounted-ucb", n_arms=2, seed=0)
+>>> result = bandits.simulate(policy, bandits.BernoulliArms((0.4, 0.6)), 1000, seed=0)
+>>> policy.counts[1] > policy.counts[0]
+True
+
+"""
+
+from __future__ import annotations
+
+import typing
+
+from .base import Policy
+from .baselines import Constant, EveryNth, Random
+from .discounted_thompson import DiscountedGaussianThompson, DiscountedThompson
+from .discounted_ucb import DiscountedUCB
+from .environments import BernoulliArms, DiminishingReturns, Environment, PiecewiseBernoulli
+from .epsilon_greedy import EpsilonGreedy
+from .exp3 import Exp3
+from .kl_ucb import KLUCB
+from .simulate import SimulationResult, simulate
+from .sliding_window import SlidingWindowUCB
+from .thompson import BetaThompson, GaussianThompson
+from .ucb import UCB1
+from .ucb_improved import UCBImproved
+
+__all__ = [
+    "KLUCB",
+    "POLICIES",
+    "UCB1",
+    "BernoulliArms",
+    "BetaThompson",
+    "Constant",
+    "DiminishingReturns",
+    "DiscountedGaussianThompson",
+    "DiscountedThompson",
+    "DiscountedUCB",
+    "Environment",
+    "EpsilonGreedy",
+    "EveryNth",
+    "Exp3",
+    "GaussianThompson",
+    "PiecewiseBernoulli",
+    "Policy",
+    "Random",
+    "SimulationResult",
+    "SlidingWindowUCB",
+    "UCBImproved",
+    "make",
+    "simulate",
+]
+
+POLICIES: dict[str, type[Policy]] = {
+    "ucb1": UCB1,
+    "ucb-improved": UCBImproved,
+    "kl-ucb": KLUCB,
+    "gaussian-thompson": GaussianThompson,
+    "beta-thompson": BetaThompson,
+    "discounted-ucb": DiscountedUCB,
+    "sliding-window-ucb": SlidingWindowUCB,
+    "discounted-thompson": DiscountedThompson,
+    "discounted-gaussian-thompson": DiscountedGaussianThompson,
+    "epsilon-greedy": EpsilonGreedy,
+    "exp3": Exp3,
+    "every-nth": EveryNth,
+    "constant": Constant,
+    "random": Random,
+}
+
+
+def make(name: str, n_arms: int, seed: int | None = None, **params: typing.Any) -> Policy:
+    """Build the policy registered as `name` in `POLICIES`.
+
+    Parameters
+    ----------
+    name
+        Registry name, e.g. "ucb1" or "discounted-thompson".
+    n_arms
+        Number of arms.
+    seed
+        Seed of the policy's generator.
+    params
+        Further parameters of the policy's class.
+
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> bandits.make("every-nth", n_arms=2, n=4)
+    EveryNth (
+      n_arms=2
+      n=4
+      seed=None
+    )
+    >>> bandits.make("ucb2", n_arms=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown policy 'ucb2'; expected one of ['beta-thompson', ...]
+
+    """
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r}; expected one of {sorted(POLICIES)}")
+    return POLICIES[name](n_arms=n_arms, seed=seed, **params)

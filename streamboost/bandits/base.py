@@ -1,0 +1,174 @@
+"""The interface shared by every bandit policy."""
+
+from __future__ import annotations
+
+import abc
+import math
+import numbers
+import random
+
+from river import base
+
+__all__ = ["Policy"]
+
+
+def _check_int(name: str, value, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _check_open_unit(name: str, value, *, closed_right: bool = False) -> float:
+    """Check 0 < value < 1 (or <= 1 with `closed_right`)."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and value > 0.0
+    ok = ok and (value <= 1.0 if closed_right else value < 1.0)
+    if not ok:
+        interval = "(0, 1]" if closed_right else "(0, 1)"
+        raise ValueError(f"{name} must be a number in {interval}, got {value!r}")
+    return float(value)
+
+
+def _check_positive(name: str, value) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not (math.isfinite(value) and value > 0.0)
+    ):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
+def _first_unpulled(counts) -> int:
+    """Lowest arm whose count is zero, or -1 when every arm has data."""
+    for arm, n in enumerate(counts):
+        if not n:
+            return arm
+    return -1
+
+
+def _argmax(values: list[float], rng: random.Random) -> int:
+    """Index of the largest value, ties broken uniformly at random with `rng`."""
+    best = max(values)
+    winners = [i for i, v in enumerate(values) if v == best]
+    return winners[0] if len(winners) == 1 else rng.choice(winners)
+
+
+class Policy(base.Base, abc.ABC):
+    """A multi-armed bandit policy: `select()` an arm, then `update(arm, reward)`.
+
+    Subclasses implement `_select()` and `_update(arm, reward)`, and `_reset()` for their own
+    state; this class validates the input, counts the pulls and owns the random number generator.
+
+    Arms are the integers `0 .. n_arms - 1`. `update` accepts any arm, not only the last one
+    selected (a caller may act on its own), and checks its input before any state changes:
+    an arm that is not an int in range, or a reward that is not finite or lies outside
+    `reward_range`, raises `ValueError` naming the value, and the policy is left as it was.
+
+    Ties between arms are broken uniformly at random with the policy's own generator
+    `random.Random(seed)`, so the same `seed` gives the same pull sequence. Index policies pull
+    every arm they have no data on first, lowest index first.
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    seed
+        Seed of the policy's random number generator (`None`: seeded from the system).
+
+    Attributes
+    ----------
+    reward_range
+        Class attribute: the closed interval of rewards the policy assumes, or `None` when any
+        finite reward is accepted (the policy's docstring then states its noise model).
+
+    """
+
+    reward_range: tuple[float, float] | None = (0.0, 1.0)
+
+    def __init__(self, n_arms: int = 2, seed: int | None = None):
+        _check_int("n_arms", n_arms, 1)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+            raise ValueError(f"seed must be an int or None, got {seed!r}")
+        self.n_arms = n_arms
+        self.seed = seed
+        self.reset()
+
+    # ------------------------------------------------------------------ public API
+
+    def select(self) -> int:
+        """Choose the arm to pull next."""
+        return self._select()
+
+    def update(self, arm: int, reward: float) -> None:
+        """Learn that pulling `arm` paid `reward`."""
+        if type(arm) is not int:
+            if isinstance(arm, bool) or not isinstance(arm, numbers.Integral):
+                raise ValueError(
+                    f"arm must be an int in [0, {self.n_arms - 1}], got {arm!r} "
+                    f"({type(arm).__name__})"
+                )
+            arm = int(arm)
+        if not 0 <= arm < self.n_arms:
+            raise ValueError(f"arm must be an int in [0, {self.n_arms - 1}], got {arm!r}")
+        if type(reward) is not float:
+            if not isinstance(reward, numbers.Real):
+                raise ValueError(
+                    f"reward must be a real number, got {reward!r} ({type(reward).__name__})"
+                )
+            reward = float(reward)
+        bounds = self.reward_range
+        if bounds is None:
+            if not math.isfinite(reward):
+                raise ValueError(f"reward must be finite, got {reward!r}")
+        elif not bounds[0] <= reward <= bounds[1]:  # also rejects nan
+            raise ValueError(
+                f"reward must be in [{bounds[0]}, {bounds[1]}] for {type(self).__name__}, "
+                f"got {reward!r}"
+            )
+        self._n_rounds += 1
+        self._counts[arm] += 1
+        self._sums[arm] += reward
+        self._update(arm, reward)
+
+    def reset(self) -> None:
+        """Forget everything learnt; the generator restarts from `seed`."""
+        self._rng = random.Random(self.seed)
+        self._n_rounds = 0
+        self._counts = [0] * self.n_arms
+        self._sums = [0.0] * self.n_arms
+        self._reset()
+
+    @property
+    def n_rounds(self) -> int:
+        """Number of updates so far."""
+        return self._n_rounds
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Number of times each arm was updated, over the policy's whole life."""
+        return tuple(self._counts)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        """The policy's current estimate of each arm's mean reward.
+
+        By default the plain average of all its rewards (`nan` for an arm never pulled);
+        policies that estimate otherwise (discounted, windowed, posterior) say so.
+        """
+        return tuple(
+            s / n if n else math.nan for s, n in zip(self._sums, self._counts, strict=True)
+        )
+
+    # ------------------------------------------------------------------ subclass hooks
+
+    @abc.abstractmethod
+    def _select(self) -> int:
+        """The arm to pull; may use `self._rng`."""
+
+    def _update(self, arm: int, reward: float) -> None:
+        """Learn from a validated reward; counts, sums and `n_rounds` are already updated."""
+
+    def _reset(self) -> None:
+        """Set the subclass's own initial state."""

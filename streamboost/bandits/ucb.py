@@ -1,0 +1,64 @@
+"""UCB1 (Auer, Cesa-Bianchi & Fischer, 2002)."""
+
+from __future__ import annotations
+
+import math
+
+from .base import Policy, _argmax, _first_unpulled
+
+__all__ = ["UCB1"]
+
+
+class UCB1(Policy):
+    r"""UCB1: pull the arm with the highest upper confidence bound on its mean.
+
+    After each arm has been pulled once (lowest index first), pull
+
+    $$\arg\max_j \; \bar x_j + \sqrt{\frac{2 \ln n}{n_j}},$$
+
+    where $\bar x_j$ is the average reward of arm $j$, $n_j$ its number of pulls and $n$ the
+    number of pulls so far (Auer et al. 2002, Fig. 1). Ties are broken at random. Rewards must
+    lie in $[0, 1]$; the expected regret after $n$ rounds is at most
+    $8 \sum_{i: \Delta_i > 0} \ln n / \Delta_i + (1 + \pi^2/3) \sum_j \Delta_j$ (Theorem 1).
+
+    UCB1 assumes stationary rewards: after a long run its bonus shrinks like
+    $\sqrt{\ln n / n_j}$, so it follows a change of the best arm slowly (see
+    `DiscountedUCB` and `SlidingWindowUCB`).
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    seed
+        Seed of the generator that breaks ties.
+
+    Examples
+    --------
+    >>> import random
+    >>> from streamboost import bandits
+    >>> policy = bandits.UCB1(n_arms=2, seed=0)
+    >>> env = random.Random(1)
+    >>> for _ in range(1000):
+    ...     arm = policy.select()
+    ...     policy.update(arm, float(env.random() < (0.4, 0.6)[arm]))
+    >>> policy.counts[1] > policy.counts[0]
+    True
+
+    References
+    ----------
+    Auer, P., Cesa-Bianchi, N. and Fischer, P. (2002). Finite-time analysis of the multiarmed
+    bandit problem. Machine Learning, 47(2-3), 235-256.
+
+    """
+
+    def _select(self) -> int:
+        counts = self._counts
+        arm = _first_unpulled(counts)
+        if arm >= 0:
+            return arm
+        two_log_n = 2.0 * math.log(self._n_rounds)
+        sqrt = math.sqrt
+        return _argmax(
+            [s / n + sqrt(two_log_n / n) for s, n in zip(self._sums, counts, strict=True)],
+            self._rng,
+        )

@@ -1,0 +1,164 @@
+"""UCB-Improved (Auer & Ortner, 2010): phased arm elimination, with restarts."""
+
+from __future__ import annotations
+
+import math
+
+from .base import Policy, _argmax, _check_int, _first_unpulled
+
+__all__ = ["UCBImproved"]
+
+
+class UCBImproved(Policy):
+    r"""UCB-Improved: explore the surviving arms in phases, eliminate the clearly worse ones.
+
+    Within an epoch of $T$ rounds (Auer & Ortner 2010, Fig. 1): start with
+    $\tilde\Delta_0 = 1$ and every arm active. In phase $m = 0, 1, \dots,
+    \lfloor \frac12 \log_2(T/e) \rfloor$, pull each active arm (fewest pulls first, then lowest
+    index) until it has
+
+    $$n_m = \left\lceil \frac{2 \ln(T \tilde\Delta_m^2)}{\tilde\Delta_m^2} \right\rceil$$
+
+    pulls in the epoch, then eliminate every arm $i$ with
+    $\bar x_i + w_m < \max_j (\bar x_j - w_m)$, where
+    $w_m = \sqrt{\ln(T\tilde\Delta_m^2) / (2 n_m)}$, and halve $\tilde\Delta$. A single surviving
+    arm is played to the end of the epoch. The paper leaves open what happens when several arms
+    survive the last phase; this implementation then plays the survivor with the best mean
+    (ties at random). Regret is $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1).
+
+    **Horizon and restarts.** With `horizon=T` the epoch lasts $T$ rounds. Without one, a
+    doubling trick runs epochs of $T_k = \text{initial_horizon} \cdot 2^k$ rounds,
+    $k = 0, 1, \dots$, each a fresh instance of the algorithm. Either way, when an epoch ends
+    the policy restarts: statistics are cleared and **eliminated arms come back**. That restart
+    is the only way an eliminated arm returns, so in a non-stationary problem an arm switched off
+    stays off until the epoch ends (with the doubling trick epochs get longer and longer; pass a
+    `horizon` to restart at a fixed period instead). Measured cost of the trick: see
+    `docs/bandits.md`.
+
+    `means` are the averages over the current epoch (`nan` for an arm not pulled in it).
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    horizon
+        Length $T$ of an epoch, in rounds. `None` (default) uses the doubling trick.
+    initial_horizon
+        Length of the first epoch of the doubling trick (ignored when `horizon` is given).
+    seed
+        Seed of the generator that breaks ties.
+
+    Examples
+    --------
+    >>> import random
+    >>> from streamboost import bandits
+    >>> policy = bandits.UCBImproved(n_arms=2, horizon=2000, seed=0)
+    >>> env = random.Random(1)
+    >>> for _ in range(1500):
+    ...     arm = policy.select()
+    ...     policy.update(arm, float(env.random() < (0.3, 0.7)[arm]))
+    >>> policy.active_arms, policy.phase
+    ((1,), 3)
+
+    References
+    ----------
+    Auer, P. and Ortner, R. (2010). UCB revisited: improved regret bounds for the stochastic
+    multi-armed bandit problem. Periodica Mathematica Hungarica, 61(1-2), 55-65.
+
+    """
+
+    def __init__(
+        self,
+        n_arms: int = 2,
+        horizon: int | None = None,
+        initial_horizon: int = 64,
+        seed: int | None = None,
+    ):
+        if horizon is not None:
+            _check_int("horizon", horizon, 1)
+        _check_int("initial_horizon", initial_horizon, 1)
+        self.horizon = horizon
+        self.initial_horizon = initial_horizon
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    def _reset(self) -> None:
+        self._epoch = -1
+        self._start_epoch()
+
+    def _start_epoch(self) -> None:
+        self._epoch += 1
+        self._T = (
+            self.horizon if self.horizon is not None else self.initial_horizon * 2**self._epoch
+        )
+        self._epoch_rounds = 0
+        self._epoch_counts = [0] * self.n_arms
+        self._epoch_sums = [0.0] * self.n_arms
+        self._active = list(range(self.n_arms))
+        self._last_phase = math.floor(0.5 * math.log2(self._T / math.e))
+        self._phase = 0
+        self._set_target()
+
+    def _set_target(self) -> None:
+        if self._phase > self._last_phase:
+            self._target = 0
+            return
+        delta2 = 4.0**-self._phase
+        self._log_term = math.log(self._T * delta2)  # >= 1 for every phase <= the last
+        self._target = math.ceil(2.0 * self._log_term / delta2)
+
+    @property
+    def epoch(self) -> int:
+        """Index of the current epoch (0 for the first)."""
+        return self._epoch
+
+    @property
+    def phase(self) -> int:
+        """Current phase $m$ within the epoch."""
+        return self._phase
+
+    @property
+    def active_arms(self) -> tuple[int, ...]:
+        """Arms not eliminated in the current epoch."""
+        return tuple(self._active)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        return tuple(
+            s / n if n else math.nan
+            for s, n in zip(self._epoch_sums, self._epoch_counts, strict=True)
+        )
+
+    def _select(self) -> int:
+        active = self._active
+        if len(active) == 1:
+            return active[0]
+        counts = self._epoch_counts
+        if self._target:
+            return min(active, key=counts.__getitem__)
+        # Several survivors after the last phase (or an epoch too short for any phase).
+        arm = _first_unpulled([counts[a] for a in active])
+        if arm >= 0:
+            return active[arm]
+        sums = self._epoch_sums
+        return active[_argmax([sums[a] / counts[a] for a in active], self._rng)]
+
+    def _update(self, arm: int, reward: float) -> None:
+        self._epoch_counts[arm] += 1
+        self._epoch_sums[arm] += reward
+        self._epoch_rounds += 1
+        if self._epoch_rounds >= self._T:
+            self._start_epoch()
+            return
+        counts = self._epoch_counts
+        while self._target and len(self._active) > 1:
+            if any(counts[a] < self._target for a in self._active):
+                return
+            self._eliminate()
+
+    def _eliminate(self) -> None:
+        width = math.sqrt(self._log_term / (2.0 * self._target))
+        means = {a: self._epoch_sums[a] / self._epoch_counts[a] for a in self._active}
+        best_lower = max(means.values()) - width
+        self._active = [a for a in self._active if means[a] + width >= best_lower]
+        self._phase += 1
+        self._set_target()
