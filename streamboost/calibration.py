@@ -58,6 +58,8 @@ def _sigmoid(z: float) -> float:
 
 
 def _check_score(score) -> float:
+    if type(score) is float and 0.0 <= score <= 1.0:  # fast path, the common case
+        return score
     if isinstance(score, bool | np.bool_) or not isinstance(score, numbers.Real):
         raise ValueError(
             f"score must be a real number in [0, 1], got {score!r} ({type(score).__name__})"
@@ -69,6 +71,8 @@ def _check_score(score) -> float:
 
 
 def _check_label(y) -> bool:
+    if y is True or y is False:  # fast path, the common case
+        return y
     if isinstance(y, bool | np.bool_):
         return bool(y)
     if isinstance(y, numbers.Integral) and y in (0, 1):

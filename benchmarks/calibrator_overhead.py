@@ -1,0 +1,85 @@
+"""Cost of OnlinePlattCalibrator per example (predict_one + learn_one), against River.
+
+The reference is River's `linear_model.LogisticRegression` doing the same job on a one-feature
+dict {"u": logit(score)} (`predict_proba_one` + `learn_one`), the cheapest River model that could
+stand in for a calibrator. Both see the same pre-generated stream of (score, label) pairs drawn
+from a known sigmoid; each configuration runs `--repeats` times, interleaved, and the median
+microseconds per example and the ratio River / streamboost are printed.
+
+    python benchmarks/calibrator_overhead.py                 # 200,000 examples, 5 repeats
+    python benchmarks/calibrator_overhead.py -n 20000 --repeats 1   # quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+
+from river import linear_model
+
+from streamboost.calibration import OnlinePlattCalibrator
+
+
+def make_stream(n: int, seed: int) -> list[tuple[float, bool]]:
+    rng = random.Random(seed)
+    stream = []
+    for _ in range(n):
+        s = rng.uniform(0.01, 0.99)
+        p = 1.0 / (1.0 + math.exp(-(0.5 * math.log(s / (1.0 - s)) - 0.3)))
+        stream.append((s, rng.random() < p))
+    return stream
+
+
+def time_calibrator(cal: OnlinePlattCalibrator, stream) -> float:
+    predict, learn = cal.predict_one, cal.learn_one
+    start = time.perf_counter()
+    for s, y in stream:
+        predict(s)
+        learn(s, y)
+    return (time.perf_counter() - start) / len(stream) * 1e6
+
+
+def time_river(model, stream) -> float:
+    # The logit is computed in the loop too, as the calibrator computes it internally.
+    start = time.perf_counter()
+    for s, y in stream:
+        x = {"u": math.log(s) - math.log1p(-s)}
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    return (time.perf_counter() - start) / len(stream) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=200_000, help="examples (default 200,000)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs each (default 5)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    stream = make_stream(args.n, args.seed)
+    configs = {
+        "log (ONS), no forgetting": {},
+        "log (ONS), forgetting=0.999": {"forgetting": 0.999},
+        "squared (Gauss-Newton)": {"objective": "squared"},
+        "log, feature=score": {"feature": "score"},
+    }
+    runs: dict[str, list[float]] = {name: [] for name in [*configs, "river"]}
+    for _ in range(args.repeats):
+        for name, params in configs.items():
+            runs[name].append(time_calibrator(OnlinePlattCalibrator(**params), stream))
+        runs["river"].append(time_river(linear_model.LogisticRegression(), stream))
+
+    river_us = statistics.median(runs["river"])
+    print(f"{args.n:,} (score, label) pairs, median of {args.repeats} runs, predict + learn")
+    print(f"{'model':<50}{'us/example':>11}{'river / it':>12}")
+    for name in configs:
+        us = statistics.median(runs[name])
+        print(f"{'OnlinePlattCalibrator ' + name:<50}{us:>11.2f}{river_us / us:>12.2f}")
+    print(f"{'river LogisticRegression({u: logit(s)})':<50}{river_us:>11.2f}{1.0:>12.2f}")
+
+
+if __name__ == "__main__":
+    main()
