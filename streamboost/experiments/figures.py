@@ -52,12 +52,25 @@ def save(figure: Figure, stem: str | os.PathLike) -> list[Path]:
     return paths
 
 
-def _lines(ax, series: Series, **kwargs) -> None:
+def _lines(ax, series: Series, *, legend: bool = True, **kwargs) -> None:
     for label, (x, y) in series.items():
         ax.plot(x, y, label=label, linewidth=1.4, **kwargs)
-    if len(series) > 0:
-        ax.legend(fontsize="small", frameon=False)
+    if legend and len(series) > 0:
+        # Outside the axes: with six policies an inside legend hides some of the lines.
+        ax.legend(fontsize="small", frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(alpha=0.3)
+
+
+def _zoom(ax, series: Series, skip: float = 0.1) -> None:
+    """Fit the y-axis to the values after the first `skip` share of the stream, where
+    prequential means have settled (the first examples' losses would flatten the rest)."""
+    tails = [np.asarray(y)[int(len(y) * skip) :] for _, y in series.values() if len(y)]
+    tails = [t for t in tails if t.size]
+    if tails:
+        low = min(float(t.min()) for t in tails)
+        high = max(float(t.max()) for t in tails)
+        margin = 0.05 * (high - low) or 0.05 * abs(high) or 0.05
+        ax.set_ylim(low - margin, high + margin)
 
 
 def brier_curves(
@@ -78,7 +91,7 @@ def brier_curves(
         The title.
 
     """
-    fig = _figure(figsize=(6.0, 4.5))
+    fig = _figure(figsize=(8.0, 5.0))
     ax = fig.add_subplot()
     ax.plot(
         reference["c"],
@@ -110,7 +123,7 @@ def allocation_over_time(series: Series, *, title: str = "Allocation over time")
 
     `series`: policy -> (examples seen, fraction of recent minibatches that calibrated).
     """
-    fig = _figure(figsize=(7.0, 4.0))
+    fig = _figure(figsize=(8.0, 4.0))
     ax = fig.add_subplot()
     _lines(ax, series, drawstyle="steps-post")
     ax.set_ylim(-0.03, 1.03)
@@ -125,31 +138,45 @@ def prequential_curves(
 ) -> Figure:
     """Prequential Brier score and log-loss along the stream, per policy (two panels).
 
-    Each series: policy -> (examples seen, prequential metric up to there).
+    Each series: policy -> (examples seen, prequential metric up to there). The y-axes are
+    fitted to the last 90 % of the stream; the first examples' larger losses are cut off.
     """
-    fig = _figure(figsize=(7.0, 6.0))
+    fig = _figure(figsize=(8.0, 6.0))
     top, bottom = fig.subplots(2, 1, sharex=True)
     _lines(top, brier)
+    _zoom(top, brier)
     top.set_ylabel("prequential Brier score")
-    _lines(bottom, log_loss)
+    _lines(bottom, log_loss, legend=False)
+    _zoom(bottom, log_loss)
     bottom.set_ylabel("prequential log-loss")
-    bottom.set_xlabel("examples seen")
+    bottom.set_xlabel("examples seen (y-axes fitted to the last 90%)")
     fig.suptitle(title)
     return fig
 
 
 def cumulative_reward(series: Series, *, title: str = "Cumulative reward") -> Figure:
-    """Cumulative reward received by each policy along the stream.
+    """Cumulative reward received by each policy along the stream (two panels).
 
-    `series`: policy -> (examples seen, sum of rewards so far). A reward of 1/2 means "no
-    change", so the line y = n_batches / 2 is what a policy with no effect would collect.
+    `series`: policy -> (examples seen, sum of rewards so far, 0 before the first reward).
+    The controller maps "no change" to a reward of 1/2, so every line grows by about 1/2
+    per minibatch; the lower panel shows the cumulative excess over 1/2 per rewarded
+    minibatch, where policies differ.
     """
-    fig = _figure(figsize=(7.0, 4.0))
-    ax = fig.add_subplot()
-    _lines(ax, series)
-    ax.set_xlabel("examples seen")
-    ax.set_ylabel("cumulative reward")
-    ax.set_title(title)
+    fig = _figure(figsize=(8.0, 6.0))
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    _lines(top, series)
+    top.set_ylabel("cumulative reward")
+    excess = {}
+    for label, (x, y) in series.items():
+        y = np.asarray(y, dtype=float)
+        steps = np.diff(np.insert(y, 0, 0.0))
+        # Minibatches before the first reward (warm-up) add nothing.
+        excess[label] = (x, np.cumsum(np.where(steps != 0.0, steps - 0.5, 0.0)))
+    _lines(bottom, excess, legend=False)
+    bottom.axhline(0.0, color="0.55", linewidth=1.0, linestyle="--")
+    bottom.set_ylabel("cumulative (reward - 1/2)")
+    bottom.set_xlabel("examples seen")
+    fig.suptitle(title)
     return fig
 
 
@@ -164,7 +191,7 @@ def reliability_diagram(
     `mean_predicted`, `fraction_positive`, `weight`, `bin_lower`, `bin_upper`). The lower
     panel shows how the predictions spread over the bins.
     """
-    fig = _figure(figsize=(5.5, 6.0))
+    fig = _figure(figsize=(8.0, 6.5))
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 1))
     top.plot(
         [0, 1], [0, 1], color="0.55", linestyle="--", linewidth=1.0, label="perfectly calibrated"
@@ -186,7 +213,7 @@ def reliability_diagram(
             centres, [w / total for w in v["weight"]], marker=".", linewidth=1.0, label=label
         )
     bottom.set_xlabel("mean predicted probability of the positive class")
-    bottom.set_ylabel("share")
+    bottom.set_ylabel("share of predictions")
     bottom.grid(alpha=0.3)
     return fig
 
@@ -317,7 +344,7 @@ def grid_figures(
     records: typing.Iterable[typing.Mapping[str, typing.Any]],
     out: str | os.PathLike,
     *,
-    allocation_window: int = 10,
+    allocation_window: int = 20,
 ) -> list[Path]:
     """Draw the figures of every (dataset, cost ratio) of a grid into `out`; return the paths.
 
@@ -380,7 +407,7 @@ def grid_figures(
                 brier, log_loss, title=f"Prequential Brier score and log-loss: {where}"
             ),
             "reliability": reliability_diagram(
-                reliability, title=f"Reliability, last predictions: {where}"
+                reliability, title=f"Reliability of the final predictions: {where}"
             ),
         }
         if alloc:

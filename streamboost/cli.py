@@ -1,0 +1,484 @@
+"""The `streamboost` command: `run` one prequential run, `compare` policies on a grid, list
+`datasets`.
+
+Every sub-command has `--help` with examples; see `docs/cli.md`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import platform
+import sys
+import time
+import typing
+from pathlib import Path
+
+from . import __version__, datasets
+from .controller import REWARDS
+from .experiments import (
+    BACKENDS,
+    DEFAULT_GRID,
+    Cell,
+    check_dataset,
+    check_policy,
+    compare,
+    figures,
+    make_grid,
+    run_grid,
+    write_table,
+)
+
+__all__ = ["main"]
+
+#: Metrics `compare` can rank by (all: lower is better).
+RANK_METRICS: tuple[str, ...] = (
+    "brier",
+    "log_loss",
+    "expected_cost",
+    "normalised_cost",
+    "ece",
+    "final_ece",
+    "brier_curve_area",
+)
+
+_RUN_EXAMPLES = """\
+examples:
+  streamboost run --dataset electricity --policy discounted-thompson --batch-size 32 \
+      --c-fn 10 --c-fp 1
+  streamboost run --dataset phishing --policy every-4 --max-rows 2000 --trace trace.csv
+  streamboost run --dataset weather --policy never --seed 3 --no-progress
+"""
+
+_COMPARE_EXAMPLES = """\
+examples:
+  streamboost compare                      # the default grid on the bundled data (~1 min)
+  streamboost compare --datasets electricity weather --policies never every-4 ucb1 \\
+      discounted-thompson --cost-ratios 1 10 --seeds 5 --max-rows all --out results/
+  streamboost compare --backend dask                            # a local Dask cluster
+  streamboost compare --backend dask --scheduler tcp://10.0.0.5:8786   # an existing one
+  streamboost compare --metric expected_cost --format parquet --out results/
+
+Finished cells are kept in OUT/cells/ and skipped when the same command runs again, so an
+interrupted grid resumes where it stopped; failed cells are reported and retried next time.
+"""
+
+_TOP_EXAMPLES = """\
+examples:
+  streamboost datasets
+  streamboost run --dataset phishing --policy ucb1
+  streamboost compare
+"""
+
+
+def _policy(value: str) -> str:
+    try:
+        return check_policy(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _dataset(value: str) -> str:
+    try:
+        return check_dataset(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _positive_float(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not (math.isfinite(number) and number > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {value!r}")
+    return number
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value!r}")
+    return number
+
+
+def _non_negative_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value!r}")
+    return number
+
+
+def _max_rows(value: str) -> int | None:
+    if value.lower() == "all":
+        return None
+    try:
+        return _positive_int(value)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected an integer >= 1 or 'all', got {value!r}"
+        ) from None
+
+
+def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int | None) -> None:
+    parser.add_argument(
+        "--batch-size", type=_positive_int, default=32, help="examples per minibatch (32)"
+    )
+    parser.add_argument(
+        "--n-models", type=_positive_int, default=10, help="members of the booster (10)"
+    )
+    parser.add_argument(
+        "--reward",
+        choices=REWARDS,
+        default="log-likelihood",
+        help="the controller's reward (log-likelihood)",
+    )
+    shown = "all" if max_rows_default is None else max_rows_default
+    parser.add_argument(
+        "--max-rows",
+        type=_max_rows,
+        default=max_rows_default,
+        metavar="N|all",
+        help=f"evaluate only the first N examples of each stream ({shown})",
+    )
+    parser.add_argument(
+        "--data-dir", default=None, help="directory searched first for dataset files"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="streamboost",
+        description="Replay datasets as streams and compare the policies that split each "
+        "minibatch between training the booster and calibrating it.",
+        epilog=_TOP_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"streamboost {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    run = commands.add_parser(
+        "run",
+        help="one prequential run",
+        description="Test-then-train one BanditCalibratedClassifier on one dataset and "
+        "print its Brier score, log-loss, expected cost and train/calibrate allocation.",
+        epilog=_RUN_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("--dataset", type=_dataset, required=True, help="a registered dataset")
+    run.add_argument(
+        "--policy",
+        type=_policy,
+        default="discounted-thompson",
+        help="bandit policy or baseline (discounted-thompson)",
+    )
+    run.add_argument("--c-fp", type=_positive_float, default=1.0, help="false-positive cost (1)")
+    run.add_argument("--c-fn", type=_positive_float, default=1.0, help="false-negative cost (1)")
+    run.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (0)")
+    run.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        metavar="FILE.csv",
+        help="write the per-minibatch "
+        "trace (position, prequential Brier / log-loss, arm, reward) to this CSV file",
+    )
+    _add_model_options(run, max_rows_default=None)
+
+    grid = commands.add_parser(
+        "compare",
+        help="compare policies on a grid of runs",
+        description="Run every dataset x policy x cost ratio x seed, in parallel, and rank "
+        "the policies (mean rank per dataset, Friedman test, Nemenyi critical difference). "
+        "Writes the per-run results, the configuration and the figures to --out. Without "
+        "arguments it runs a small default grid on the bundled data.",
+        epilog=_COMPARE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    grid.add_argument(
+        "--datasets",
+        type=_dataset,
+        nargs="+",
+        default=list(DEFAULT_GRID["datasets"]),
+        metavar="NAME",
+        help=f"datasets ({' '.join(DEFAULT_GRID['datasets'])})",
+    )
+    grid.add_argument(
+        "--policies",
+        type=_policy,
+        nargs="+",
+        default=list(DEFAULT_GRID["policies"]),
+        metavar="NAME",
+        help=f"policies ({' '.join(DEFAULT_GRID['policies'])})",
+    )
+    grid.add_argument(
+        "--cost-ratios",
+        type=_positive_float,
+        nargs="+",
+        default=list(DEFAULT_GRID["cost_ratios"]),
+        metavar="R",
+        help="cost ratios c_FN/c_FP; c_FP = 1 "
+        f"({' '.join(f'{r:g}' for r in DEFAULT_GRID['cost_ratios'])})",
+    )
+    grid.add_argument(
+        "--seeds",
+        type=_positive_int,
+        default=len(DEFAULT_GRID["seeds"]),
+        metavar="N",
+        help=f"number of seeds, 0..N-1 ({len(DEFAULT_GRID['seeds'])})",
+    )
+    grid.add_argument(
+        "--out", type=Path, default=Path("results"), help="results directory (results/)"
+    )
+    grid.add_argument(
+        "--metric", choices=RANK_METRICS, default="brier", help="metric to rank by (brier)"
+    )
+    grid.add_argument(
+        "--alpha", type=float, default=0.05, help="significance level of the tests (0.05)"
+    )
+    grid.add_argument(
+        "--format", choices=("csv", "parquet"), default="csv", help="results file format (csv)"
+    )
+    grid.add_argument("--backend", choices=BACKENDS, default="joblib", help="joblib or dask")
+    grid.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="an existing Dask scheduler (with --backend dask; default: a new LocalCluster)",
+    )
+    grid.add_argument(
+        "--n-jobs",
+        type=int,
+        default=None,
+        help="parallel workers (default: one per CPU)",
+    )
+    grid.add_argument("--no-figures", action="store_true", help="do not draw figures")
+    _add_model_options(grid, max_rows_default=DEFAULT_GRID["max_rows"])
+
+    listing = commands.add_parser(
+        "datasets",
+        help="list the registered datasets",
+        description="List the registered datasets: size, positive class, time order and "
+        "where each file would be read from.",
+        epilog="examples:\n  streamboost datasets\n  streamboost datasets --data-dir ~/data\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    listing.add_argument("--data-dir", default=None, help="directory searched first")
+    return parser
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _run(args: argparse.Namespace) -> int:
+    cell = Cell(
+        args.dataset,
+        args.policy,
+        cost_ratio=args.c_fn / args.c_fp,
+        c_fp=args.c_fp,
+        batch_size=args.batch_size,
+        n_models=args.n_models,
+        max_rows=args.max_rows,
+        reward=args.reward,
+        seed=args.seed,
+        data_dir=args.data_dir,
+    )
+    rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
+    print(
+        f"streamboost {__version__}: {cell.dataset} ({rows}), policy {cell.policy}, "
+        f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
+        f"seed {cell.seed}"
+    )
+    result = cell.run(progress=not args.no_progress)
+    threshold = cell.c_fp / (cell.c_fp + cell.c_fn)
+    lines = [
+        ("examples", str(result.n)),
+        ("Brier score", _fmt(result.brier)),
+        ("log-loss", _fmt(result.log_loss)),
+        (
+            "expected cost",
+            f"{result.expected_cost:.4f} per example (decide positive iff "
+            f"p > {threshold:.4g}); normalised {result.normalised_cost:.4f}",
+        ),
+        (
+            "calibration error",
+            f"{result.ece:.4f} (ECE, all); {result.final_ece:.4f} (last 1000 predictions)",
+        ),
+        ("Brier curve area", _fmt(result.brier_curve_area)),
+    ]
+    counts = result.arm_counts or {}
+    total = sum(counts.values())
+    allocation = (
+        ", ".join(f"{arm} {count} ({count / total:.1%})" for arm, count in counts.items())
+        if total
+        else "no finished minibatch"
+    )
+    lines += [
+        ("allocation", f"{allocation} of {total} minibatches"),
+        ("cumulative reward", _fmt(result.cumulative_reward)),
+        ("time", f"{result.seconds:.1f} s"),
+    ]
+    width = max(len(k) for k, _ in lines)
+    for key, value in lines:
+        print(f"  {key.ljust(width)}  {value}")
+    if args.trace is not None:
+        write_table(result.trace, args.trace)
+        print(f"trace: {args.trace} ({len(result.trace)} rows)")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    if args.scheduler is not None and args.backend != "dask":
+        raise ValueError(f"--scheduler {args.scheduler} needs --backend dask")
+    if not 0.0 < args.alpha < 1.0:
+        raise ValueError(f"--alpha must be in (0, 1), got {args.alpha}")
+    if args.n_jobs == 0:
+        raise ValueError("--n-jobs must be a non-zero integer (negative: CPUs + 1 + n_jobs)")
+    cells = make_grid(
+        args.datasets,
+        args.policies,
+        cost_ratios=args.cost_ratios,
+        seeds=range(args.seeds),
+        batch_size=args.batch_size,
+        n_models=args.n_models,
+        max_rows=args.max_rows,
+        reward=args.reward,
+        data_dir=args.data_dir,
+    )
+    out: Path = args.out
+    rows_note = (
+        "whole streams"
+        if args.max_rows is None
+        else f"first {args.max_rows} examples of each stream (--max-rows all for whole streams)"
+    )
+    print(
+        f"streamboost {__version__}: {len(args.datasets)} dataset(s) x "
+        f"{len(args.policies)} policies x {len(args.cost_ratios)} cost ratio(s) x "
+        f"{args.seeds} seed(s) = {len(cells)} runs; {rows_note}"
+    )
+    print(
+        f"backend {args.backend}"
+        + (f" at {args.scheduler}" if args.scheduler else "")
+        + f"; results in {out}/"
+    )
+
+    def report(record: dict[str, typing.Any]) -> None:
+        if record["status"] != "ok":
+            c = record["config"]
+            last = (record["error"] or "").strip().splitlines()[-1:]
+            print(
+                f"FAILED {c['dataset']} / {c['policy']} / cost ratio {c['cost_ratio']:g} / "
+                f"seed {c['seed']}: {' '.join(last)} (traceback in "
+                f"{out / 'cells' / (record['key'] + '.json')})",
+                file=sys.stderr,
+            )
+
+    start = time.perf_counter()
+    grid = run_grid(
+        cells,
+        out,
+        backend=args.backend,
+        n_jobs=args.n_jobs,
+        scheduler=args.scheduler,
+        progress=not args.no_progress,
+        on_record=report,
+    )
+    elapsed = time.perf_counter() - start
+    rows = grid.rows()
+    n_failed = len(grid.failed)
+    print(
+        f"{len(rows) - n_failed} runs ok ({grid.n_cached} from earlier runs), "
+        f"{n_failed} failed, in {elapsed:.1f} s"
+    )
+    results = write_table(rows, out / f"results.{args.format}")
+    config = {
+        "version": __version__,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "command": ["streamboost", *sys.argv[1:]] if args.argv is None else args.argv,
+        "python": platform.python_version(),
+        "grid": {
+            "datasets": args.datasets,
+            "policies": args.policies,
+            "cost_ratios": args.cost_ratios,
+            "seeds": list(range(args.seeds)),
+            "batch_size": args.batch_size,
+            "n_models": args.n_models,
+            "max_rows": args.max_rows,
+            "reward": args.reward,
+            "data_dir": args.data_dir,
+        },
+        "metric": args.metric,
+        "alpha": args.alpha,
+        "backend": args.backend,
+        "runs": len(rows),
+        "failed": n_failed,
+        "seconds": elapsed,
+    }
+    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    print()
+    comparison = None
+    try:
+        comparison = compare(rows, args.metric, alpha=args.alpha)
+    except ValueError as error:
+        print(f"No ranking: {error}")
+    else:
+        print(comparison.format())
+    print()
+    print(f"results: {results} ({len(rows)} rows), configuration: {out / 'config.json'}")
+    if args.no_figures:
+        print("figures: skipped (--no-figures)")
+    else:
+        try:
+            paths = figures.grid_figures(grid.records, out / "figures")
+            if comparison is not None and len(comparison.policies) >= 2:
+                paths += figures.save(
+                    figures.critical_difference_diagram(
+                        comparison.mean_ranks,
+                        comparison.critical_difference,
+                        title=f"Mean rank by {args.metric} over {len(comparison.datasets)} "
+                        f"dataset(s), Nemenyi CD at alpha = {args.alpha}",
+                    ),
+                    out / "figures" / f"critical_difference_{args.metric}",
+                )
+        except ImportError as error:
+            print(f"figures: skipped ({error})")
+        else:
+            print(f"figures: {len(paths)} files in {out / 'figures'}/")
+    return 1 if n_failed else 0
+
+
+def _datasets(args: argparse.Namespace) -> int:
+    print(datasets.describe_registry(data_dir=args.data_dir))
+    return 0
+
+
+def main(argv: typing.Sequence[str] | None = None) -> int:
+    """Entry point of the `streamboost` console script; returns the exit status.
+
+    Bad arguments exit with status 2 and a message naming the bad value and the accepted
+    ones (argparse); errors found later (a missing data file, an inconsistent option) print
+    `streamboost: error: ...` and return 2; `compare` returns 1 when some run failed.
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    args.argv = None if argv is None else ["streamboost", *argv]
+    handlers = {"run": _run, "compare": _compare, "datasets": _datasets}
+    try:
+        return handlers[args.command](args)
+    except (ValueError, FileNotFoundError, ImportError) as error:
+        print(f"streamboost: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,266 @@
+"""Experiment grids: a cell is one prequential run, dataset x policy x cost ratio x seed.
+
+A `Cell` holds a run's full configuration, builds its model and its stream, and is named by a
+hash of that configuration (with the package version), so a finished cell can be recognised
+and skipped when an interrupted grid is run again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import math
+import numbers
+import re
+import typing
+
+from river import compose, linear_model, preprocessing
+
+from .. import __version__, bandits, datasets
+from ..boosting import OzaBoostClassifier
+from ..controller import REWARDS, BanditCalibratedClassifier
+from ..decision import validate_costs
+from ..evaluate import RunResult, prequential
+
+__all__ = [
+    "BASELINE_POLICIES",
+    "DEFAULT_GRID",
+    "Cell",
+    "check_dataset",
+    "check_policy",
+    "make_grid",
+    "policy_names",
+]
+
+#: Policies that the controller understands besides the bandits of `streamboost.bandits`.
+BASELINE_POLICIES: tuple[str, ...] = ("never", "always", "both", "every-<N>")
+
+_EVERY = re.compile(r"every-([1-9][0-9]*)")
+
+#: The grid `streamboost compare` runs without arguments: the two bundled datasets (whole
+#: streams), the baselines and three bandits, cost ratio 1, three seeds. Measured at about a
+#: minute on two cores (see docs/experiments.md).
+DEFAULT_GRID: dict[str, typing.Any] = {
+    "datasets": ("phishing", "weather"),
+    "policies": ("never", "every-4", "ucb1", "discounted-thompson", "sliding-window-ucb", "both"),
+    "cost_ratios": (1.0,),
+    "seeds": (0, 1, 2),
+    "max_rows": None,
+}
+
+
+def policy_names() -> tuple[str, ...]:
+    """Every accepted policy name (`"every-<N>"` stands for every-1, every-2, ...)."""
+    return (*BASELINE_POLICIES, *sorted(bandits.POLICIES))
+
+
+def check_policy(name: str) -> str:
+    """Return `name` if the controller accepts it as a policy, else raise ValueError.
+
+    Examples
+    --------
+    >>> from streamboost.experiments.grid import check_policy
+    >>> check_policy("every-4")
+    'every-4'
+    >>> check_policy("every-0")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown policy 'every-0'; accepted: never, always, both, every-<N>, ...
+
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a policy name must be a str, got {name!r}")
+    if name in BASELINE_POLICIES[:-1] or name in bandits.POLICIES or _EVERY.fullmatch(name):
+        return name
+    raise ValueError(f"unknown policy {name!r}; accepted: {', '.join(policy_names())}")
+
+
+def check_dataset(name: str) -> str:
+    """Return `name` if it is a registered dataset, else raise ValueError naming them all."""
+    if not isinstance(name, str):
+        raise TypeError(f"a dataset name must be a str, got {name!r}")
+    if name not in datasets.REGISTRY:
+        raise ValueError(
+            f"unknown dataset {name!r}; accepted: {', '.join(sorted(datasets.REGISTRY))}"
+        )
+    return name
+
+
+def _check_int(name: str, value, minimum: int, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        expected = f"an int >= {minimum}" + (" or None" if allow_none else "")
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One run of a grid: its full configuration.
+
+    The model is `StandardScaler() | BanditCalibratedClassifier(booster=OzaBoostClassifier(
+    LogisticRegression(), n_models, seed), policy, batch_size, c_fp, c_fn, reward, seed)`,
+    evaluated prequentially on `datasets.stream(dataset, seed=seed, encode="onehot")`
+    (categorical features one-hot encoded online; numeric ones untouched).
+
+    Parameters
+    ----------
+    dataset
+        A name of `streamboost.datasets.REGISTRY`.
+    policy
+        A policy name (see `policy_names()`).
+    cost_ratio
+        c_FN / c_FP.
+    c_fp
+        Cost of a false positive; c_FN = c_fp * cost_ratio. Only the expected cost's scale
+        depends on it, not the decisions.
+    seed
+        Seeds the stream's order (for datasets that are shuffled), the booster and the policy.
+    batch_size
+        Examples per minibatch of the controller.
+    n_models
+        Members of the booster.
+    max_rows
+        Evaluate only the first `max_rows` examples of the stream (None: all).
+    reward
+        The controller's reward.
+    data_dir
+        Where the dataset files are (None: the package's bundled data / the default).
+
+    Examples
+    --------
+    >>> from streamboost.experiments import Cell
+    >>> cell = Cell("phishing", "ucb1", cost_ratio=10, seed=3)
+    >>> cell.c_fp, cell.c_fn, len(cell.key())
+    (1.0, 10.0, 16)
+    >>> cell.key() == Cell("phishing", "ucb1", cost_ratio=10.0, seed=3).key()
+    True
+    >>> cell.key() == Cell("phishing", "ucb1", cost_ratio=10, seed=4).key()
+    False
+
+    """
+
+    dataset: str
+    policy: str
+    cost_ratio: float = 1.0
+    c_fp: float = 1.0
+    seed: int = 0
+    batch_size: int = 32
+    n_models: int = 10
+    max_rows: int | None = None
+    reward: str = "log-likelihood"
+    data_dir: str | None = None
+
+    def __post_init__(self):
+        check_dataset(self.dataset)
+        check_policy(self.policy)
+        ratio = self.cost_ratio
+        if isinstance(ratio, bool) or not isinstance(ratio, numbers.Real):
+            raise TypeError(f"cost_ratio must be a number, got {ratio!r}")
+        if not (math.isfinite(ratio) and ratio > 0):
+            raise ValueError(f"cost_ratio (c_FN / c_FP) must be finite and > 0, got {ratio!r}")
+        object.__setattr__(self, "cost_ratio", float(ratio))
+        validate_costs(self.c_fp, self.cost_ratio)
+        object.__setattr__(self, "c_fp", float(self.c_fp))
+        validate_costs(self.c_fp, self.c_fn)  # the product must stay finite
+        _check_int("seed", self.seed, 0)
+        _check_int("batch_size", self.batch_size, 1)
+        _check_int("n_models", self.n_models, 1)
+        _check_int("max_rows", self.max_rows, 1, allow_none=True)
+        if self.reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
+        if self.data_dir is not None and not isinstance(self.data_dir, str):
+            raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
+
+    @property
+    def c_fn(self) -> float:
+        return self.c_fp * self.cost_ratio
+
+    def config(self) -> dict[str, typing.Any]:
+        """The full configuration: the fields, c_fn and the package version."""
+        return {
+            **dataclasses.asdict(self),
+            "c_fn": self.c_fn,
+            "version": __version__,
+        }
+
+    def key(self) -> str:
+        """A 16-hex-digit hash of `config()`: the name of the cell's result file."""
+        text = json.dumps(self.config(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def model(self) -> compose.Pipeline:
+        """A fresh, untrained model for this cell."""
+        booster = OzaBoostClassifier(
+            linear_model.LogisticRegression(), n_models=self.n_models, seed=self.seed
+        )
+        return preprocessing.StandardScaler() | BanditCalibratedClassifier(
+            booster=booster,
+            policy=self.policy,
+            batch_size=self.batch_size,
+            c_fp=self.c_fp,
+            c_fn=self.c_fn,
+            reward=self.reward,
+            seed=self.seed,
+        )
+
+    def stream(self) -> typing.Iterator[tuple[dict, bool]]:
+        """The cell's stream (y is True for the positive class)."""
+        return datasets.stream(
+            self.dataset, seed=self.seed, encode="onehot", data_dir=self.data_dir
+        )
+
+    def run(self, *, progress: bool = False) -> RunResult:
+        """Evaluate the cell's model prequentially on its stream (see `evaluate.prequential`)."""
+        n_rows = datasets.REGISTRY[self.dataset].n_rows
+        return prequential(
+            self.model(),
+            self.stream(),
+            c_fp=self.c_fp,
+            c_fn=self.c_fn,
+            max_rows=self.max_rows,
+            progress=progress,
+            total=n_rows,
+        )
+
+
+def make_grid(
+    datasets: typing.Sequence[str],
+    policies: typing.Sequence[str],
+    cost_ratios: typing.Sequence[float] = (1.0,),
+    seeds: typing.Sequence[int] = (0,),
+    **settings: typing.Any,
+) -> list[Cell]:
+    """Every combination of datasets x cost ratios x seeds x policies, as cells.
+
+    `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
+    data_dir), shared by all cells. Duplicates are dropped; order is dataset, cost ratio,
+    seed, policy.
+
+    Examples
+    --------
+    >>> from streamboost.experiments import make_grid
+    >>> cells = make_grid(["phishing"], ["never", "ucb1"], cost_ratios=[1, 10], seeds=[0, 1])
+    >>> len(cells), cells[1].policy, cells[2].seed
+    (8, 'ucb1', 1)
+
+    """
+    for name, values in (
+        ("datasets", datasets),
+        ("policies", policies),
+        ("cost_ratios", cost_ratios),
+        ("seeds", seeds),
+    ):
+        if isinstance(values, str) or not isinstance(values, typing.Iterable):
+            raise TypeError(f"{name} must be a sequence, got {values!r}")
+        if not list(values):
+            raise ValueError(f"{name} must not be empty")
+    cells = [
+        Cell(dataset, policy, cost_ratio=ratio, seed=seed, **settings)
+        for dataset, ratio, seed, policy in itertools.product(
+            datasets, cost_ratios, seeds, policies
+        )
+    ]
+    return list(dict.fromkeys(cells))
