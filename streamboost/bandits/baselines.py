@@ -10,9 +10,11 @@ __all__ = ["Constant", "EveryNth", "Random"]
 class EveryNth(Policy):
     r"""Pull arm 1 on every $n$-th round and arm 0 on all others.
 
-    Rounds are counted from 1 as updates are made: rounds $n, 2n, 3n, \dots$ pull arm 1. In the
-    controller this is "calibrate every $n$-th minibatch, train otherwise". Rewards are ignored
-    (any finite reward is accepted).
+    Rounds are counted from 1 as arms are selected: selections $n, 2n, 3n, \dots$ pull arm 1.
+    The schedule counts selections, not updates, so it holds when rewards arrive late (the
+    controller rewards a minibatch's action one minibatch later). In the controller this is
+    "calibrate every $n$-th minibatch, train otherwise". Rewards are ignored (any finite reward
+    is accepted).
 
     Parameters
     ----------
@@ -44,8 +46,12 @@ class EveryNth(Policy):
         self.n = n
         super().__init__(n_arms=n_arms, seed=seed)
 
+    def _reset(self) -> None:
+        self._n_selected = 0
+
     def _select(self) -> int:
-        return 1 if (self._n_rounds + 1) % self.n == 0 else 0
+        self._n_selected += 1
+        return 1 if self._n_selected % self.n == 0 else 0
 
 
 class Constant(Policy):

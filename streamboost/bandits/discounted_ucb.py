@@ -95,16 +95,20 @@ class DiscountedUCB(Policy):
     def means(self) -> tuple[float, ...]:
         return tuple(s / n if n else math.nan for s, n in zip(self._ds, self._dn, strict=True))
 
-    def _select(self) -> int:
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's index $\bar X_t(\\gamma, i) + c_t(\\gamma, i)$ (`inf` while $N_t = 0$)."""
         dn = self._dn
-        arm = _first_unpulled(dn)
-        if arm >= 0:
-            return arm
-        scale = 4.0 * self.xi * max(math.log(sum(dn)), 0.0)  # (2B)^2 xi log n_t
-        sqrt = math.sqrt
-        return _argmax(
-            [s / n + sqrt(scale / n) for s, n in zip(self._ds, dn, strict=True)], self._rng
+        total = sum(dn)
+        scale = 4.0 * self.xi * max(math.log(total), 0.0) if total else 0.0  # (2B)^2 xi log n
+        return tuple(
+            s / n + math.sqrt(scale / n) if n else math.inf
+            for s, n in zip(self._ds, dn, strict=True)
         )
+
+    def _select(self) -> int:
+        arm = _first_unpulled(self._dn)
+        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
 
     def _update(self, arm: int, reward: float) -> None:
         g = self.gamma

@@ -126,16 +126,18 @@ class KLUCB(Policy):
         self.c = c
         super().__init__(n_arms=n_arms, seed=seed)
 
-    def _select(self) -> int:
-        counts = self._counts
-        arm = _first_unpulled(counts)
-        if arm >= 0:
-            return arm
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's KL upper confidence bound $u_j$ (`inf` for an arm never pulled)."""
         t = self._n_rounds
-        level = math.log(t)
+        level = math.log(t) if t else 0.0
         if self.c and t >= 3:
             level += self.c * math.log(level)
-        return _argmax(
-            [kl_upper_bound(s / n, level / n) for s, n in zip(self._sums, counts, strict=True)],
-            self._rng,
+        return tuple(
+            kl_upper_bound(s / n, level / n) if n else math.inf
+            for s, n in zip(self._sums, self._counts, strict=True)
         )
+
+    def _select(self) -> int:
+        arm = _first_unpulled(self._counts)
+        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)

@@ -86,16 +86,19 @@ class SlidingWindowUCB(Policy):
     def means(self) -> tuple[float, ...]:
         return tuple(s / n if n else math.nan for s, n in zip(self._ws, self._wn, strict=True))
 
-    def _select(self) -> int:
-        wn = self._wn
-        arm = _first_unpulled(wn)
-        if arm >= 0:
-            return arm
-        scale = self.xi * math.log(min(self._n_rounds, self.window))  # B = 1
-        sqrt = math.sqrt
-        return _argmax(
-            [s / n + sqrt(scale / n) for s, n in zip(self._ws, wn, strict=True)], self._rng
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's window index (`inf` for an arm absent from the window)."""
+        t = min(self._n_rounds, self.window)
+        scale = self.xi * math.log(t) if t else 0.0  # B = 1
+        return tuple(
+            s / n + math.sqrt(scale / n) if n else math.inf
+            for s, n in zip(self._ws, self._wn, strict=True)
         )
+
+    def _select(self) -> int:
+        arm = _first_unpulled(self._wn)
+        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
 
     def _update(self, arm: int, reward: float) -> None:
         history = self._history

@@ -51,14 +51,15 @@ class UCB1(Policy):
 
     """
 
-    def _select(self) -> int:
-        counts = self._counts
-        arm = _first_unpulled(counts)
-        if arm >= 0:
-            return arm
-        two_log_n = 2.0 * math.log(self._n_rounds)
-        sqrt = math.sqrt
-        return _argmax(
-            [s / n + sqrt(two_log_n / n) for s, n in zip(self._sums, counts, strict=True)],
-            self._rng,
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's index $\bar x_j + \\sqrt{2 \\ln n / n_j}$ (`inf` for an arm never pulled)."""
+        n = self._n_rounds
+        return tuple(
+            s / c + math.sqrt(2.0 * math.log(n) / c) if c else math.inf
+            for s, c in zip(self._sums, self._counts, strict=True)
         )
+
+    def _select(self) -> int:
+        arm = _first_unpulled(self._counts)
+        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)

@@ -1,0 +1,433 @@
+"""Unit tests of streamboost.bandits: interface, validation, seeding, memory, formulas."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import random
+import statistics
+
+import pytest
+
+from streamboost import bandits
+from streamboost.bandits.kl_ucb import bernoulli_kl, kl_upper_bound
+
+NAMES = sorted(bandits.POLICIES)
+
+
+def _feed(policy, pairs):
+    for arm, reward in pairs:
+        policy.update(arm, reward)
+    return policy
+
+
+def _run(policy, n_rounds, seed=0):
+    rng = random.Random(seed + 1000)
+    arms = []
+    for _ in range(n_rounds):
+        arm = policy.select()
+        arms.append(arm)
+        policy.update(arm, float(rng.random() < (0.4, 0.6, 0.5)[arm]))
+    return arms
+
+
+# ---------------------------------------------------------------------- interface
+
+
+def test_registry_names_match_the_api():
+    assert set(bandits.POLICIES) == {
+        "ucb1", "ucb-improved", "kl-ucb", "gaussian-thompson", "beta-thompson",
+        "discounted-ucb", "sliding-window-ucb", "discounted-thompson",
+        "discounted-gaussian-thompson", "epsilon-greedy", "exp3", "every-nth", "constant",
+        "random",
+    }  # fmt: skip
+    for name, cls in bandits.POLICIES.items():
+        policy = bandits.make(name, n_arms=3, seed=1)
+        assert type(policy) is cls and policy.n_arms == 3 and policy.seed == 1
+
+
+def test_make_rejects_unknown_names_listing_valid_ones():
+    with pytest.raises(ValueError, match=r"'ucb2'.*'beta-thompson'.*'ucb1'"):
+        bandits.make("ucb2", n_arms=2)
+
+
+def test_make_passes_parameters():
+    assert bandits.make("constant", n_arms=3, arm=2).select() == 2
+    assert bandits.make("discounted-ucb", n_arms=2, gamma=0.9).gamma == 0.9
+
+
+def test_reward_ranges():
+    bounded = {"ucb1", "ucb-improved", "kl-ucb", "beta-thompson", "discounted-ucb",
+               "sliding-window-ucb", "discounted-thompson", "exp3"}  # fmt: skip
+    for name, cls in bandits.POLICIES.items():
+        assert cls.reward_range == ((0.0, 1.0) if name in bounded else None), name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_read_only_state(name):
+    policy = bandits.make(name, n_arms=2, seed=0)
+    _run(policy, 50)
+    assert policy.n_rounds == 50 and sum(policy.counts) == 50
+    assert len(policy.means) == 2
+    for attribute in ("counts", "means", "n_rounds"):
+        with pytest.raises(AttributeError):
+            setattr(policy, attribute, 0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_seed_same_pulls_and_reset_and_clone_replay(name):
+    a, b = bandits.make(name, n_arms=3, seed=7), bandits.make(name, n_arms=3, seed=7)
+    first = _run(a, 400)
+    assert first == _run(b, 400)
+    a.reset()
+    assert a.n_rounds == 0 and a.counts == (0, 0, 0)
+    assert _run(a, 400) == first
+    assert _run(b.clone(), 400) == first
+
+
+@pytest.mark.parametrize("name", ["ucb1", "beta-thompson", "exp3", "discounted-thompson", "random"])
+def test_different_seeds_differ(name):
+    runs = {tuple(_run(bandits.make(name, n_arms=2, seed=s), 300)) for s in range(4)}
+    assert len(runs) > 1
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    ("arm", "reward", "message"),
+    [
+        (2, 0.5, "arm must be an int in \\[0, 1\\], got 2"),
+        (-1, 0.5, "got -1"),
+        (1.0, 0.5, "got 1.0 \\(float\\)"),
+        (True, 0.5, "got True"),
+        ("0", 0.5, "got '0'"),
+        (0, math.nan, "reward must be .*got nan"),
+        (0, math.inf, "reward must be .*got inf"),
+        (0, "1", "reward must be a real number, got '1'"),
+    ],
+)
+def test_bad_input_raises_before_any_change(name, arm, reward, message):
+    policy = bandits.make(name, n_arms=2, seed=3)
+    _run(policy, 20)
+    twin = pickle.loads(pickle.dumps(policy))
+    with pytest.raises(ValueError, match=message):
+        policy.update(arm, reward)
+    assert policy.counts == twin.counts and policy.n_rounds == twin.n_rounds
+    assert _run(policy, 50) == _run(twin, 50)  # generator and statistics untouched
+
+
+@pytest.mark.parametrize("name", [n for n, c in bandits.POLICIES.items() if c.reward_range])
+@pytest.mark.parametrize("reward", [-0.01, 1.5])
+def test_bounded_policies_reject_rewards_outside_range(name, reward):
+    policy = bandits.make(name, n_arms=2, seed=0)
+    with pytest.raises(ValueError, match=f"reward must be in \\[0.0, 1.0\\].*got {reward}"):
+        policy.update(0, reward)
+    assert policy.n_rounds == 0
+
+
+def test_unbounded_policies_accept_any_finite_reward():
+    for name in ("gaussian-thompson", "epsilon-greedy", "constant"):
+        policy = bandits.make(name, n_arms=2, seed=0)
+        policy.update(1, -250.0)
+        policy.update(0, 1e6)
+        assert policy.n_rounds == 2
+
+
+def test_numpy_scalars_are_accepted():
+    np = pytest.importorskip("numpy")
+    policy = bandits.UCB1(n_arms=2)
+    policy.update(np.int64(1), np.float32(0.5))
+    assert policy.counts == (0, 1) and policy.means[1] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("factory", "message"),
+    [
+        (lambda: bandits.UCB1(n_arms=0), "n_arms must be an int >= 1, got 0"),
+        (lambda: bandits.UCB1(n_arms=2, seed=1.5), "seed must be an int or None, got 1.5"),
+        (lambda: bandits.DiscountedUCB(gamma=1.0), "gamma must be a number in \\(0, 1\\)"),
+        (lambda: bandits.DiscountedThompson(gamma=0.0), "gamma must be a number in \\(0, 1\\]"),
+        (lambda: bandits.SlidingWindowUCB(window=0), "window must be an int >= 1, got 0"),
+        (lambda: bandits.UCBImproved(horizon=0), "horizon must be an int >= 1, got 0"),
+        (lambda: bandits.KLUCB(c=-1), "c must be a finite number >= 0, got -1"),
+        (lambda: bandits.GaussianThompson(noise_std=0), "noise_std must be a finite number > 0"),
+        (lambda: bandits.EpsilonGreedy(epsilon=0), "epsilon must be a number in \\(0, 1\\]"),
+        (lambda: bandits.Exp3(gamma=2), "gamma must be a number in \\(0, 1\\]"),
+        (lambda: bandits.EveryNth(n_arms=1), "n_arms must be an int >= 2, got 1"),
+        (lambda: bandits.EveryNth(n=0), "n must be an int >= 1, got 0"),
+        (lambda: bandits.Constant(n_arms=2, arm=2), "arm must be in \\[0, 1\\] .*got 2"),
+    ],
+)
+def test_bad_parameters(factory, message):
+    with pytest.raises(ValueError, match=message):
+        factory()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_memory_does_not_grow_with_the_stream(name):
+    policy = bandits.make(name, n_arms=2, seed=0)
+    _run(policy, 2_000)
+    small = len(pickle.dumps(policy))
+    _run(policy, 20_000, seed=1)
+    assert len(pickle.dumps(policy)) <= small + 64
+
+
+def test_ties_are_broken_at_random_with_the_policy_generator():
+    # Two arms with identical statistics: the choice must vary with the seed, not always be 0.
+    firsts = set()
+    for seed in range(20):
+        policy = _feed(bandits.UCB1(n_arms=2, seed=seed), [(0, 0.5), (1, 0.5)])
+        firsts.add(policy.select())
+    assert firsts == {0, 1}
+
+
+@pytest.mark.parametrize("name", ["ucb1", "kl-ucb", "discounted-ucb", "sliding-window-ucb"])
+def test_index_policies_pull_unpulled_arms_first_lowest_index_first(name):
+    policy = bandits.make(name, n_arms=3, seed=0)
+    order = []
+    for _ in range(3):
+        order.append(policy.select())
+        policy.update(order[-1], 1.0)
+    assert order == [0, 1, 2]
+    policy = _feed(bandits.make(name, n_arms=3, seed=0), [(1, 1.0)])
+    assert policy.select() == 0
+
+
+# ---------------------------------------------------------------------- formulas
+
+
+def _ucb1_state():
+    # Arm 0: 10 pulls averaging 0.8; arm 1: 2 pulls averaging 0.05; n = 12.
+    return [(0, 1.0)] * 8 + [(0, 0.0)] * 2 + [(1, 0.1), (1, 0.0)]
+
+
+def test_ucb1_index_by_hand():
+    policy = _feed(bandits.UCB1(n_arms=2, seed=0), _ucb1_state())
+    bounds = policy.upper_bounds
+    assert bounds[0] == pytest.approx(0.8 + math.sqrt(2 * math.log(12) / 10))  # 1.5049
+    assert bounds[1] == pytest.approx(0.05 + math.sqrt(2 * math.log(12) / 2))  # 1.6264
+    # Without the factor 2 (sqrt(ln n / n_j)) arm 0 would win: the state tells them apart.
+    assert policy.select() == 1
+
+
+def _bisect_kl(p, level):
+    lo, hi = p, 1.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if mid < 1 and bernoulli_kl(p, mid) <= level:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@pytest.mark.parametrize("p", [0.0, 1e-6, 0.05, 0.5, 0.93, 1 - 1e-9, 1.0])
+@pytest.mark.parametrize("level", [1e-6, 0.01, 0.3, 2.0, 30.0])
+def test_kl_upper_bound_matches_bisection(p, level):
+    assert kl_upper_bound(p, level) == pytest.approx(_bisect_kl(p, level), abs=1e-7)
+
+
+def test_kl_ucb_index_by_hand():
+    policy = _feed(bandits.KLUCB(n_arms=2, seed=0), _ucb1_state())
+    level = math.log(12)
+    expected = (_bisect_kl(0.8, level / 10), _bisect_kl(0.05, level / 2))
+    assert policy.upper_bounds == pytest.approx(expected, abs=1e-7)
+    assert policy.select() == (0 if expected[0] > expected[1] else 1)
+    with_c = _feed(bandits.KLUCB(n_arms=2, c=3.0), _ucb1_state())
+    level_c = level + 3 * math.log(level)
+    assert with_c.upper_bounds[0] == pytest.approx(_bisect_kl(0.8, level_c / 10), abs=1e-7)
+
+
+def test_ucb_improved_phases_by_hand():
+    policy = bandits.UCBImproved(n_arms=2, horizon=100, seed=0)
+    # Phase 0: n_0 = ceil(2 ln(100)) = 10 pulls each, fewest pulls first, then lowest index.
+    arms = []
+    for _ in range(20):
+        arms.append(policy.select())
+        policy.update(arms[-1], 0.6 if arms[-1] == 0 else 0.4)
+    assert arms == [0, 1] * 10
+    # Width sqrt(ln 100 / 20) = 0.48 > gap / 2: both survive; phase 1 needs
+    # n_1 = ceil(2 ln(25) / (1/4)) = 26 pulls each.
+    assert policy.active_arms == (0, 1) and policy.phase == 1
+    for _ in range(31):
+        policy.update(policy.select(), 0.6 if policy.select() == 0 else 0.4)
+    assert policy.counts == (26, 25) and policy.phase == 1
+    policy.update(1, 0.4)
+    # Width sqrt(ln 25 / 52) = 0.25 > 0.1: still both; phase 2 (the last, floor(0.5 log2(100/e))).
+    assert policy.phase == 2 and policy.active_arms == (0, 1)
+
+
+def test_ucb_improved_eliminates_and_restarts_after_the_horizon():
+    policy = bandits.UCBImproved(n_arms=2, horizon=100, seed=0)
+    for _ in range(20):
+        arm = policy.select()
+        policy.update(arm, 1.0 if arm == 0 else 0.0)
+    # Width 0.48: 0 + 0.48 < 1 - 0.48, arm 1 is eliminated after phase 0.
+    assert policy.active_arms == (0,)
+    assert all(policy.select() == 0 for _ in range(5))
+    for _ in range(80):
+        policy.update(policy.select(), 1.0)
+    assert policy.epoch == 1 and policy.active_arms == (0, 1) and policy.n_rounds == 100
+    assert math.isnan(policy.means[0])  # epoch statistics were cleared
+
+
+def test_ucb_improved_doubling_epochs():
+    policy = bandits.UCBImproved(n_arms=2, initial_horizon=8, seed=0)
+    epochs = []
+    for _ in range(8 + 16 + 32):
+        policy.update(policy.select(), 0.5)
+        epochs.append(policy.epoch)
+    assert epochs.index(1) == 7 and epochs.index(2) == 23 and epochs[-1] == 3
+
+
+def test_gaussian_thompson_posterior_by_hand():
+    policy = _feed(bandits.GaussianThompson(n_arms=2, seed=0), [(0, 1.0), (0, 0.5)])
+    # Prior N(0, 1), noise sd 1: precision 1 + 2 = 3, mean (0 + 1.5) / 3.
+    assert policy.means == pytest.approx((0.5, 0.0))
+    assert policy.posterior_stds == pytest.approx((1 / math.sqrt(3), 1.0))
+    custom = _feed(
+        bandits.GaussianThompson(n_arms=1, prior_mean=0.5, prior_std=0.5, noise_std=0.25),
+        [(0, 1.0)],
+    )
+    # precision 4 + 16 = 20, mean (0.5 * 4 + 1.0 * 16) / 20 = 0.9.
+    assert custom.means[0] == pytest.approx(0.9)
+    assert custom.posterior_stds[0] == pytest.approx(20**-0.5)
+
+
+def test_gaussian_thompson_samples_the_posterior_of_the_mean():
+    # Both arms alternate rewards 0 and 1 (data sd 0.5) around means 0.55 and 0.5, 1000 pulls
+    # each. Posterior draws of the mean have sd ~ 1/sqrt(1001): arm 0 wins with probability
+    # Phi(0.05 / sqrt(2 / 1001)) = 0.87. Drawing from the data spread (sd 0.5, River's
+    # Gaussian) would give Phi(0.05 / sqrt(0.5)) = 0.53.
+    policy = bandits.GaussianThompson(n_arms=2, seed=0)
+    for i in range(1000):
+        policy.update(0, 1.0 if i % 20 < 11 else 0.0)
+        policy.update(1, float(i % 2))
+    mean_gap = policy.means[0] - policy.means[1]
+    sd = math.hypot(*policy.posterior_stds)
+    expected = statistics.NormalDist().cdf(mean_gap / sd)
+    assert expected == pytest.approx(0.87, abs=0.01)
+    share = sum(policy.select() == 0 for _ in range(20_000)) / 20_000
+    assert share == pytest.approx(expected, abs=0.015)
+
+
+def test_beta_thompson_bernoulli_trick():
+    policy = bandits.BetaThompson(n_arms=2, seed=0)
+    for _ in range(4000):
+        policy.update(0, 0.3)
+    # A success with probability 0.3, not "any positive reward is a success" (which gives ~1).
+    assert policy.means[0] == pytest.approx(0.3, abs=0.02)
+    exact = _feed(bandits.BetaThompson(n_arms=2, prior_alpha=2, prior_beta=3), [(1, 1.0), (1, 0)])
+    assert exact.means == pytest.approx((2 / 5, 3 / 7))
+
+
+def test_discounted_thompson_discounts_every_arm():
+    policy = _feed(
+        bandits.DiscountedThompson(n_arms=2, gamma=0.5, seed=0), [(0, 1.0), (1, 0.25), (1, 1.0)]
+    )
+    # Arm 0 was pulled once, two rounds ago: S_0 = 0.5^2 = 0.25 (SMPyBandits keeps it at 1).
+    assert policy.discounted_counts == pytest.approx((0.25, 0.5 * 1.0 + 1.0))
+    # Arm 1: S = 0.5 * 0.25 + 1 = 1.125, F = 0.5 * 0.75 + 0 = 0.375.
+    assert policy.means == pytest.approx(((0.25 + 1) / (0.25 + 2), (1.125 + 1) / (1.5 + 2)))
+
+
+def test_discounted_gaussian_thompson_by_hand():
+    policy = _feed(
+        bandits.DiscountedGaussianThompson(n_arms=2, gamma=0.5, seed=0), [(0, 1.0), (1, 0.5)]
+    )
+    assert policy.discounted_counts == pytest.approx((0.5, 1.0))
+    # Arm 0: n = 0.5, S = 0.5 -> precision 1.5, mean 0.5 / 1.5.
+    assert policy.means == pytest.approx((1 / 3, 0.25))
+    assert policy.posterior_stds[0] == pytest.approx(1.5**-0.5)
+    undiscounted = _feed(bandits.DiscountedGaussianThompson(n_arms=2, gamma=1.0), [(0, 1.0)] * 3)
+    reference = _feed(bandits.GaussianThompson(n_arms=2), [(0, 1.0)] * 3)
+    assert undiscounted.means == reference.means
+
+
+def test_discounted_ucb_by_hand():
+    policy = _feed(
+        bandits.DiscountedUCB(n_arms=2, gamma=0.9, xi=0.6, seed=0),
+        [(0, 1.0), (0, 1.0), (0, 0.0), (1, 0.5)],
+    )
+    n0 = 0.9**3 + 0.9**2 + 0.9  # 2.439
+    s0 = 0.9**3 + 0.9**2  # 1.539
+    assert policy.discounted_counts == pytest.approx((n0, 1.0))
+    assert policy.means == pytest.approx((s0 / n0, 0.5))
+    log_n = math.log(n0 + 1.0)
+    expected = (s0 / n0 + 2 * math.sqrt(0.6 * log_n / n0), 0.5 + 2 * math.sqrt(0.6 * log_n))
+    assert policy.upper_bounds == pytest.approx(expected)
+    assert policy.select() == 1
+
+
+def test_discounted_ucb_padding_regrows_for_a_neglected_arm():
+    policy = _feed(bandits.DiscountedUCB(n_arms=2, gamma=0.99), [(0, 0.0)] * 50 + [(1, 1.0)])
+    for _ in range(200):
+        policy.update(1, 1.0)
+    # Arm 0 paid 0 and arm 1 paid 1, yet arm 0's shrinking count makes it worth a retry.
+    assert policy.discounted_counts[0] < 0.15 * 50
+    assert policy.select() == 0
+
+
+def test_sliding_window_ucb_by_hand():
+    policy = _feed(
+        bandits.SlidingWindowUCB(n_arms=2, window=4, xi=0.6, seed=0),
+        [(0, 1.0), (1, 0.0), (0, 0.0), (1, 1.0), (1, 1.0)],
+    )
+    # Window = last 4 rounds: (1, 0), (0, 0), (1, 1), (1, 1).
+    assert policy.window_counts == (1, 3)
+    assert policy.means == pytest.approx((0.0, 2 / 3))
+    log_t = math.log(min(5, 4))
+    assert policy.upper_bounds == pytest.approx(
+        (math.sqrt(0.6 * log_t), 2 / 3 + math.sqrt(0.6 * log_t / 3))
+    )
+    assert policy.counts == (2, 3)  # lifetime counts are kept separately
+
+
+def test_exp3_probabilities_by_hand():
+    policy = _feed(bandits.Exp3(n_arms=2, gamma=0.2, seed=0), [(1, 0.5)])
+    # log w_1 = 0.2 * (0.5 / 0.5) / 2 = 0.1.
+    w = math.exp(0.1)
+    expected = (0.8 / (1 + w) + 0.1, 0.8 * w / (1 + w) + 0.1)
+    assert policy.probabilities == pytest.approx(expected)
+    policy.update(1, 1.0)  # importance weight 1 / p_1
+    log_w1 = 0.1 + 0.2 * (1.0 / expected[1]) / 2
+    w = math.exp(log_w1)
+    assert policy.probabilities[1] == pytest.approx(0.8 * w / (1 + w) + 0.1)
+
+
+def test_exp3_keeps_exploring_and_stays_finite():
+    policy = bandits.Exp3(n_arms=3, gamma=0.3, seed=0)
+    for _ in range(50_000):
+        policy.update(0, 1.0)
+    assert min(policy.probabilities) >= 0.1 - 1e-12
+    assert sum(policy.probabilities) == pytest.approx(1.0)
+    assert sum(policy.select() != 0 for _ in range(3000)) == pytest.approx(600, abs=80)
+
+
+def test_epsilon_greedy_explores_at_rate_epsilon():
+    policy = _feed(bandits.EpsilonGreedy(n_arms=2, epsilon=0.2, seed=0), [(0, 1.0), (1, 0.0)])
+    picks = [policy.select() for _ in range(10_000)]
+    assert picks.count(1) / len(picks) == pytest.approx(0.1, abs=0.01)
+
+
+def test_every_nth_counts_rounds_from_one():
+    policy = bandits.EveryNth(n_arms=3, n=4)
+    arms = []
+    for _ in range(12):
+        arms.append(policy.select())
+        policy.update(arms[-1], 0.0)
+    assert [t for t, a in enumerate(arms, start=1) if a == 1] == [4, 8, 12]
+    assert set(arms) == {0, 1}
+    always = bandits.EveryNth(n=1)
+    assert always.select() == 1
+
+
+def test_constant_and_random():
+    policy = bandits.Constant(n_arms=3, arm=1)
+    assert {policy.select() for _ in range(10)} == {1}
+    draws = [bandits.Random(n_arms=3, seed=0).select() for _ in range(3)]
+    assert len(set(draws)) == 1  # same seed, same first draw
+    policy = bandits.Random(n_arms=3, seed=0)
+    counts = [0, 0, 0]
+    for _ in range(3000):
+        counts[policy.select()] += 1
+    assert min(counts) > 900
