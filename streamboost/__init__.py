@@ -6,17 +6,22 @@ that decides, minibatch by minibatch, whether to train the booster or its calibr
 
 from __future__ import annotations
 
-from . import datasets, decision, metrics
+from . import bandits, datasets, decision, metrics
 from .boosting import OzaBoostClassifier
+from .calibration import OnlinePlattCalibrator
+from .controller import BanditCalibratedClassifier
 from .decision import CostSensitiveClassifier, CostSensitiveMixin
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BanditCalibratedClassifier",
     "CostSensitiveClassifier",
     "CostSensitiveMixin",
+    "OnlinePlattCalibrator",
     "OzaBoostClassifier",
     "__version__",
+    "bandits",
     "datasets",
     "decision",
     "metrics",
