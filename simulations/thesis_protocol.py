@@ -44,7 +44,7 @@ import time
 import typing
 from pathlib import Path
 
-from river import linear_model, preprocessing
+from river import compose, linear_model, preprocessing
 from scipy.special import expit
 
 from streamboost import datasets
@@ -121,8 +121,9 @@ def balanced_rows(name: str, seed: int, data_dir: Path | None = None) -> list[Ro
     """The dataset balanced 50/50 by seeded undersampling and shuffled with ``seed``.
 
     Categorical features are one-hot encoded (stateless, so no information crosses the
-    train/test boundary); a missing value is an absent key, which after standard scaling is
-    the linear members' mean imputation. Splice's 15 ambiguous rows are dropped (Table B.1).
+    train/test boundary); a missing value is an absent key (for a numeric feature, after
+    standard scaling, the linear members' mean imputation; for a categorical one, all its
+    indicators 0). Splice's 15 ambiguous rows are dropped (Table B.1).
     """
     return list(
         datasets.stream(
@@ -180,19 +181,33 @@ def booster(seed: int, n_models: int) -> OzaBoostClassifier:
     return OzaBoostClassifier(linear_model.LogisticRegression(), n_models=n_models, seed=seed)
 
 
-def online_model(policy: str, seed: int, n_models: int, batch_size: int, warmup: int):
-    """``StandardScaler | BanditCalibratedClassifier`` with the given policy.
+def pipeline(learner, scale: bool) -> compose.Pipeline:
+    """``StandardScaler() | learner`` for numeric data, ``learner`` alone for one-hot data.
+
+    River's scaler sees a one-hot indicator only when it is 1 (absent keys are not zeros to
+    it), so it would learn mean 1, variance 0 and map every indicator to 0: the members would
+    see no features at all. Indicators are already on a unit scale. (Every thesis dataset is
+    either all numeric or all categorical.)
+    """
+    return preprocessing.StandardScaler() | learner if scale else compose.Pipeline(learner)
+
+
+def online_model(
+    policy: str, seed: int, n_models: int, batch_size: int, warmup: int, scale: bool = True
+) -> compose.Pipeline:
+    """``[StandardScaler |] BanditCalibratedClassifier`` with the given policy.
 
     ``warmup`` is explicit because the controller's default (10 minibatches) exceeds the
     whole training part of the smallest thesis datasets (parkinsons: 72 examples).
     """
-    return preprocessing.StandardScaler() | BanditCalibratedClassifier(
+    controller = BanditCalibratedClassifier(
         booster=booster(seed, n_models),
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,
         seed=seed,
     )
+    return pipeline(controller, scale)
 
 
 def score_holdout(predict: typing.Callable[[dict], float], test: typing.Sequence[Row]):
@@ -215,9 +230,10 @@ def run_online(
     n_models: int,
     batch_size: int,
     warmup: int,
+    scale: bool = True,
 ) -> list[dict]:
     """Stream ``train`` through an online model; score ``test`` (no learning) at checkpoints."""
-    model = online_model(policy, seed, n_models, batch_size, warmup)
+    model = online_model(policy, seed, n_models, batch_size, warmup, scale)
     controller = model["BanditCalibratedClassifier"]
     marks = checkpoints(passes)
     results, start = [], time.perf_counter()
@@ -241,10 +257,12 @@ def run_online(
     return results
 
 
-def run_thesis_split(train, test, *, seed: int, passes: int, n_models: int) -> list[dict]:
+def run_thesis_split(
+    train, test, *, seed: int, passes: int, n_models: int, scale: bool = True
+) -> list[dict]:
     """Thesis Algorithm 2 with online boosting: learn 2/3, fit Platt on the other 1/3."""
     fit, calibration = stratified_split(train, CALIBRATION_FRACTION)
-    model = preprocessing.StandardScaler() | booster(seed, n_models)
+    model = pipeline(booster(seed, n_models), scale)
     marks = checkpoints(passes)
     results, start = [], time.perf_counter()
     for k, order in enumerate(epochs(fit, passes, seed), start=1):
@@ -289,10 +307,13 @@ def run_repetition(
         raise ValueError(f"unknown methods {unknown}; expected some of {METHODS}")
     rows = balanced_rows(name, rep, data_dir)
     train, test = stratified_split(rows, TEST_FRACTION)
+    scale = not datasets.REGISTRY[name].categorical
     results = []
     for method in methods:
         if method == REFERENCE:
-            results += run_thesis_split(train, test, seed=rep, passes=passes, n_models=n_models)
+            results += run_thesis_split(
+                train, test, seed=rep, passes=passes, n_models=n_models, scale=scale
+            )
         else:
             results += run_online(
                 method,
@@ -303,6 +324,7 @@ def run_repetition(
                 n_models=n_models,
                 batch_size=batch_size,
                 warmup=warmup,
+                scale=scale,
             )
     common = {
         "dataset": name,
