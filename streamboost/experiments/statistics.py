@@ -264,9 +264,11 @@ class Comparison:
         lines = [
             f"Policies ranked by {self.metric} ({direction} is better) over "
             f"{len(self.datasets)} dataset(s); per dataset: mean ± 95% CI over seeds",
-            "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)),
+            "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip(),
         ]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+        lines += [
+            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+        ]
         if self.friedman is not None:
             f = self.friedman
             lines.append(

@@ -1,0 +1,167 @@
+"""The `streamboost` command, in-process through `main(argv)` and once as the console script."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from streamboost import __version__, datasets
+from streamboost.cli import main
+
+TINY = ["--max-rows", "200", "--no-progress"]
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["compare"], ["datasets"]])
+def test_every_command_has_help_with_examples(command, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "streamboost" in out
+
+
+def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
+    trace = tmp_path / "trace.csv"
+    status = main(["run", "--dataset", "phishing", "--policy", "every-2", "--c-fn", "10",
+                   "--batch-size", "20", "--trace", str(trace), *TINY])  # fmt: skip
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "phishing (first 200 examples), policy every-2" in out and "c_FN = 10" in out
+    for label in ("Brier score", "log-loss", "expected cost", "allocation", "p > 0.09091"):
+        assert label in out
+    # 10 minibatches: the warm-up trains, then every-2 calibrates every second one
+    assert "of 10 minibatches" in out
+    with trace.open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["n"]) for r in rows] == list(range(20, 201, 20))
+    assert {"brier", "log_loss", "arm", "reward"} <= set(rows[0])
+
+
+def test_run_is_reproducible_from_the_seed(capsys):
+    outputs = []
+    for _ in range(2):
+        main(["run", "--dataset", "weather", "--policy", "ucb1", "--seed", "4", *TINY])
+        outputs.append(
+            [line for line in capsys.readouterr().out.splitlines() if "time" not in line]
+        )
+    assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["run", "--dataset", "nope"], ["'nope'", "phishing", "weather"]),
+        (["run", "--dataset", "phishing", "--policy", "sometimes"],
+         ["'sometimes'", "never", "every-<N>", "discounted-thompson"]),
+        (["run", "--dataset", "phishing", "--c-fn", "-3"], ["'-3'", "> 0"]),
+        (["compare", "--metric", "accuracy"], ["'accuracy'", "brier", "log_loss"]),
+        (["compare", "--backend", "spark"], ["'spark'", "joblib", "dask"]),
+        (["compare", "--max-rows", "lots"], ["'lots'", "'all'"]),
+        (["compare", "--policies", "never", "every-0"], ["'every-0'", "accepted"]),
+    ],
+)  # fmt: skip
+def test_bad_arguments_name_the_value_and_the_accepted_ones(argv, needles, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    for needle in needles:
+        assert needle in err
+
+
+def test_inconsistent_options_are_errors_not_tracebacks(capsys):
+    assert main(["compare", "--scheduler", "tcp://h:1", "--no-figures", *TINY]) == 2
+    assert "--scheduler tcp://h:1 needs --backend dask" in capsys.readouterr().err
+
+
+def test_compare_writes_results_config_figures_and_resumes(tmp_path, capsys):
+    out = tmp_path / "res"
+    argv = ["compare", "--datasets", "phishing", "weather", "--policies", "never", "every-2",
+            "ucb1", "--seeds", "2", "--batch-size", "20", "--n-jobs", "1", "--out", str(out),
+            *TINY]  # fmt: skip
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "2 dataset(s) x 3 policies x 1 cost ratio(s) x 2 seed(s) = 12 runs" in text
+    assert "first 200 examples of each stream" in text
+    assert "12 runs ok (0 from earlier runs), 0 failed" in text
+    assert "Policies ranked by brier" in text and "Friedman chi2" in text and "CD = " in text
+    table = [line.split() for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
+    assert sorted(row[1] for row in table) == ["every-2", "never", "ucb1"]
+    with (out / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 12 and {r["version"] for r in rows} == {__version__}
+    assert {r["status"] for r in rows} == {"ok"}
+    config = json.loads((out / "config.json").read_text())
+    assert config["grid"]["seeds"] == [0, 1] and config["version"] == __version__
+    assert config["command"][:2] == ["streamboost", "compare"]
+    figures = {p.name for p in (out / "figures").iterdir()}
+    assert {"critical_difference_brier.png", "brier_curve_weather_cr1.svg"} <= figures
+
+    assert main(argv) == 0
+    assert "12 runs ok (12 from earlier runs)" in capsys.readouterr().out
+
+
+def test_compare_reports_a_failed_run_and_returns_1(tmp_path, capsys):
+    bad = tmp_path / "data"
+    bad.mkdir()
+    (bad / "phishing.csv.gz").write_bytes(b"corrupt")
+    status = main(["compare", "--datasets", "phishing", "--policies", "never", "both", "ucb1",
+                   "--seeds", "1", "--n-jobs", "1", "--data-dir", str(bad), "--out",
+                   str(tmp_path / "out"), "--no-figures", *TINY])  # fmt: skip
+    assert status == 1
+    captured = capsys.readouterr()
+    assert captured.err.count("FAILED phishing") == 3 and "ChecksumError" in captured.err
+    assert "0 runs ok (0 from earlier runs), 3 failed" in captured.out
+    assert "No ranking" in captured.out
+
+
+def test_compare_on_a_new_dask_local_cluster(tmp_path, capsys):
+    pytest.importorskip("dask.distributed")
+    argv = [
+        "compare",
+        "--datasets",
+        "phishing",
+        "--policies",
+        "never",
+        "both",
+        "--seeds",
+        "1",
+        "--backend",
+        "dask",
+        "--n-jobs",
+        "1",
+        "--no-figures",
+        "--out",
+        str(tmp_path),
+        *TINY,
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "backend dask" in out and "2 runs ok" in out
+
+
+def test_datasets_lists_the_registry(capsys):
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == datasets.describe_registry().strip()
+    assert "phishing" in out and "weather" in out
+
+
+def test_console_script_entry_point(tmp_path):
+    script = Path(sys.executable).with_name("streamboost")
+    if not script.exists():
+        pytest.skip("the console script is not installed (pip install -e .)")
+    done = subprocess.run(
+        [str(script), "run", "--dataset", "phishing", "--policy", "never", *TINY],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Brier score" in done.stdout
+    version = subprocess.run([str(script), "--version"], capture_output=True, text=True,
+                             check=False)  # fmt: skip
+    assert version.stdout.strip() == f"streamboost {__version__}"

@@ -1,0 +1,86 @@
+"""Figures: helper arithmetic, the files a grid produces, and the missing-matplotlib message."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from streamboost.experiments import figures, make_grid, run_grid
+
+pytest.importorskip("matplotlib")
+
+
+def test_cliques_are_maximal_runs_within_the_critical_difference():
+    assert figures._cliques([1.0, 1.5, 2.9, 3.2, 6.0], 1.5) == [(0, 1), (1, 2), (2, 3)]
+    assert figures._cliques([1.0, 2.0, 3.0], 5.0) == [(0, 2)]
+    assert figures._cliques([1.0, 3.0, 5.0], 1.0) == []
+
+
+def test_rolling_mean_and_seed_averaging():
+    values = np.array([1.0, 0.0, 1.0, 1.0, 0.0])
+    assert figures._rolling(values, 2).tolist() == [1.0, 0.5, 0.5, 1.0, 0.5]
+    assert figures._mean_rows([[1, 2, 3], [3, 4]]).tolist() == [2.0, 3.0]
+
+
+def test_reliability_pooling_weights_bins_by_count():
+    a = {
+        "bin_lower": [0.0, 0.5],
+        "bin_upper": [0.5, 1.0],
+        "mean_predicted": [0.2, 0.7],
+        "fraction_positive": [0.1, 0.8],
+        "weight": [10.0, 30.0],
+    }
+    b = {"bin_lower": [0.5], "bin_upper": [1.0], "mean_predicted": [0.9],
+         "fraction_positive": [1.0], "weight": [10.0]}  # fmt: skip
+    pooled = figures._pool_reliability([a, b])
+    assert pooled["weight"] == [10.0, 40.0]
+    assert pooled["mean_predicted"] == pytest.approx([0.2, (0.7 * 30 + 0.9 * 10) / 40])
+    assert pooled["fraction_positive"] == pytest.approx([0.1, (0.8 * 30 + 10) / 40])
+
+
+def test_grid_figures_writes_every_figure_per_dataset_and_cost_ratio(tmp_path):
+    cells = make_grid(["phishing"], ["never", "ucb1"], cost_ratios=[1, 5], seeds=[0, 1],
+                      max_rows=200, batch_size=16)  # fmt: skip
+    run = run_grid(cells, n_jobs=1)
+    paths = figures.grid_figures(run.records, tmp_path)
+    names = sorted(p.name for p in paths)
+    expected = sorted(
+        f"{fig}_phishing_cr{ratio}.{ext}"
+        for fig in ("brier_curve", "prequential", "reliability", "allocation", "reward")
+        for ratio in (1, 5)
+        for ext in ("png", "svg")
+    )
+    assert names == expected
+    for path in paths:
+        head = path.read_bytes()[:8]
+        assert head.startswith(b"\x89PNG") if path.suffix == ".png" else b"<?xml" in head
+
+
+def test_brier_curve_figure_draws_the_curves_and_both_reference_lines():
+    c = [0.0, 0.25, 0.5, 0.75, 1.0]
+    fig = figures.brier_curves(
+        {"a": (c, [0, 0.1, 0.2, 0.1, 0]), "b": (c, [0, 0.2, 0.3, 0.2, 0])},
+        {"c": c, "all_positive": c, "all_negative": [1 - z for z in c]},
+        title="t",
+    )
+    labels = [line.get_label() for line in fig.axes[0].get_lines()]
+    assert labels == ["all positive", "all negative", "a", "b"]
+    assert list(fig.axes[0].get_lines()[1].get_ydata()) == [1.0, 0.75, 0.5, 0.25, 0.0]
+
+
+def test_critical_difference_diagram_marks_groups():
+    fig = figures.critical_difference_diagram({"a": 1.2, "b": 1.8, "c": 3.0}, 1.0)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "CD = 1.00" in texts and "a (1.20) " in texts and " c (3.00)" in texts
+    red = [c for c in fig.axes[0].collections if c.get_linewidth()[0] == 3.0]
+    assert len(red) == 1  # a-b joined; c apart
+    with pytest.raises(ValueError, match="at least 2 policies, got 1"):
+        figures.critical_difference_diagram({"a": 1.0}, 1.0)
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(ImportError, match=r'pip install "streamboost\[plots\]"'):
+        figures.allocation_over_time({})

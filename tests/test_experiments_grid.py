@@ -1,0 +1,250 @@
+"""Grid cells, their hash, the store, and running grids with joblib and Dask (resume, failures)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from streamboost import __version__, bandits, evaluate
+from streamboost.experiments import (
+    DEFAULT_GRID,
+    Cell,
+    CellStore,
+    check_policy,
+    make_grid,
+    policy_names,
+    run_cell,
+    run_grid,
+    write_table,
+)
+
+ROWS = 150  # tiny streams: every cell here takes a few tens of milliseconds
+
+
+def _volatile(record: dict) -> dict:
+    """A record without what legitimately differs between two runs of the same cell."""
+    out = {k: v for k, v in record.items() if k not in ("seconds", "started", "host")}
+    out["result"] = {k: v for k, v in record["result"].items() if k != "seconds"}
+    return out
+
+
+# --------------------------------------------------------------------------------- cells
+
+
+def test_cell_costs_key_and_config():
+    cell = Cell("phishing", "every-4", cost_ratio=10, c_fp=2.0, seed=1, max_rows=ROWS)
+    assert (cell.c_fp, cell.c_fn, cell.cost_ratio) == (2.0, 20.0, 10.0)
+    config = cell.config()
+    assert config["version"] == __version__ and config["c_fn"] == 20.0
+    assert len(cell.key()) == 16 and int(cell.key(), 16) >= 0
+    # Every field is part of the key.
+    for change in (
+        {"dataset": "weather"},
+        {"policy": "ucb1"},
+        {"cost_ratio": 5},
+        {"c_fp": 1.0},
+        {"seed": 2},
+        {"batch_size": 16},
+        {"n_models": 3},
+        {"max_rows": 100},
+        {"reward": "brier"},
+        {"data_dir": "/elsewhere"},
+    ):
+        other = Cell(**{**{k: config[k] for k in (
+            "dataset", "policy", "cost_ratio", "c_fp", "seed", "batch_size", "n_models",
+            "max_rows", "reward", "data_dir")}, **change})  # fmt: skip
+        assert other.key() != cell.key(), change
+    assert Cell("phishing", "every-4", cost_ratio=10.0, c_fp=2, seed=1, max_rows=ROWS).key() == (
+        cell.key()
+    )
+
+
+def test_cell_model_is_the_agreed_pipeline():
+    model = Cell("weather", "sliding-window-ucb", cost_ratio=4, seed=7, batch_size=16).model()
+    controller = evaluate.find_controller(model)
+    assert type(next(iter(model.steps.values()))).__name__ == "StandardScaler"
+    assert controller.policy == "sliding-window-ucb"
+    assert (controller.c_fp, controller.c_fn, controller.batch_size, controller.seed) == (
+        1.0,
+        4.0,
+        16,
+        7,
+    )
+    assert controller.booster.n_models == 10 and controller.booster.seed == 7
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"dataset": "nope"}, ValueError, "unknown dataset 'nope'; accepted: .*phishing"),
+        ({"policy": "sometimes"}, ValueError, "unknown policy 'sometimes'; accepted: never"),
+        ({"cost_ratio": 0}, ValueError, "cost_ratio .* got 0"),
+        ({"cost_ratio": "10"}, TypeError, "cost_ratio must be a number, got '10'"),
+        ({"c_fp": -1.0}, ValueError, "c_fp"),
+        ({"seed": -1}, ValueError, "seed must be an int >= 0, got -1"),
+        ({"batch_size": 0}, ValueError, "batch_size must be an int >= 1, got 0"),
+        ({"max_rows": 0}, ValueError, "max_rows must be an int >= 1 or None, got 0"),
+        ({"reward": "accuracy"}, ValueError, "reward must be one of"),
+    ],
+)
+def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Cell(**{"dataset": "phishing", "policy": "never", **kwargs})
+
+
+def test_policy_names_cover_the_controller_and_bandits():
+    names = policy_names()
+    assert set(bandits.POLICIES) <= set(names)
+    assert {"never", "always", "both", "every-<N>"} <= set(names)
+    assert check_policy("every-12") == "every-12"
+    for bad in ("every-", "every-x", "every-0", "<N>"):
+        with pytest.raises(ValueError, match=f"unknown policy '{bad}'"):
+            check_policy(bad)
+    assert set(DEFAULT_GRID["policies"]) <= {*names, "every-4"}
+
+
+def test_make_grid_product_order_and_duplicates():
+    cells = make_grid(
+        ["phishing", "weather"], ["never", "ucb1", "never"], [1, 10], [0, 1], max_rows=ROWS
+    )
+    assert len(cells) == 2 * 2 * 2 * 2
+    assert [(c.dataset, c.cost_ratio, c.seed, c.policy) for c in cells[:3]] == [
+        ("phishing", 1.0, 0, "never"),
+        ("phishing", 1.0, 0, "ucb1"),
+        ("phishing", 1.0, 1, "never"),
+    ]
+    assert all(c.max_rows == ROWS for c in cells)
+    with pytest.raises(ValueError, match="policies must not be empty"):
+        make_grid(["phishing"], [])
+    with pytest.raises(TypeError, match="datasets must be a sequence"):
+        make_grid("phishing", ["never"])
+
+
+# --------------------------------------------------------------------------------- store
+
+
+def test_store_is_atomic_and_checks_the_configuration(tmp_path):
+    store = CellStore(tmp_path / "cells")
+    assert store.records() == [] and store.load("k") is None
+    store.save({"key": "k", "config": {"a": 1}, "status": "ok"})
+    assert [p.name for p in (tmp_path / "cells").iterdir()] == ["k.json"]  # no temp file left
+    assert store.load("k", {"a": 2}) is None
+    (tmp_path / "cells" / "broken.json").write_text("{not json")
+    assert store.load("broken") is None
+    assert [r["key"] for r in store.records()] == ["k"]
+    with pytest.raises(ValueError, match="file-name-safe str 'key'"):
+        store.save({"key": "../escape"})
+
+
+# --------------------------------------------------------------------------------- running
+
+
+def test_run_cell_record_is_reproducible_and_json_ready():
+    cell = Cell("phishing", "discounted-thompson", seed=3, max_rows=ROWS, batch_size=8)
+    a, b = run_cell(cell), run_cell(cell)
+    assert a["status"] == "ok" and a["error"] is None
+    assert a["key"] == cell.key() and a["config"] == cell.config()
+    assert a["result"]["n"] == ROWS and a["result"]["n_batches"] == ROWS // 8
+    assert _volatile(a) == _volatile(b)
+    assert json.loads(json.dumps(a)) == a
+    other_seed = run_cell(Cell("phishing", "discounted-thompson", seed=4, max_rows=ROWS,
+                               batch_size=8))  # fmt: skip
+    assert other_seed["result"]["trace"] != a["result"]["trace"]
+
+
+def _corrupt_data_dir(tmp_path):
+    bad = tmp_path / "bad-data"
+    bad.mkdir()
+    with gzip.open(bad / "weather.csv.gz", "wt") as f:
+        f.write("not,the,weather\n")
+    return str(bad)
+
+
+def test_grid_resumes_and_reports_a_crashed_cell_without_stopping(tmp_path):
+    good = make_grid(["phishing"], ["never", "ucb1"], seeds=[0], max_rows=ROWS)
+    broken = Cell("weather", "never", max_rows=ROWS, data_dir=_corrupt_data_dir(tmp_path))
+    cells = [good[0], broken, good[1]]
+    seen = []
+    first = run_grid(cells, tmp_path / "out", n_jobs=1, on_record=seen.append)
+    assert (first.n_cached, first.n_run) == (0, 3)
+    assert [r["key"] for r in first.records] == [c.key() for c in cells]
+    assert [r["status"] for r in first.records] == ["ok", "failed", "ok"]
+    failure = first.failed[0]
+    assert "ChecksumError" in failure["error"] and "Traceback" in failure["error"]
+    assert sorted(r["key"] for r in seen) == sorted(c.key() for c in cells)
+    stored = json.loads((tmp_path / "out" / "cells" / f"{broken.key()}.json").read_text())
+    assert stored["status"] == "failed" and stored["error"] == failure["error"]
+    rows = first.rows()
+    assert rows[1]["status"] == "failed" and "ChecksumError" in rows[1]["error"]
+    assert "brier" not in rows[1] and rows[0]["brier"] > 0
+
+    again = run_grid(cells, tmp_path / "out", n_jobs=1)
+    assert (again.n_cached, again.n_run) == (2, 1)  # finished cells skipped, the failure retried
+    assert _volatile(again.records[0]) == _volatile(first.records[0])
+
+    (tmp_path / "out" / "cells" / f"{good[1].key()}.json").unlink()
+    healed = run_grid(good, tmp_path / "out", n_jobs=1)
+    assert (healed.n_cached, healed.n_run) == (1, 1)
+
+
+def test_an_interrupted_grid_keeps_what_finished(tmp_path):
+    cells = make_grid(["phishing"], ["never", "every-2", "both"], max_rows=ROWS)
+
+    def interrupt(record):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_grid(cells, tmp_path, n_jobs=1, on_record=interrupt)
+    assert len(CellStore(tmp_path / "cells").records()) == 1
+    resumed = run_grid(cells, tmp_path, n_jobs=1)
+    assert (resumed.n_cached, resumed.n_run) == (1, 2)
+
+
+def test_parallel_joblib_equals_serial():
+    cells = make_grid(["phishing"], ["ucb1", "every-3"], seeds=[0, 1], max_rows=ROWS)
+    serial = run_grid(cells, n_jobs=1)
+    parallel = run_grid(cells, n_jobs=2)
+    assert [_volatile(r) for r in serial.records] == [_volatile(r) for r in parallel.records]
+
+
+def test_dask_local_cluster_equals_joblib(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    cells = make_grid(["phishing"], ["never", "kl-ucb"], max_rows=ROWS)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = run_grid(cells, tmp_path, backend="dask", client=client)
+    assert on_dask.n_run == 2 and not on_dask.failed
+    assert len(CellStore(tmp_path / "cells").records()) == 2
+    local = run_grid(cells, n_jobs=1)
+    assert [_volatile(r) for r in on_dask.records] == [_volatile(r) for r in local.records]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"backend": "spark"}, "backend must be one of"),
+        ({"scheduler": "tcp://x:1"}, "need backend='dask'"),
+        ({"n_jobs": 0}, "n_jobs must be a non-zero int"),
+    ],
+)
+def test_run_grid_rejects_bad_options(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        run_grid([Cell("phishing", "never", max_rows=ROWS)], **kwargs)
+
+
+def test_write_table_csv_and_parquet(tmp_path):
+    rows = [{"a": 1, "b": 0.5}, {"a": 2, "c": "x"}]
+    path = write_table(rows, tmp_path / "r.csv")
+    assert path.read_text().splitlines() == ["a,b,c", "1,0.5,", "2,,x"]
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    frame = pd.read_parquet(write_table(rows, tmp_path / "r.parquet"))
+    assert list(frame.columns) == ["a", "b", "c"] and frame["a"].tolist() == [1, 2]
+    with pytest.raises(ValueError, match=r"must end in \.csv or \.parquet, got '.*r\.txt'"):
+        write_table(rows, tmp_path / "r.txt")
