@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -248,3 +250,21 @@ def test_write_table_csv_and_parquet(tmp_path):
     assert list(frame.columns) == ["a", "b", "c"] and frame["a"].tolist() == [1, 2]
     with pytest.raises(ValueError, match=r"must end in \.csv or \.parquet, got '.*r\.txt'"):
         write_table(rows, tmp_path / "r.txt")
+
+
+def _shared_data() -> str:
+    env = os.environ.get("STREAMBOOST_SHARED_DATA")
+    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
+    if not path.is_dir():
+        pytest.skip(f"shared data directory not found at {path}")
+    return str(path)
+
+
+def test_categorical_datasets_are_one_hot_encoded_and_not_scaled():
+    steps = list(Cell("mushroom", "never").model().steps.values())
+    assert [type(s).__name__ for s in steps] == ["BanditCalibratedClassifier"]
+    cell = Cell("mushroom", "every-2", max_rows=300, batch_size=10, data_dir=_shared_data())
+    x, _ = next(iter(cell.stream()))
+    assert x and set(x.values()) == {1}  # indicators "feature_value" = 1
+    result = run_cell(cell)["result"]
+    assert result["brier"] < 0.2  # the indicators carry the signal (unscaled)

@@ -102,8 +102,9 @@ class Cell:
 
     The model is `StandardScaler() | BanditCalibratedClassifier(booster=OzaBoostClassifier(
     LogisticRegression(), n_models, seed), policy, batch_size, c_fp, c_fn, reward, seed)`,
-    evaluated prequentially on `datasets.stream(dataset, seed=seed, encode="onehot")`
-    (categorical features one-hot encoded online; numeric ones untouched).
+    evaluated prequentially on `datasets.stream(dataset, seed=seed, encode="onehot")`. On
+    categorical datasets (one-hot encoded online by the stream) the scaler is left out: River's
+    `StandardScaler` would map every sparse indicator to 0.
 
     Parameters
     ----------
@@ -196,7 +197,7 @@ class Cell:
         booster = OzaBoostClassifier(
             linear_model.LogisticRegression(), n_models=self.n_models, seed=self.seed
         )
-        return preprocessing.StandardScaler() | BanditCalibratedClassifier(
+        controller = BanditCalibratedClassifier(
             booster=booster,
             policy=self.policy,
             batch_size=self.batch_size,
@@ -205,6 +206,11 @@ class Cell:
             reward=self.reward,
             seed=self.seed,
         )
+        if datasets.REGISTRY[self.dataset].categorical:
+            # River's scaler sees a one-hot indicator only when it is 1 (absent keys are not
+            # zeros), so it would scale every indicator to 0; indicators are on a unit scale.
+            return compose.Pipeline(controller)
+        return preprocessing.StandardScaler() | controller
 
     def stream(self) -> typing.Iterator[tuple[dict, bool]]:
         """The cell's stream (y is True for the positive class)."""
