@@ -419,6 +419,15 @@ def test_every_nth_counts_rounds_from_one():
     assert set(arms) == {0, 1}
     always = bandits.EveryNth(n=1)
     assert always.select() == 1
+    # Selections are counted, not updates: a reward arriving one round late keeps the schedule.
+    delayed = bandits.EveryNth(n_arms=2, n=3)
+    arms = [delayed.select(), delayed.select()]
+    for _ in range(7):
+        delayed.update(arms[-2], 0.0)
+        arms.append(delayed.select())
+    assert arms == [0, 0, 1, 0, 0, 1, 0, 0, 1]
+    delayed.reset()
+    assert [delayed.select() for _ in range(3)] == [0, 0, 1]
 
 
 def test_constant_and_random():
