@@ -67,12 +67,29 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
     regressions, tens of ms for ten grown Hoeffding trees). The reward of minibatch $t$ reaches
     the policy when minibatch $t+1$ ends, one decision late; examples are never held back.
 
-    **Reward scale.** Policies assume rewards in $[0, 1]$ (`policy.reward_range`). Improvements
-    are tiny and shrink as the model learns, so $\Delta_t$ is divided by a running scale
-    $\sigma_t$, the exponentially weighted mean of $|\Delta|$ over past minibatches (weight
-    `reward_smoothing`), and squashed: $r_t = 1 / (1 + e^{-\Delta_t / \sigma_t})$. No change maps
-    to 1/2, an improvement of typical size to 0.73, a typical deterioration to 0.27. The same
-    map serves policies that accept any real reward, so all policies see the same numbers.
+    **Reward scale.** Improvements are small, heavy-tailed and shrink as the model learns. Each
+    $\Delta_t$ is divided by a running root-mean-square scale $\sigma_t = (\text{EWMA of }
+    \Delta^2)^{1/2}$ (weight `reward_smoothing` on the newest), giving $z_t = \Delta_t / \sigma_t$
+    with typical size 1 (the mean is *not* subtracted: it is the signal). A policy that accepts any
+    real reward (`reward_range is None`, the Gaussian Thompson samplers, whose default noise model
+    is unit variance) receives $z_t$; a policy that assumes $[a, b]$ receives $a + (b - a) / (1 +
+    e^{-z_t})$, so no change maps to the middle of the range. Measured on electricity, weather and
+    phishing (first 20,000 rows, 10 logistic regressions, every-4 schedule), the train arm's
+    improvement has mean 0.01-0.12 nats and standard deviation 0.06-0.43: per minibatch, the
+    difference between arms is a quarter of the noise, so policies whose exploration assumes
+    rewards spread over [0, 1] (UCB1, KL-UCB, Beta Thompson) explore far longer than the stream
+    lasts, while Gaussian Thompson sampling on $z$ separates the arms in tens of pulls.
+
+    **Defaults, and what was measured.** Online nothing forces the split: `"both"` calibrates
+    on out-of-sample scores at no cost to the booster, and it gave the lowest prequential Brier
+    score of every policy tried on electricity, weather and phishing (see `simulations/`). So
+    the default arms include `"both"` and the default policy is `"both"`; the bandits are one
+    argument away (`policy="discounted-gaussian-thompson"`). The default calibrator is
+    `OnlinePlattCalibrator(gamma=1.0, eps=0.5 / (n_models + 1))`: a Newton-sized step (the
+    paper's `gamma=0.1` overshoots on minibatches of autocorrelated examples), and vote scores
+    of exactly 0 or 1 (all members agree) clipped to the add-one-half estimate of a vote
+    fraction instead of $10^{-6}$, which would put them 14 logits out and flatten the fitted
+    slope (measured: `"both"` on electricity, Brier 0.0633 with `eps=1e-6`, 0.0571 with 0.045).
 
     Parameters
     ----------
@@ -81,7 +98,8 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         with `seed`. Its `pos_label` / `neg_label` must equal this classifier's.
     calibrator
         The calibrator, with `learn_one(score, y)`, `predict_one(score)` and `n_seen`; by default
-        `OnlinePlattCalibrator()` (log-loss, online Newton step, identity start).
+        `OnlinePlattCalibrator(gamma=1.0, eps=0.5 / (n_models + 1))` (log-loss, online Newton
+        step, identity start; see above).
     policy
         A name from `streamboost.bandits.POLICIES`, built with `n_arms=len(arms)` and `seed`, or
         one of the baselines `"never"` (always train: the raw booster), `"every-N"` (calibrate
@@ -102,7 +120,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         Minibatches at the start of the stream that train the booster whatever the policy
         (there is nothing to calibrate yet); the policy neither chooses nor learns during them.
     reward_smoothing
-        Weight of the newest $|\Delta|$ in the running reward scale, in (0, 1].
+        Weight of the newest $\Delta^2$ in the running reward scale, in (0, 1].
     trace_size
         How many recent minibatches `trace` keeps.
     pos_label
@@ -133,13 +151,13 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
 
     >>> model = preprocessing.StandardScaler() | BanditCalibratedClassifier(
     ...     booster=OzaBoostClassifier(linear_model.LogisticRegression(), seed=1),
-    ...     policy="discounted-thompson", batch_size=32, seed=1,
+    ...     policy="discounted-gaussian-thompson", batch_size=32, seed=1,
     ... )
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, BrierScore())
     BrierScore: ...
     >>> controller = model["BanditCalibratedClassifier"]
     >>> sorted(controller.arm_counts)
-    ['calibrate', 'train']
+    ['both', 'calibrate', 'train']
     >>> sum(controller.arm_counts.values()) == controller.n_batches
     True
 
@@ -164,12 +182,12 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         self,
         booster: OzaBoostClassifier | None = None,
         calibrator: OnlinePlattCalibrator | None = None,
-        policy: str | bandits.base.Policy = "discounted-thompson",
+        policy: str | bandits.base.Policy = "both",
         batch_size: int = 32,
         c_fp: float = 1.0,
         c_fn: float = 1.0,
         reward: str = "log-likelihood",
-        arms: tuple[str, ...] = ("train", "calibrate"),
+        arms: tuple[str, ...] = ("train", "calibrate", "both"),
         warmup: int = 10,
         reward_smoothing: float = 0.05,
         trace_size: int = 1000,
@@ -221,7 +239,11 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
                 _default_member(), pos_label=pos_label, neg_label=neg_label, seed=seed
             )
         )
-        self._calibrator = calibrator.clone() if calibrator is not None else OnlinePlattCalibrator()
+        self._calibrator = (
+            calibrator.clone()
+            if calibrator is not None
+            else OnlinePlattCalibrator(gamma=1.0, eps=0.5 / (self._booster.n_models + 1))
+        )
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
@@ -372,7 +394,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         if self._pending is not None:
             arm, _, _, total = self._pending
             improvement = total / self._in_batch
-            reward = self._squash(improvement)
+            reward = self._reward(improvement)
             self._policy.update(arm, reward)
             record.update(
                 rewarded_batch=self.n_batches - 1,
@@ -397,18 +419,21 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         self.trace.append(record)
         self.last_batch = record
 
-    def _squash(self, improvement: float) -> float:
-        """Map an improvement to (0, 1) with the running scale (see the class docstring)."""
-        size = abs(improvement)
+    def _reward(self, improvement: float) -> float:
+        """Standardise an improvement by the running RMS scale and map it to the policy's range
+        (see the class docstring)."""
+        square = improvement * improvement
         self._scale = (
-            size
+            square
             if self._scale == 0.0
-            else (1.0 - self.reward_smoothing) * self._scale + self.reward_smoothing * size
+            else (1.0 - self.reward_smoothing) * self._scale + self.reward_smoothing * square
         )
-        if self._scale == 0.0:
-            return 0.5
-        z = improvement / self._scale
-        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+        z = improvement / math.sqrt(self._scale) if self._scale > 0.0 else 0.0
+        bounds = self._policy.reward_range
+        if bounds is None:
+            return z
+        squashed = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+        return bounds[0] + (bounds[1] - bounds[0]) * squashed
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch: the same as a `learn_one` loop, so minibatch boundaries fall every

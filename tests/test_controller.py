@@ -43,7 +43,7 @@ def test_never_calibrate_gives_exactly_the_raw_booster():
         model.learn_one(x, y)
         raw.learn_one(x, y)
     assert model.calibrator_.n_seen == 0
-    assert model.arm_counts == {"train": 50, "calibrate": 0}
+    assert model.arm_counts == {"train": 50, "calibrate": 0, "both": 0}
 
 
 def test_every_n_routes_whole_minibatches_to_the_calibrator():
@@ -53,7 +53,7 @@ def test_every_n_routes_whole_minibatches_to_the_calibrator():
     for x, y in phishing(80):
         model.learn_one(x, y)
     # 16 minibatches; rounds 4, 8, 12, 16 calibrate: 4 x 5 examples.
-    assert model.arm_counts == {"train": 12, "calibrate": 4}
+    assert model.arm_counts == {"train": 12, "calibrate": 4, "both": 0}
     assert model.calibrator_.n_seen == 20
     assert [r["arm"] for r in model.trace][:8] == ["train"] * 3 + ["calibrate"] + ["train"] * 3 + [
         "calibrate"
@@ -64,7 +64,7 @@ def test_warmup_trains_whatever_the_policy():
     model = BanditCalibratedClassifier(booster=booster(), policy="always", batch_size=4, warmup=3)
     for x, y in phishing(20):
         model.learn_one(x, y)
-    assert model.arm_counts == {"train": 3, "calibrate": 2}
+    assert model.arm_counts == {"train": 3, "calibrate": 2, "both": 0}
     assert model.calibrator_.n_seen == 8
     assert [r["reward"] for r in model.trace][:4] == [None] * 4  # no reward before batch 4 ends
 
@@ -72,7 +72,8 @@ def test_warmup_trains_whatever_the_policy():
 def test_both_calibrates_on_the_score_before_the_booster_learns():
     data = phishing(300)
     model = BanditCalibratedClassifier(booster=booster(), policy="both", batch_size=10, warmup=0)
-    raw, calibrator = booster(), OnlinePlattCalibrator()
+    # The controller's default calibrator for a 5-member vote score.
+    raw, calibrator = booster(), OnlinePlattCalibrator(gamma=1.0, eps=0.5 / 6)
     for x, y in data:
         score = raw.score_one(x)
         expected = calibrator.predict_one(score) if calibrator.n_seen else score
@@ -115,12 +116,16 @@ def test_train_reward_is_the_paired_improvement_on_the_next_minibatch():
         assert improvement == pytest.approx(expected, abs=1e-12)
 
 
-def test_reward_squash_is_logistic_of_the_standardised_improvement():
-    model = BanditCalibratedClassifier(reward_smoothing=0.5)
-    assert model._squash(0.02) == pytest.approx(1 / (1 + math.exp(-1)))  # scale = 0.02
-    assert model._squash(-0.02) == pytest.approx(1 / (1 + math.exp(1)))  # scale stays 0.02
-    assert model._squash(0.0) == 0.5  # scale -> 0.01
-    assert model._squash(0.01) == pytest.approx(1 / (1 + math.exp(-0.01 / 0.01)))
+def test_rewards_are_standardised_by_the_running_rms_then_mapped_to_the_policys_range():
+    bounded = BanditCalibratedClassifier(policy="ucb1", reward_smoothing=0.5)
+    assert bounded._reward(0.02) == pytest.approx(1 / (1 + math.exp(-1)))  # scale^2 = 4e-4
+    # scale^2 = (4e-4 + 36e-4) / 2 = 2e-3, z = -0.06 / sqrt(2e-3)
+    assert bounded._reward(-0.06) == pytest.approx(1 / (1 + math.exp(0.06 / math.sqrt(2e-3))))
+    assert bounded._reward(0.0) == 0.5
+    gaussian = BanditCalibratedClassifier(policy="gaussian-thompson", reward_smoothing=0.5)
+    assert gaussian.policy_.reward_range is None
+    assert gaussian._reward(0.02) == pytest.approx(1.0)  # unbounded policies get z itself
+    assert gaussian._reward(-0.06) == pytest.approx(-0.06 / math.sqrt(2e-3))
 
 
 def test_rewards_stay_inside_the_policys_range():
