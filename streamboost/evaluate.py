@@ -95,6 +95,10 @@ class RunResult:
         minibatch that had just finished.
     seconds
         Wall-clock duration of the run.
+    confusion_at_half
+        TP, FP, TN, FN of the cost-blind decisions "positive iff p > 1/2", so that the realised
+        cost of argmax decisions under any cost matrix can be compared with the cost-threshold
+        decisions of the Brier curve (`cost_at_half`).
 
     """
 
@@ -115,6 +119,24 @@ class RunResult:
     cumulative_reward: float
     trace: list[dict[str, typing.Any]]
     seconds: float
+    confusion_at_half: dict[str, float] | None = None
+
+    def cost_at_half(self, c_fp: float, c_fn: float) -> float:
+        """Mean cost per example, under costs (c_fp, c_fn), of the decisions "p > 1/2"."""
+        validate_costs(c_fp, c_fn)
+        if self.confusion_at_half is None:
+            raise ValueError("this result has no confusion_at_half (made by an older version)")
+        counts = self.confusion_at_half
+        return (c_fp * counts["fp"] + c_fn * counts["fn"]) / self.n
+
+    def cost_at_threshold(self, cost_ratio: float) -> float:
+        """Mean cost per example under c_FP = 1, c_FN = `cost_ratio` of the decisions
+        "p > c_FP / (c_FP + c_FN)", read off the Brier curve: (1 + ratio) * Q(c) / 2."""
+        for point in self.brier_curve:
+            if math.isclose(point["cost_ratio"], cost_ratio):
+                return (1.0 + cost_ratio) * point["q"] / 2.0
+        ratios = [point["cost_ratio"] for point in self.brier_curve]
+        raise ValueError(f"cost_ratio {cost_ratio!r} is not on the Brier curve; have {ratios}")
 
     @property
     def calibrate_fraction(self) -> float:
@@ -240,6 +262,7 @@ def prequential(
     brier = metrics.BrierScore()
     log_loss = river_metrics.LogLoss()
     cost = metrics.ExpectedCost(c_fp=c_fp, c_fn=c_fn)
+    argmax_cost = metrics.ExpectedCost(c_fp=1.0, c_fn=1.0)
     curve = metrics.BrierCurve(cost_ratios=cost_ratios)
     ece = metrics.ExpectedCalibrationError(n_bins=n_bins)
     recent: collections.deque[tuple[bool, float]] = collections.deque(maxlen=final_window)
@@ -257,7 +280,7 @@ def prequential(
         for x, y in stream:
             p = positive_proba(model.predict_proba_one(x), pos_label)
             positive = y == pos_label
-            for metric in (brier, cost, curve, ece):
+            for metric in (brier, cost, argmax_cost, curve, ece):
                 metric.update(positive, p)
             log_loss.update(positive, p)
             recent.append((positive, p))
@@ -325,6 +348,7 @@ def prequential(
         cumulative_reward=cumulative_reward,
         trace=trace,
         seconds=seconds,
+        confusion_at_half=dict(argmax_cost.confusion()),
     )
 
 

@@ -127,6 +127,9 @@ class Cell:
         Evaluate only the first `max_rows` examples of the stream (None: all).
     reward
         The controller's reward.
+    arms
+        The controller's arms, e.g. `("train", "calibrate")` for the forced split of the thesis
+        and slides, or with `"both"` (the default).
     data_dir
         Where the dataset files are (None: the package's bundled data / the default).
 
@@ -152,6 +155,7 @@ class Cell:
     n_models: int = 10
     max_rows: int | None = None
     reward: str = "log-likelihood"
+    arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
 
     def __post_init__(self):
@@ -172,6 +176,7 @@ class Cell:
         _check_int("max_rows", self.max_rows, 1, allow_none=True)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
+        object.__setattr__(self, "arms", tuple(self.arms))
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
 
@@ -183,6 +188,7 @@ class Cell:
         """The full configuration: the fields, c_fn and the package version."""
         return {
             **dataclasses.asdict(self),
+            "arms": list(self.arms),  # as JSON stores it, so a stored config compares equal
             "c_fn": self.c_fn,
             "version": __version__,
         }
@@ -204,6 +210,7 @@ class Cell:
             c_fp=self.c_fp,
             c_fn=self.c_fn,
             reward=self.reward,
+            arms=self.arms,
             seed=self.seed,
         )
         if datasets.REGISTRY[self.dataset].categorical:
