@@ -130,6 +130,26 @@ def test_repetition_is_reproducible_from_its_seed(data_dir):
     assert share["thesis-split"] == pytest.approx(24 / 72)
 
 
+def test_never_is_the_controller_with_policy_never(data_dir):
+    rows = tp.balanced_rows("survival", 2, data_dir)
+    train, test = tp.stratified_split(rows, 0.25)
+    options = {"seed": 2, "n_models": 3, "batch_size": 16, "warmup": 2}
+    (fast,) = tp.run_online("never", train, test, passes=1, **options)
+    model = tp.online_model("never", **options)
+    for x, y in train:
+        model.learn_one(x, y)
+    reference = tp.score_holdout(lambda x: model.predict_proba_one(x)[True], test)
+    assert (fast["brier_curve"], fast["brier"]) == reference
+    assert fast["calibrated_share"] == 0.0
+
+
+def test_only_the_first_repetitions_go_beyond_one_epoch(data_dir):
+    options = {"passes": 2, "passes_reps": 1, "n_models": 2, "data_dir": data_dir}
+    options["methods"] = ["never", "thesis-split"]
+    assert {r["passes"] for r in tp.run_repetition("parkinsons", 0, **options)} == {1, 2}
+    assert {r["passes"] for r in tp.run_repetition("parkinsons", 1, **options)} == {1}
+
+
 def test_one_hot_datasets_are_learned(data_dir):
     # Standard-scaling sparse one-hot dicts maps every indicator to 0 (River's scaler never sees
     # the zeros), which leaves a constant p = 1/2 (area 0.25). Congress is easy (thesis: 0.034).
