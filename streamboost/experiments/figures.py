@@ -81,6 +81,9 @@ def brier_curves(
 ) -> Figure:
     """Brier curves Q(z) per policy, with the all-positive and all-negative lines.
 
+    The y-axis ends at twice the highest curve point (or where the reference lines end), so
+    that the differences between good models stay visible; the lines are then clipped.
+
     Parameters
     ----------
     curves
@@ -111,10 +114,13 @@ def brier_curves(
     )
     _lines(ax, curves, marker=".", markersize=4)
     ax.set_xlim(0.0, 1.0)
-    ax.set_ylim(bottom=0.0)
+    # Zoomed on the curves (twice their peak): at full height good models hug the axis.
+    peak = max((max(q, default=0.0) for _, q in curves.values()), default=0.0)
+    top = max(reference["all_positive"][-1], reference["all_negative"][0])
+    ax.set_ylim(0.0, min(top, 2.0 * peak) if peak > 0.0 else None)
     ax.set_xlabel("z = c_FP / (c_FP + c_FN)  (cost proportion of false positives)")
     ax.set_ylabel("loss Q(z)")
-    ax.set_title(title)
+    fig.suptitle(title)
     return fig
 
 
@@ -128,8 +134,8 @@ def allocation_over_time(series: Series, *, title: str = "Allocation over time")
     _lines(ax, series, drawstyle="steps-post")
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel("examples seen")
-    ax.set_ylabel("fraction of minibatches calibrating")
-    ax.set_title(title)
+    ax.set_ylabel("share of minibatches calibrating\n(arm calibrate or both)")
+    fig.suptitle(title)
     return fig
 
 
@@ -205,7 +211,7 @@ def reliability_diagram(
     top.set_xlim(0.0, 1.0)
     top.set_ylim(0.0, 1.0)
     top.set_ylabel("fraction of positives")
-    top.set_title(title)
+    fig.suptitle(title)
     for label, v in data.items():
         total = sum(v["weight"]) or 1.0
         centres = [(lo + hi) / 2 for lo, hi in zip(v["bin_lower"], v["bin_upper"], strict=True)]
@@ -277,7 +283,7 @@ def critical_difference_diagram(
             color="tab:red",
             linewidth=3.0,
         )
-    ax.set_title(title)
+    fig.suptitle(title)
     return fig
 
 
@@ -368,6 +374,7 @@ def grid_figures(
         where = f"{dataset}, cost ratio c_FN/c_FP = {ratio:g}"
         suffix = f"{_slug(dataset)}_cr{ratio:g}"
         curves, brier, log_loss, alloc, reward, reliability = {}, {}, {}, {}, {}, {}
+        window = sum(next(iter(by_policy.values()))[0]["reliability"]["weight"])
         reference = None
         for policy, results in by_policy.items():
             n_seeds = len(results)
@@ -407,7 +414,8 @@ def grid_figures(
                 brier, log_loss, title=f"Prequential Brier score and log-loss: {where}"
             ),
             "reliability": reliability_diagram(
-                reliability, title=f"Reliability of the final predictions: {where}"
+                reliability,
+                title=f"Reliability of the last {window:.0f} predictions of each run: {where}",
             ),
         }
         if alloc:
