@@ -165,3 +165,16 @@ def test_console_script_entry_point(tmp_path):
     version = subprocess.run([str(script), "--version"], capture_output=True, text=True,
                              check=False)  # fmt: skip
     assert version.stdout.strip() == f"streamboost {__version__}"
+
+
+def test_compare_without_matplotlib_prints_the_table_and_skips_figures(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    argv = ["compare", "--datasets", "phishing", "--policies", "never", "both", "ucb1",
+            "--seeds", "1", "--n-jobs", "1", "--out", str(tmp_path), *TINY]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Policies ranked by brier" in out
+    assert 'figures: skipped (figures need matplotlib: pip install "streamboost[plots]")' in out
+    assert not (tmp_path / "figures").exists()
