@@ -178,8 +178,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--policy",
         type=_policy,
-        default="discounted-thompson",
-        help="bandit policy or baseline (discounted-thompson)",
+        default="both",
+        help="bandit policy or baseline (both, the controller's default)",
     )
     run.add_argument("--c-fp", type=_positive_float, default=1.0, help="false-positive cost (1)")
     run.add_argument("--c-fn", type=_positive_float, default=1.0, help="false-negative cost (1)")

@@ -44,7 +44,14 @@ _EVERY = re.compile(r"every-([1-9][0-9]*)")
 #: minute on two cores (see docs/experiments.md).
 DEFAULT_GRID: dict[str, typing.Any] = {
     "datasets": ("phishing", "weather"),
-    "policies": ("never", "every-4", "ucb1", "discounted-thompson", "sliding-window-ucb", "both"),
+    "policies": (
+        "never",
+        "every-4",
+        "ucb1",
+        "discounted-gaussian-thompson",
+        "sliding-window-ucb",
+        "both",
+    ),
     "cost_ratios": (1.0,),
     "seeds": (0, 1, 2),
     "max_rows": None,
