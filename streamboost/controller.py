@@ -66,6 +66,9 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
     the start of each training minibatch (a pickle round trip: about 0.1 ms for ten logistic
     regressions, tens of ms for ten grown Hoeffding trees). The reward of minibatch $t$ reaches
     the policy when minibatch $t+1$ ends, one decision late; examples are never held back.
+    Schedules that ignore rewards (`"never"`, `"every-N"`, `"always"`, `"both"`; a policy with
+    `uses_rewards = False`) skip this measurement, so they cost little more than the booster
+    (`benchmarks/controller_overhead.py`).
 
     **Reward scale.** Improvements are small, heavy-tailed and shrink as the model learns. Each
     $\Delta_t$ is divided by a running root-mean-square scale $\sigma_t = (\text{EWMA of }
@@ -257,6 +260,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         self._booster_start: OzaBoostClassifier | None = None  # booster as the minibatch began
         self._calibrator_start: typing.Any = None  # calibrator as the minibatch began
         self._scale = 0.0
+        self._scored: tuple[dict, float] | None = None  # last x scored by predict_proba_one
 
     @classmethod
     def _unit_test_params(cls):
@@ -295,7 +299,11 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         return calibrator.predict_one(score) if calibrator.n_seen else score
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        p = self._calibrated(self._calibrator, self._booster.score_one(x))
+        score = self._booster.score_one(x)
+        # learn_one needs the same score right after, in a prequential loop (a copy of x: the
+        # model must not alias its input).
+        self._scored = (dict(x), score)
+        p = self._calibrated(self._calibrator, score)
         return {self.neg_label: 1.0 - p, self.pos_label: p}
 
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
@@ -328,6 +336,9 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
             self._arm = None
         else:
             self._arm = self._policy.select()
+        if not self._policy.uses_rewards:  # a schedule: no reward to measure, no snapshots
+            self._booster_start = self._calibrator_start = None
+            return
         arm = self.current_arm
         # Snapshots of what this minibatch's action changes, for its paired reward; a warm-up
         # minibatch earns no reward, but the previous minibatch's evaluation may still need the
@@ -351,7 +362,8 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
             )
         if self._in_batch == 0:
             self._start_batch()
-        score = self._booster.score_one(x)
+        scored, self._scored = self._scored, None
+        score = scored[1] if scored is not None and scored[0] == x else self._booster.score_one(x)
 
         if self._pending is not None:
             self._accumulate(x, score, positive)
@@ -405,7 +417,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         # This minibatch's action is evaluated on the next one (not during warm-up).
         self._pending = (
             None
-            if self._arm is None
+            if self._arm is None or not self._policy.uses_rewards
             else (
                 self._arm,
                 self._booster_start,

@@ -90,8 +90,12 @@ def test_train_reward_is_the_paired_improvement_on_the_next_minibatch():
     the older one minus the loss of the newer one on the next minibatch's examples."""
     data = phishing(200)
     size = 20
+
+    class AlwaysTrain(bandits.Constant):
+        uses_rewards = True  # measure the rewards that "never" would skip
+
     model = BanditCalibratedClassifier(
-        booster=booster(), policy="never", batch_size=size, warmup=0
+        booster=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=0
     )
     raw = booster()
     snapshots = []
@@ -201,6 +205,15 @@ def test_costs_move_decisions_without_retraining():
     assert positives[0.1] < positives[1.0] < positives[10.0]
     model.set_costs(c_fp=1.0, c_fn=10.0)
     assert sum(model.predict_one(x) for x in xs) == positives[10.0]
+
+
+def test_schedules_measure_no_reward_and_keep_no_snapshot():
+    model = BanditCalibratedClassifier(booster=booster(), policy="every-3", batch_size=5, warmup=1)
+    for x, y in phishing(100):
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+        assert model._booster_start is None and model._pending is None
+    assert all(r["reward"] is None for r in model.trace)
 
 
 def test_trace_is_bounded():

@@ -82,10 +82,14 @@ class Policy(base.Base, abc.ABC):
     reward_range
         Class attribute: the closed interval of rewards the policy assumes, or `None` when any
         finite reward is accepted (the policy's docstring then states its noise model).
+    uses_rewards
+        Class attribute: False for the baselines whose choices ignore rewards, so a caller can
+        skip the work of measuring them.
 
     """
 
     reward_range: tuple[float, float] | None = (0.0, 1.0)
+    uses_rewards: bool = True
 
     def __init__(self, n_arms: int = 2, seed: int | None = None):
         _check_int("n_arms", n_arms, 1)

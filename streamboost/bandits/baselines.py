@@ -39,6 +39,7 @@ class EveryNth(Policy):
     """
 
     reward_range = None
+    uses_rewards = False
 
     def __init__(self, n_arms: int = 2, n: int = 2, seed: int | None = None):
         _check_int("n_arms", n_arms, 2)
@@ -76,6 +77,7 @@ class Constant(Policy):
     """
 
     reward_range = None
+    uses_rewards = False
 
     def __init__(self, n_arms: int = 2, arm: int = 0, seed: int | None = None):
         _check_int("n_arms", n_arms, 1)
@@ -110,6 +112,7 @@ class Random(Policy):
     """
 
     reward_range = None
+    uses_rewards = False
 
     def _select(self) -> int:
         return self._rng.randrange(self.n_arms)
