@@ -1,7 +1,7 @@
 """The experiment of the slides, Part II: when should online boosting train, and when calibrate?
 
 Policies, each deciding per minibatch of 32 examples (10 logistic-regression members, Oza
-boosting, online Platt calibrator), evaluated prequentially on real streams over 3 seeds:
+boosting, online Platt calibrator), evaluated prequentially on real streams over 5 seeds:
 
 * the uncalibrated booster ("never") and the naive schedules "every-N", N = 2, 4, 8, 14;
 * the bandits of the slides and their discounted / sliding-window versions, choosing between
@@ -152,7 +152,7 @@ def _allocation_ends(results, policy) -> tuple[float, float]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", default=None, help="where the shared datasets are")
-    parser.add_argument("--seeds", type=int, default=3, help="seeds per cell (3)")
+    parser.add_argument("--seeds", type=int, default=5, help="seeds per cell (5)")
     parser.add_argument("--max-rows", type=int, default=None, help="cap each stream (all)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     parser.add_argument("--out", type=Path, default=HERE / "slides_part2")
