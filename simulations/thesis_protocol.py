@@ -88,7 +88,7 @@ CALIBRATION_FRACTION = 1 / 3  # of the training part (thesis Section 8.1)
 DEFAULTS = {
     "reps": 30,
     "passes": 3,
-    "passes_reps": 10,
+    "passes_reps": None,
     "n_models": 10,
     "batch_size": 16,
     "warmup": 2,
@@ -502,7 +502,8 @@ def comparison_lines(summary: typing.Sequence[dict], passes: int) -> list[str]:
         lines.append(
             f"- `{m}` ({len(entries)} datasets): "
             + "; ".join(parts)
-            + f"; mean share of training examples spent on calibration {share:.2f}."
+            + "; share of minibatches the calibrator learned (thesis-split: of examples) "
+            + f"{share:.2f}."
         )
     return lines
 
@@ -581,8 +582,7 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
         "--passes-reps",
         type=int,
         default=DEFAULTS["passes_reps"],
-        help="only repetitions 0..N-1 go on beyond the first epoch (cost); "
-        f"default {DEFAULTS['passes_reps']}",
+        help="only repetitions 0..N-1 go on beyond the first epoch, to save time (default: all)",
     )
     parser.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
     parser.add_argument("--n-models", type=int, help=f"default {DEFAULTS['n_models']}")
@@ -616,7 +616,7 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
     if args.datasets is None:
         args.datasets = list(QUICK["datasets"] if args.quick else THESIS_TABLE_8_1)
     for key in ("reps", "passes", "passes_reps", "n_models", "batch_size", "jobs"):
-        if getattr(args, key) < 1:
+        if getattr(args, key) is not None and getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be >= 1, got {getattr(args, key)}")
     return args
 
@@ -627,6 +627,7 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     command = "python simulations/thesis_protocol.py " + shlex.join(
         sys.argv[1:] if argv is None else argv
     )
+    command = command.strip()
     start = time.perf_counter()
     if args.from_csv:
         rows, wall = read_csv(args.from_csv), None
