@@ -97,7 +97,7 @@ class DiscountedUCB(Policy):
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
-        """Each arm's index $\bar X_t(\\gamma, i) + c_t(\\gamma, i)$ (`inf` while $N_t = 0$)."""
+        """Each arm's index $\\bar X_t(\\gamma, i) + c_t(\\gamma, i)$ (`inf` while $N_t = 0$)."""
         dn = self._dn
         total = sum(dn)
         scale = 4.0 * self.xi * max(math.log(total), 0.0) if total else 0.0  # (2B)^2 xi log n

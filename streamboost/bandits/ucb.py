@@ -53,7 +53,7 @@ class UCB1(Policy):
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
-        """Each arm's index $\bar x_j + \\sqrt{2 \\ln n / n_j}$ (`inf` for an arm never pulled)."""
+        """Each arm's index $\\bar x_j + \\sqrt{2 \\ln n / n_j}$ (`inf` for an arm never pulled)."""
         n = self._n_rounds
         return tuple(
             s / c + math.sqrt(2.0 * math.log(n) / c) if c else math.inf
