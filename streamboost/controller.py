@@ -340,26 +340,28 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
             self._booster_start = self._calibrator_start = None
             return
         arm = self.current_arm
-        # Snapshots of what this minibatch's action changes, for its paired reward; a warm-up
-        # minibatch earns no reward, but the previous minibatch's evaluation may still need the
-        # booster as this one begins.
+        # Snapshots of what this minibatch's action changes, for its paired reward (a warm-up
+        # minibatch, arm None, earns none, and no evaluation is pending during warm-up).
         self._booster_start = (
             pickle.loads(pickle.dumps(self._booster))
-            if arm in ("train", "both") and (self._arm is not None or self._pending is not None)
+            if self._arm is not None and arm in ("train", "both")
             else None
         )
         self._calibrator_start = copy.deepcopy(self._calibrator)
 
-    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+    def _is_positive(self, y) -> bool:
+        """Whether `y` is the positive label; a label that is neither raises ValueError."""
         if y == self.pos_label:
-            positive = True
-        elif y == self.neg_label:
-            positive = False
-        else:
-            raise ValueError(
-                f"label {y!r} is neither pos_label={self.pos_label!r} nor "
-                f"neg_label={self.neg_label!r}: BanditCalibratedClassifier is binary"
-            )
+            return True
+        if y == self.neg_label:
+            return False
+        raise ValueError(
+            f"label {y!r} is neither pos_label={self.pos_label!r} nor "
+            f"neg_label={self.neg_label!r}: BanditCalibratedClassifier is binary"
+        )
+
+    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+        positive = self._is_positive(y)
         if self._in_batch == 0:
             self._start_batch()
         scored, self._scored = self._scored, None
@@ -455,12 +457,8 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         labels = list(y)
         if len(rows) != len(labels):
             raise ValueError(f"X has {len(rows)} rows but y has {len(labels)} labels")
-        for label in labels:
-            if label != self.pos_label and label != self.neg_label:
-                raise ValueError(
-                    f"label {label!r} is neither pos_label={self.pos_label!r} nor "
-                    f"neg_label={self.neg_label!r}: BanditCalibratedClassifier is binary"
-                )
+        for label in labels:  # every label checked before any example is learned
+            self._is_positive(label)
         for x, label in zip(rows, labels, strict=True):
             self.learn_one(x, label, **kwargs)
 
