@@ -6,6 +6,7 @@ import abc
 import math
 import numbers
 import random
+import typing
 
 from river import base
 
@@ -58,6 +59,9 @@ def _argmax(values: list[float], rng: random.Random) -> int:
 class Policy(base.Base, abc.ABC):
     """A multi-armed bandit policy: `select()` an arm, then `update(arm, reward)`.
 
+    `update_round({arm: reward, ...})` reports a round with side observations: the rewards of
+    arms that were not pulled but whose reward the caller could measure anyway.
+
     Subclasses implement `_select()` and `_update(arm, reward)`, and `_reset()` for their own
     state; this class validates the input, counts the pulls and owns the random number generator.
 
@@ -65,6 +69,9 @@ class Policy(base.Base, abc.ABC):
     selected (a caller may act on its own), and checks its input before any state changes:
     an arm that is not an int in range, or a reward that is not finite or lies outside
     `reward_range`, raises `ValueError` naming the value, and the policy is left as it was.
+
+    References: Mannor, S. and Shamir, O. (2011). From bandits to experts: on the value of
+    side-observations. NeurIPS 24.
 
     Ties between arms are broken uniformly at random with the policy's own generator
     `random.Random(seed)`, so the same `seed` gives the same pull sequence. Index policies pull
@@ -85,11 +92,14 @@ class Policy(base.Base, abc.ABC):
     uses_rewards
         Class attribute: False for the baselines whose choices ignore rewards, so a caller can
         skip the work of measuring them.
+    side_observations
+        Class attribute: whether `update_round` may report several arms in one round.
 
     """
 
     reward_range: tuple[float, float] | None = (0.0, 1.0)
     uses_rewards: bool = True
+    side_observations: bool = True
 
     def __init__(self, n_arms: int = 2, seed: int | None = None):
         _check_int("n_arms", n_arms, 1)
@@ -106,7 +116,37 @@ class Policy(base.Base, abc.ABC):
         return self._select()
 
     def update(self, arm: int, reward: float) -> None:
-        """Learn that pulling `arm` paid `reward`."""
+        """Learn that pulling `arm` paid `reward` (one round of bandit feedback)."""
+        self.update_round({arm: reward})
+
+    def update_round(self, rewards: typing.Mapping[int, float]) -> None:
+        """Learn one round in which the reward of several arms was observed.
+
+        A round with *side observations* (Mannor & Shamir 2011): besides the pulled arm, the
+        caller measured what some other arms would have paid in the same round. Every
+        observation counts as a pull of its arm for the estimates (`counts`, `means`), while
+        `n_rounds` and the policies' clocks (discounting, windows, epochs) advance by one round.
+        `update(arm, reward)` is `update_round({arm: reward})`. Everything is checked before any
+        state changes. Policies whose estimates need the probability of observing an arm
+        (`side_observations = False`, e.g. `Exp3`) accept one arm per round only.
+        """
+        if not isinstance(rewards, typing.Mapping) or not rewards:
+            raise ValueError(f"rewards must be a non-empty mapping arm -> reward, got {rewards!r}")
+        if len(rewards) > 1 and not self.side_observations:
+            raise ValueError(
+                f"{type(self).__name__} learns from the pulled arm only (its estimates need the "
+                f"probability of observing an arm); got rewards for arms {list(rewards)}"
+            )
+        observed = [(self._check_arm(arm), self._check_reward(r)) for arm, r in rewards.items()]
+        if len({arm for arm, _ in observed}) != len(observed):
+            raise ValueError(f"rewards names an arm twice: {rewards!r}")
+        self._n_rounds += 1
+        for arm, reward in observed:
+            self._counts[arm] += 1
+            self._sums[arm] += reward
+        self._update_round(observed)
+
+    def _check_arm(self, arm) -> int:
         if type(arm) is not int:
             if isinstance(arm, bool) or not isinstance(arm, numbers.Integral):
                 raise ValueError(
@@ -116,6 +156,9 @@ class Policy(base.Base, abc.ABC):
             arm = int(arm)
         if not 0 <= arm < self.n_arms:
             raise ValueError(f"arm must be an int in [0, {self.n_arms - 1}], got {arm!r}")
+        return arm
+
+    def _check_reward(self, reward) -> float:
         if type(reward) is not float:
             if not isinstance(reward, numbers.Real):
                 raise ValueError(
@@ -131,10 +174,7 @@ class Policy(base.Base, abc.ABC):
                 f"reward must be in [{bounds[0]}, {bounds[1]}] for {type(self).__name__}, "
                 f"got {reward!r}"
             )
-        self._n_rounds += 1
-        self._counts[arm] += 1
-        self._sums[arm] += reward
-        self._update(arm, reward)
+        return reward
 
     def reset(self) -> None:
         """Forget everything learnt; the generator restarts from `seed`."""
@@ -173,6 +213,12 @@ class Policy(base.Base, abc.ABC):
 
     def _update(self, arm: int, reward: float) -> None:
         """Learn from a validated reward; counts, sums and `n_rounds` are already updated."""
+
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
+        """Learn a validated round, `(arm, reward)` pairs; by default `_update` for each. Policies
+        with a clock (discounting, a window) override this to advance it once per round."""
+        for arm, reward in observed:
+            self._update(arm, reward)
 
     def _reset(self) -> None:
         """Set the subclass's own initial state."""

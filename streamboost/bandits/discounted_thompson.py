@@ -93,14 +93,15 @@ class DiscountedThompson(Policy):
             self._successes, self._failures, self.prior_alpha, self.prior_beta, self._rng
         )
 
-    def _update(self, arm: int, reward: float) -> None:
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
         g = self.gamma
         successes, failures = self._successes, self._failures
         for k in range(self.n_arms):
             successes[k] *= g
             failures[k] *= g
-        successes[arm] += reward
-        failures[arm] += 1.0 - reward
+        for arm, reward in observed:
+            successes[arm] += reward
+            failures[arm] += 1.0 - reward
 
 
 class DiscountedGaussianThompson(GaussianThompson):
@@ -182,11 +183,12 @@ class DiscountedGaussianThompson(GaussianThompson):
         """Discounted pull counts $n_j$."""
         return tuple(self._n)
 
-    def _update(self, arm: int, reward: float) -> None:
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
         g = self.gamma
         n, s = self._n, self._s
         for j in range(self.n_arms):
             n[j] *= g
             s[j] *= g
-        n[arm] += 1.0
-        s[arm] += reward
+        for arm, reward in observed:
+            n[arm] += 1.0
+            s[arm] += reward

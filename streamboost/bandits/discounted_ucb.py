@@ -110,11 +110,12 @@ class DiscountedUCB(Policy):
         arm = _first_unpulled(self._dn)
         return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
 
-    def _update(self, arm: int, reward: float) -> None:
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
         g = self.gamma
         dn, ds = self._dn, self._ds
         for i in range(self.n_arms):
             dn[i] *= g
             ds[i] *= g
-        dn[arm] += 1.0
-        ds[arm] += reward
+        for arm, reward in observed:
+            dn[arm] += 1.0
+            ds[arm] += reward

@@ -54,6 +54,8 @@ class Exp3(Policy):
 
     """
 
+    side_observations = False  # the estimate x / p_i is unbiased only for the pulled arm
+
     def __init__(self, n_arms: int = 2, gamma: float = 0.1, seed: int | None = None):
         _check_open_unit("gamma", gamma, closed_right=True)
         self.gamma = gamma

@@ -20,8 +20,9 @@ class SlidingWindowUCB(Policy):
 
     with $B = 1$ (rewards in $[0, 1]$), $\xi > 1/2$ and $t$ the number of rounds so far. An arm
     with no pull inside the window has an infinite index: such arms are pulled first, lowest
-    index first. The window is a ring buffer of $\tau$ (arm, reward) pairs plus per-arm window
-    counts and sums, so memory is $O(\tau + K)$ and each step is $O(K)$.
+    index first. The window is a ring buffer of the last $\tau$ rounds' (arm, reward) pairs (one
+    per round, or one per observed arm in a round with side observations, `update_round`) plus
+    per-arm window counts and sums, so memory is $O(\tau K)$ and each step is $O(K)$.
 
     Defaults: $\tau = 500$, the same memory as `DiscountedUCB`'s default $\gamma = 0.998$
     ($1/(1-\gamma)$ rounds; the paper's tuning $\tau = 2B\sqrt{T \log T / \Upsilon_T}$ gives it
@@ -100,13 +101,14 @@ class SlidingWindowUCB(Policy):
         arm = _first_unpulled(self._wn)
         return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
 
-    def _update(self, arm: int, reward: float) -> None:
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
         history = self._history
-        if len(history) == self.window:
-            old_arm, old_reward = history.popleft()
-            self._wn[old_arm] -= 1
-            # An emptied arm restarts from an exact 0.0, so round-off cannot accumulate.
-            self._ws[old_arm] = self._ws[old_arm] - old_reward if self._wn[old_arm] else 0.0
-        history.append((arm, reward))
-        self._wn[arm] += 1
-        self._ws[arm] += reward
+        if len(history) == self.window:  # the window holds rounds, each with its observations
+            for old_arm, old_reward in history.popleft():
+                self._wn[old_arm] -= 1
+                # An emptied arm restarts from an exact 0.0, so round-off cannot accumulate.
+                self._ws[old_arm] = self._ws[old_arm] - old_reward if self._wn[old_arm] else 0.0
+        history.append(observed)
+        for arm, reward in observed:
+            self._wn[arm] += 1
+            self._ws[arm] += reward

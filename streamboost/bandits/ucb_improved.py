@@ -142,9 +142,10 @@ class UCBImproved(Policy):
         sums = self._epoch_sums
         return active[_argmax([sums[a] / counts[a] for a in active], self._rng)]
 
-    def _update(self, arm: int, reward: float) -> None:
-        self._epoch_counts[arm] += 1
-        self._epoch_sums[arm] += reward
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
+        for arm, reward in observed:
+            self._epoch_counts[arm] += 1
+            self._epoch_sums[arm] += reward
         self._epoch_rounds += 1
         if self._epoch_rounds >= self._T:
             self._start_epoch()
