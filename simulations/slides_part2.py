@@ -7,9 +7,11 @@ boosting, online Platt calibrator), evaluated prequentially on real streams over
 * the bandits of the slides and their discounted / sliding-window versions, choosing between
   the two arms of the slides, train or calibrate (the forced split);
 * "both" (every example trains the booster, and the calibrator learns its out-of-sample score)
-  and two bandits that may also choose "both" (labelled "[3 arms]").
+  and the same bandits when they may also choose "both" (labelled "[3 arms]");
+* an ablation: UCB1 and discounted UCB scoring only the arm they took, as before the
+  controller measured counterfactual rewards (labelled "[no counterfactual]").
 
-Run from the repository root (about 20 minutes on 2 cores, each stream capped at its first
+Run from the repository root (about 30 minutes on 2 cores, each stream capped at its first
 20,000 rows; finished cells are cached in
 `simulations/.cache/` and skipped on a re-run):
 
@@ -46,28 +48,32 @@ BANDITS = (
 )
 TWO_ARMS = ("train", "calibrate")
 THREE_ARMS = ("train", "calibrate", "both")
-THREE_ARM_BANDITS = ("gaussian-thompson", "discounted-gaussian-thompson")
+ABLATION = ("ucb1", "discounted-ucb")  # also run with counterfactual=False
 DISCOUNTED = ("discounted-ucb", "sliding-window-ucb", "discounted-thompson",
               "discounted-gaussian-thompson")
+UNDISCOUNTED = ("ucb1", "kl-ucb", "gaussian-thompson")
 COST_RATIOS = (0.1, 1.0, 10.0)  # c_FN / c_FP for the expected-cost table
-IN_FIGURES = ("never", "both", "every-4", "every-14", "ucb1", "discounted-thompson",
-              "discounted-gaussian-thompson", "gaussian-thompson [3 arms]")
+IN_FIGURES = ("never", "both", "every-4", "every-14", "ucb1", "discounted-ucb",
+              "ucb1 [3 arms]", "discounted-ucb [3 arms]", "discounted-thompson [3 arms]")
 
 
 def label(config: dict) -> str:
-    """A policy's name in the tables: bandits with the "both" arm are marked "[3 arms]"."""
+    """A policy's name in the tables: bandits with the "both" arm are marked "[3 arms]", those
+    that score only the arm they took "[no counterfactual]"."""
     policy = config["policy"]
     if tuple(config["arms"]) == THREE_ARMS and policy not in ("both", "never"):
-        return f"{policy} [3 arms]"
+        policy = f"{policy} [3 arms]"
+    if not config.get("counterfactual", True):
+        policy = f"{policy} [no counterfactual]"
     return policy
 
 
 def cells(seeds, data_dir, max_rows):
-    settings = {"data_dir": data_dir, "max_rows": max_rows}
-    grid = make_grid(DATASETS, ("never", *EVERY_N, *BANDITS), seeds=seeds, arms=TWO_ARMS,
-                     **settings)
-    grid += make_grid(DATASETS, ("both", *THREE_ARM_BANDITS), seeds=seeds, arms=THREE_ARMS,
-                      **settings)
+    settings = {"data_dir": data_dir, "max_rows": max_rows, "seeds": seeds}
+    grid = make_grid(DATASETS, ("never", *EVERY_N, *BANDITS), arms=TWO_ARMS, **settings)
+    grid += make_grid(DATASETS, ("both", *BANDITS), arms=THREE_ARMS, **settings)
+    for arms in (TWO_ARMS, THREE_ARMS):
+        grid += make_grid(DATASETS, ABLATION, arms=arms, counterfactual=False, **settings)
     return grid
 
 
@@ -108,19 +114,22 @@ def report(rows, results, datasets) -> str:
                "policy (datasets where it does):")
     out += [f"   - {p}: {len(beats[p])}/{len(datasets)} ({', '.join(beats[p]) or 'none'})"
             for p in calibrated]
-    out.append("2. Discounted / sliding-window bandits (two arms) against the every-N schedules "
+    out.append("2. Discounted / sliding-window bandits against the every-N schedules "
                "(best N in hindsight, and the median N):")
-    for p in DISCOUNTED:
+    for p in [*DISCOUNTED, *(f"{p} [3 arms]" for p in DISCOUNTED)]:
         within = [d for d in datasets if brier[d, p] <= 1.01 * every[d][0]]
         over_median = [d for d in datasets if brier[d, p] < statistics.median(every[d])]
         out.append(f"   - {p}: within 1% of the best every-N on {len(within)}/{len(datasets)}; "
                    f"beats the median every-N on {len(over_median)}/{len(datasets)} "
                    f"({', '.join(over_median) or 'none'})")
-    out.append("3. Allocation of the undiscounted bandits (share of minibatches calibrating, "
-               "first and last tenth of each stream, mean over datasets and seeds):")
-    for p in ("ucb1", "kl-ucb", "gaussian-thompson", *DISCOUNTED):
-        first, last = _allocation_ends(results, p)
-        out.append(f"   - {p}: first tenth {first:.2f}, last tenth {last:.2f}")
+    out.append("3. Allocation over time (share of minibatches in which the calibrator learned, "
+               "first and last tenth of each stream; share of the last tenth on its most "
+               "chosen arm, the collapse; means over datasets and seeds):")
+    bandits = [*UNDISCOUNTED, *DISCOUNTED]
+    for p in [*bandits, *(f"{p} [3 arms]" for p in bandits)]:
+        first, last, top = _allocation_ends(results, p)
+        out.append(f"   - {p}: calibrating, first tenth {first:.2f}, last tenth {last:.2f}; "
+                   f"most chosen arm in the last tenth {top:.2f}")
     out.append("4. Realised cost per example against the uncalibrated booster with threshold "
                "1/2 (mean over datasets and seeds; lower is better):")
     out += ["", "| policy | " + " | ".join(f"c_FN/c_FP = {c:g}" for c in COST_RATIOS) + " |",
@@ -137,16 +146,20 @@ def report(rows, results, datasets) -> str:
     return "\n".join(out) + "\n"
 
 
-def _allocation_ends(results, policy) -> tuple[float, float]:
-    firsts, lasts = [], []
+def _allocation_ends(results, policy) -> tuple[float, float, float]:
+    firsts, lasts, tops = [], [], []
     for (_, p, _), result in results.items():
         if p != policy or not result.trace:
             continue
-        arms = [row["arm"] in ("calibrate", "both") for row in result.trace]
+        arms = [row["arm"] for row in result.trace]
+        calibrating = [arm in ("calibrate", "both") for arm in arms]
         tenth = max(1, len(arms) // 10)
-        firsts.append(sum(arms[:tenth]) / tenth)
-        lasts.append(sum(arms[-tenth:]) / tenth)
-    return (statistics.fmean(firsts), statistics.fmean(lasts)) if firsts else (math.nan,) * 2
+        firsts.append(sum(calibrating[:tenth]) / tenth)
+        lasts.append(sum(calibrating[-tenth:]) / tenth)
+        tops.append(max(arms[-tenth:].count(arm) for arm in set(arms[-tenth:])) / tenth)
+    if not firsts:
+        return (math.nan,) * 3
+    return statistics.fmean(firsts), statistics.fmean(lasts), statistics.fmean(tops)
 
 
 def main(argv=None) -> int:

@@ -141,6 +141,12 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default="log-likelihood",
         help="the controller's reward (log-likelihood)",
     )
+    parser.add_argument(
+        "--no-counterfactual",
+        dest="counterfactual",
+        action="store_false",
+        help="score only the arm a bandit took, not the arms it did not take",
+    )
     shown = "all" if max_rows_default is None else max_rows_default
     parser.add_argument(
         "--max-rows",
@@ -290,6 +296,7 @@ def _run(args: argparse.Namespace) -> int:
         n_models=args.n_models,
         max_rows=args.max_rows,
         reward=args.reward,
+        counterfactual=args.counterfactual,
         seed=args.seed,
         data_dir=args.data_dir,
     )
@@ -353,6 +360,7 @@ def _compare(args: argparse.Namespace) -> int:
         n_models=args.n_models,
         max_rows=args.max_rows,
         reward=args.reward,
+        counterfactual=args.counterfactual,
         data_dir=args.data_dir,
     )
     out: Path = args.out
@@ -415,6 +423,7 @@ def _compare(args: argparse.Namespace) -> int:
             "n_models": args.n_models,
             "max_rows": args.max_rows,
             "reward": args.reward,
+            "counterfactual": args.counterfactual,
             "data_dir": args.data_dir,
         },
         "metric": args.metric,

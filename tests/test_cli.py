@@ -52,6 +52,18 @@ def test_run_is_reproducible_from_the_seed(capsys):
     assert outputs[0] == outputs[1]
 
 
+def test_no_counterfactual_reaches_the_controller(capsys):
+    """UCB1 must try every arm it has no reward for: without counterfactual rewards that means
+    pulling "calibrate" and "both" once each; with them, one training minibatch scores all."""
+    allocations = []
+    for flag in ([], ["--no-counterfactual"]):
+        main(["run", "--dataset", "weather", "--policy", "ucb1", "--batch-size", "20",
+              "--max-rows", "300", "--no-progress", *flag])  # fmt: skip
+        out = capsys.readouterr().out
+        allocations.append([line for line in out.splitlines() if "allocation" in line])
+    assert allocations[0] != allocations[1]
+
+
 @pytest.mark.parametrize(
     ("argv", "needles"),
     [

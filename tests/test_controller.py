@@ -85,51 +85,135 @@ def test_both_calibrates_on_the_score_before_the_booster_learns():
     assert model.calibrator_.n_seen == 300
 
 
-def test_train_reward_is_the_paired_improvement_on_the_next_minibatch():
-    """Replicate the reward of 'never' by hand: snapshots at each minibatch start, the loss of
-    the older one minus the loss of the newer one on the next minibatch's examples."""
+class AlwaysTrain(bandits.Constant):
+    uses_rewards = True  # measure the rewards that "never" would skip
+
+
+def log_loss(p: float, y: bool) -> float:
+    p = min(max(p, 1e-15), 1 - 1e-15)
+    return -math.log(p if y else 1 - p)
+
+
+def test_rewards_are_the_paired_improvements_on_the_next_minibatch_for_every_arm():
+    """Replicate every arm's improvement by hand while the booster trains: snapshots at each
+    minibatch start, and a calibrator that learns minibatch t from the booster's prequential
+    scores; on minibatch t + 1, doing nothing (booster t, raw score: the live calibrator never
+    learns) against "train" (booster t + 1), "calibrate" (booster t, that calibrator) and
+    "both" (booster t + 1, that calibrator)."""
     data = phishing(200)
     size = 20
-
-    class AlwaysTrain(bandits.Constant):
-        uses_rewards = True  # measure the rewards that "never" would skip
-
     model = BanditCalibratedClassifier(
         booster=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=0
     )
     raw = booster()
-    snapshots = []
+    snapshots, calibrators = [], []
     for i, (x, y) in enumerate(data):
         if i % size == 0:
             snapshots.append(pickle.loads(pickle.dumps(raw)))
+            calibrators.append(model.calibrator_.clone())
+        calibrators[-1].learn_one(raw.score_one(x), y)
         model.learn_one(x, y)
         raw.learn_one(x, y)
 
-    def log_loss(p, y):
-        p = min(max(p, 1e-15), 1 - 1e-15)
-        return -math.log(p if y else 1 - p)
-
-    improvements = [r["improvement"] for r in model.trace if r["improvement"] is not None]
-    assert len(improvements) == len(data) // size - 1
-    for t, improvement in enumerate(improvements):
+    rounds = [r for r in model.trace if r["improvements"] is not None]
+    assert len(rounds) == len(data) // size - 1
+    for t, record in enumerate(rounds):
         batch = data[(t + 1) * size : (t + 2) * size]
-        expected = sum(
-            log_loss(snapshots[t].score_one(x), y) - log_loss(snapshots[t + 1].score_one(x), y)
-            for x, y in batch
-        ) / size
-        assert improvement == pytest.approx(expected, abs=1e-12)
+        before, after, calibrator = snapshots[t], snapshots[t + 1], calibrators[t]
+        models = {
+            "train": lambda x, a=after: a.score_one(x),
+            "calibrate": lambda x, b=before, c=calibrator: c.predict_one(b.score_one(x)),
+            "both": lambda x, a=after, c=calibrator: c.predict_one(a.score_one(x)),
+        }
+        assert set(record["improvements"]) == set(models)
+        for arm, predict in models.items():
+            expected = sum(
+                log_loss(before.score_one(x), y) - log_loss(predict(x), y) for x, y in batch
+            ) / size
+            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+        assert record["improvement"] == record["improvements"]["train"]
 
 
-def test_rewards_are_standardised_by_the_running_rms_then_mapped_to_the_policys_range():
+def test_without_counterfactuals_only_the_action_is_scored():
+    model = BanditCalibratedClassifier(
+        booster=booster(), policy="ucb1", batch_size=10, warmup=2, counterfactual=False, seed=1
+    )
+    for x, y in phishing(400):
+        model.learn_one(x, y)
+    rounds = [r for r in model.trace if r["rewards"] is not None]
+    assert rounds and all(list(r["rewards"]) == [r["rewarded_arm"]] for r in rounds)
+    assert sum(model.policy_.counts) == model.policy_.n_rounds == len(rounds)
+
+
+def test_a_calibrate_minibatch_reveals_only_its_own_reward():
+    model = BanditCalibratedClassifier(
+        booster=booster(),
+        policy=_MeasuredEveryOther(n_arms=3),
+        batch_size=10,
+        warmup=0,
+    )
+    for x, y in phishing(300):
+        model.learn_one(x, y)
+    rounds = [r for r in model.trace if r["rewards"] is not None]
+    observed = {r["rewarded_arm"]: set(r["rewards"]) for r in rounds}
+    assert observed == {"train": {"train", "calibrate", "both"}, "calibrate": {"calibrate"}}
+    counts = model.policy_.counts  # train, calibrate, both: the calibrate arm is seen every round
+    assert counts[1] == model.policy_.n_rounds == len(rounds) and counts[0] == counts[2]
+
+
+class _MeasuredEveryOther(bandits.EveryNth):
+    uses_rewards = True
+
+    def __init__(self, n_arms: int = 3, seed: int | None = None):
+        super().__init__(n_arms=n_arms, n=2, seed=seed)
+
+
+def test_policies_without_side_observations_get_the_pulled_arm_only():
+    model = BanditCalibratedClassifier(
+        booster=booster(), policy="exp3", batch_size=10, warmup=1, seed=0
+    )
+    for x, y in phishing(300):
+        model.learn_one(x, y)
+    rounds = [r for r in model.trace if r["rewards"] is not None]
+    assert rounds and all(len(r["rewards"]) == 1 for r in rounds)
+
+
+def test_counterfactual_calibrator_never_reaches_the_predictions():
+    """The copy of the calibrator that learns "train" minibatches is only scored, never used."""
+    models = [
+        BanditCalibratedClassifier(
+            booster=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=10, warmup=0,
+            counterfactual=flag,
+        )
+        for flag in (True, False)
+    ]  # fmt: skip
+    raw = booster()
+    for x, y in phishing(300):
+        probas = {m.predict_proba_one(x)[True] for m in models}
+        assert probas == {raw.score_one(x)}
+        for m in models:
+            m.learn_one(x, y)
+        raw.learn_one(x, y)
+    assert models[0].calibrator_.n_seen == 0
+
+
+def test_rewards_are_standardised_by_the_running_rms_then_squashed_into_the_policys_range():
+    def logistic(z):
+        return 1 / (1 + math.exp(-z))
+
     bounded = BanditCalibratedClassifier(policy="ucb1", reward_smoothing=0.5)
-    assert bounded._reward(0.02) == pytest.approx(1 / (1 + math.exp(-1)))  # scale^2 = 4e-4
+    assert bounded._rewards([0.02]) == pytest.approx([logistic(1)])  # scale^2 = 4e-4
     # scale^2 = (4e-4 + 36e-4) / 2 = 2e-3, z = -0.06 / sqrt(2e-3)
-    assert bounded._reward(-0.06) == pytest.approx(1 / (1 + math.exp(0.06 / math.sqrt(2e-3))))
-    assert bounded._reward(0.0) == 0.5
+    assert bounded._rewards([-0.06]) == pytest.approx([logistic(-0.06 / math.sqrt(2e-3))])
+    assert bounded._rewards([0.0]) == [0.5]
+    # A round of several arms: one scale (the round's mean square) for all, so they compare.
+    three = BanditCalibratedClassifier(policy="ucb1", reward_smoothing=0.5)
+    assert three._rewards([0.03, -0.01, 0.0]) == pytest.approx(
+        [logistic(0.03 / math.sqrt(1e-3 / 3)), logistic(-0.01 / math.sqrt(1e-3 / 3)), 0.5]
+    )
     gaussian = BanditCalibratedClassifier(policy="gaussian-thompson", reward_smoothing=0.5)
-    assert gaussian.policy_.reward_range is None
-    assert gaussian._reward(0.02) == pytest.approx(1.0)  # unbounded policies get z itself
-    assert gaussian._reward(-0.06) == pytest.approx(-0.06 / math.sqrt(2e-3))
+    assert gaussian.policy_.reward_range is None  # any real accepted: squashed into [0, 1]
+    assert gaussian._rewards([0.02]) == pytest.approx([logistic(1)])
 
 
 def test_rewards_stay_inside_the_policys_range():
@@ -138,10 +222,12 @@ def test_rewards_stay_inside_the_policys_range():
     )
     for x, y in phishing(600):
         model.learn_one(x, y)
-    rewards = [r["reward"] for r in model.trace if r["reward"] is not None]
+    rounds = [r for r in model.trace if r["rewards"] is not None]
     low, high = model.policy_.reward_range
-    assert rewards and all(low <= r <= high for r in rewards)
-    assert sum(model.policy_.counts) == len(rewards)
+    assert rounds and all(low <= v <= high for r in rounds for v in r["rewards"].values())
+    assert all(r["reward"] == r["rewards"][r["rewarded_arm"]] for r in rounds)
+    assert sum(model.policy_.counts) == sum(len(r["rewards"]) for r in rounds)
+    assert model.policy_.n_rounds == len(rounds)
 
 
 def test_policy_instances_must_match_the_arms():
@@ -170,6 +256,7 @@ def test_policy_instances_must_match_the_arms():
         ({"batch_size": 0}, "batch_size must be an integer >= 1, got 0"),
         ({"c_fp": -1.0}, "-1.0"),
         ({"reward": "accuracy"}, "reward must be one of"),
+        ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),
         ({"arms": ("train", "train")}, "distinct"),
         ({"booster": OzaBoostClassifier(linear_model.LogisticRegression(), pos_label="UP",
                                         neg_label="DOWN")}, "labels"),

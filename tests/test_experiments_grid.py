@@ -52,11 +52,12 @@ def test_cell_costs_key_and_config():
         {"n_models": 3},
         {"max_rows": 100},
         {"reward": "brier"},
+        {"counterfactual": False},
         {"data_dir": "/elsewhere"},
     ):
         other = Cell(**{**{k: config[k] for k in (
             "dataset", "policy", "cost_ratio", "c_fp", "seed", "batch_size", "n_models",
-            "max_rows", "reward", "data_dir")}, **change})  # fmt: skip
+            "max_rows", "reward", "counterfactual", "data_dir")}, **change})  # fmt: skip
         assert other.key() != cell.key(), change
     assert Cell("phishing", "every-4", cost_ratio=10.0, c_fp=2, seed=1, max_rows=ROWS).key() == (
         cell.key()
@@ -89,6 +90,7 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"batch_size": 0}, ValueError, "batch_size must be an int >= 1, got 0"),
         ({"max_rows": 0}, ValueError, "max_rows must be an int >= 1 or None, got 0"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
+        ({"counterfactual": "no"}, TypeError, "counterfactual must be True or False, got 'no'"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

@@ -41,6 +41,7 @@ _CONFIG_COLUMNS = (
     "n_models",
     "max_rows",
     "reward",
+    "counterfactual",
     "data_dir",
 )
 

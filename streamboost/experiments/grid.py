@@ -108,7 +108,8 @@ class Cell:
     """One run of a grid: its full configuration.
 
     The model is `StandardScaler() | BanditCalibratedClassifier(booster=OzaBoostClassifier(
-    LogisticRegression(), n_models, seed), policy, batch_size, c_fp, c_fn, reward, seed)`,
+    LogisticRegression(), n_models, seed), policy, batch_size, c_fp, c_fn, reward,
+    counterfactual, arms, seed)`,
     evaluated prequentially on `datasets.stream(dataset, seed=seed, encode="onehot")`. On
     categorical datasets (one-hot encoded online by the stream) the scaler is left out: River's
     `StandardScaler` would map every sparse indicator to 0.
@@ -134,6 +135,8 @@ class Cell:
         Evaluate only the first `max_rows` examples of the stream (None: all).
     reward
         The controller's reward.
+    counterfactual
+        Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
         The controller's arms, e.g. `("train", "calibrate")` for the forced split of the thesis
         and slides, or with `"both"` (the default).
@@ -162,6 +165,7 @@ class Cell:
     n_models: int = 10
     max_rows: int | None = None
     reward: str = "log-likelihood"
+    counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
 
@@ -183,6 +187,8 @@ class Cell:
         _check_int("max_rows", self.max_rows, 1, allow_none=True)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
+        if not isinstance(self.counterfactual, bool):
+            raise TypeError(f"counterfactual must be True or False, got {self.counterfactual!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
@@ -217,6 +223,7 @@ class Cell:
             c_fp=self.c_fp,
             c_fn=self.c_fn,
             reward=self.reward,
+            counterfactual=self.counterfactual,
             arms=self.arms,
             seed=self.seed,
         )
@@ -256,8 +263,8 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    data_dir), shared by all cells. Duplicates are dropped; order is dataset, cost ratio,
-    seed, policy.
+    counterfactual, arms, data_dir), shared by all cells. Duplicates are dropped; order is
+    dataset, cost ratio, seed, policy.
 
     Examples
     --------
