@@ -302,6 +302,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
         yield {"policy": "ucb1", "batch_size": 8, "warmup": 2}
         yield {"policy": "both", "batch_size": 16, "reward": "brier", "warmup": 0}
         yield {"policy": "every-2", "batch_size": 5, "reward": "expected-cost", "c_fn": 4.0}
+        yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "counterfactual": False}
 
     @property
     def _multiclass(self) -> bool:
