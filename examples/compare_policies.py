@@ -9,9 +9,10 @@ first 10 minibatches always train, as there is nothing to calibrate yet):
 
 - "never": the raw booster, never calibrated;
 - "every-4": calibrate every 4th minibatch (a fixed schedule);
-- "discounted-thompson": a bandit (discounted Beta Thompson sampling) learning the allocation
-  from the paired log-likelihood improvement of each action; any name in
-  `streamboost.bandits.POLICIES` works, e.g. "discounted-gaussian-thompson";
+- "discounted-ucb": a bandit (discounted UCB) learning the allocation from the paired
+  log-likelihood improvement of each arm on the next minibatch (counterfactual: a training
+  minibatch scores all three arms); any name in `streamboost.bandits.POLICIES` works, e.g.
+  "sliding-window-ucb";
 - "both": every minibatch trains both (the default).
 
 Run it (offline, under 10 seconds, same output every run):
@@ -25,7 +26,7 @@ from river import evaluate, preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets, metrics
 
-POLICIES = ("never", "every-4", "discounted-thompson", "both")
+POLICIES = ("never", "every-4", "discounted-ucb", "both")
 ARMS = ("train", "calibrate", "both")
 
 

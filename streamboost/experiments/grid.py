@@ -48,7 +48,7 @@ DEFAULT_GRID: dict[str, typing.Any] = {
         "never",
         "every-4",
         "ucb1",
-        "discounted-gaussian-thompson",
+        "discounted-ucb",
         "sliding-window-ucb",
         "both",
     ),
