@@ -47,9 +47,7 @@ def test_never_calibrate_gives_exactly_the_raw_booster():
 
 
 def test_every_n_routes_whole_minibatches_to_the_calibrator():
-    model = BanditCalibratedClassifier(
-        booster=booster(), policy="every-4", batch_size=5, warmup=0
-    )
+    model = BanditCalibratedClassifier(booster=booster(), policy="every-4", batch_size=5, warmup=0)
     for x, y in phishing(80):
         model.learn_one(x, y)
     # 16 minibatches; rounds 4, 8, 12, 16 calibrate: 4 x 5 examples.
@@ -87,6 +85,14 @@ def test_both_calibrates_on_the_score_before_the_booster_learns():
 
 class AlwaysTrain(bandits.Constant):
     uses_rewards = True  # measure the rewards that "never" would skip
+
+
+def rewarded_rounds(n: int, **params) -> tuple[BanditCalibratedClassifier, list[dict]]:
+    """A controller trained on `n` phishing examples, and its minibatches that earned a reward."""
+    model = BanditCalibratedClassifier(booster=booster(), **params)
+    for x, y in phishing(n):
+        model.learn_one(x, y)
+    return model, [r for r in model.trace if r["rewards"] is not None]
 
 
 def log_loss(p: float, y: bool) -> float:
@@ -127,34 +133,26 @@ def test_rewards_are_the_paired_improvements_on_the_next_minibatch_for_every_arm
         }
         assert set(record["improvements"]) == set(models)
         for arm, predict in models.items():
-            expected = sum(
-                log_loss(before.score_one(x), y) - log_loss(predict(x), y) for x, y in batch
-            ) / size
+            expected = (
+                sum(log_loss(before.score_one(x), y) - log_loss(predict(x), y) for x, y in batch)
+                / size
+            )
             assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
         assert record["improvement"] == record["improvements"]["train"]
 
 
 def test_without_counterfactuals_only_the_action_is_scored():
-    model = BanditCalibratedClassifier(
-        booster=booster(), policy="ucb1", batch_size=10, warmup=2, counterfactual=False, seed=1
+    model, rounds = rewarded_rounds(
+        400, policy="ucb1", batch_size=10, warmup=2, counterfactual=False, seed=1
     )
-    for x, y in phishing(400):
-        model.learn_one(x, y)
-    rounds = [r for r in model.trace if r["rewards"] is not None]
     assert rounds and all(list(r["rewards"]) == [r["rewarded_arm"]] for r in rounds)
     assert sum(model.policy_.counts) == model.policy_.n_rounds == len(rounds)
 
 
 def test_a_calibrate_minibatch_reveals_only_its_own_reward():
-    model = BanditCalibratedClassifier(
-        booster=booster(),
-        policy=_MeasuredEveryOther(n_arms=3),
-        batch_size=10,
-        warmup=0,
+    model, rounds = rewarded_rounds(
+        300, policy=_MeasuredEveryOther(n_arms=3), batch_size=10, warmup=0
     )
-    for x, y in phishing(300):
-        model.learn_one(x, y)
-    rounds = [r for r in model.trace if r["rewards"] is not None]
     observed = {r["rewarded_arm"]: set(r["rewards"]) for r in rounds}
     assert observed == {"train": {"train", "calibrate", "both"}, "calibrate": {"calibrate"}}
     counts = model.policy_.counts  # train, calibrate, both: the calibrate arm is seen every round
@@ -169,12 +167,7 @@ class _MeasuredEveryOther(bandits.EveryNth):
 
 
 def test_policies_without_side_observations_get_the_pulled_arm_only():
-    model = BanditCalibratedClassifier(
-        booster=booster(), policy="exp3", batch_size=10, warmup=1, seed=0
-    )
-    for x, y in phishing(300):
-        model.learn_one(x, y)
-    rounds = [r for r in model.trace if r["rewards"] is not None]
+    _, rounds = rewarded_rounds(300, policy="exp3", batch_size=10, warmup=1, seed=0)
     assert rounds and all(len(r["rewards"]) == 1 for r in rounds)
 
 
@@ -217,12 +210,7 @@ def test_rewards_are_standardised_by_the_running_rms_then_squashed_into_the_poli
 
 
 def test_rewards_stay_inside_the_policys_range():
-    model = BanditCalibratedClassifier(
-        booster=booster(), policy="ucb1", batch_size=10, warmup=2, seed=1
-    )
-    for x, y in phishing(600):
-        model.learn_one(x, y)
-    rounds = [r for r in model.trace if r["rewards"] is not None]
+    model, rounds = rewarded_rounds(600, policy="ucb1", batch_size=10, warmup=2, seed=1)
     low, high = model.policy_.reward_range
     assert rounds and all(low <= v <= high for r in rounds for v in r["rewards"].values())
     assert all(r["reward"] == r["rewards"][r["rewarded_arm"]] for r in rounds)
@@ -258,8 +246,14 @@ def test_policy_instances_must_match_the_arms():
         ({"reward": "accuracy"}, "reward must be one of"),
         ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),
         ({"arms": ("train", "train")}, "distinct"),
-        ({"booster": OzaBoostClassifier(linear_model.LogisticRegression(), pos_label="UP",
-                                        neg_label="DOWN")}, "labels"),
+        (
+            {
+                "booster": OzaBoostClassifier(
+                    linear_model.LogisticRegression(), pos_label="UP", neg_label="DOWN"
+                )
+            },
+            "labels",
+        ),
     ],
 )
 def test_bad_parameters_are_named(params, message):
