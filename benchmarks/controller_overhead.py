@@ -4,7 +4,9 @@ Each example is predicted (`predict_proba_one`) then learned (`learn_one`). The 
 `OzaBoostClassifier(LogisticRegression(), n_models=10)`; each controller wraps the same booster
 and differs only in its policy. Costs beyond the booster: scoring with the snapshot boosters of
 the paired reward (one or two extra scores per example while the booster trains), the booster
-snapshot at each training minibatch, the calibrator, and the policy.
+snapshot at each training minibatch, the calibrator, the counterfactual rewards (a shadow
+calibrator and four calibrated probabilities per example; compared with
+`counterfactual=False`), and the policy.
 
     python benchmarks/controller_overhead.py              # Phishing x4, 3 repeats
 """
@@ -19,7 +21,13 @@ from river import datasets, linear_model, preprocessing
 
 from streamboost import BanditCalibratedClassifier, OzaBoostClassifier
 
-POLICIES = ("never", "both", "every-4", "discounted-gaussian-thompson")
+CONTROLLERS = {
+    "never": {"policy": "never"},
+    "both": {"policy": "both"},
+    "every-4": {"policy": "every-4"},
+    "discounted-ucb": {"policy": "discounted-ucb"},
+    "discounted-ucb, counterfactual=False": {"policy": "discounted-ucb", "counterfactual": False},
+}
 
 
 def booster() -> OzaBoostClassifier:
@@ -47,11 +55,10 @@ def main() -> None:
     stream = [(scaler.transform_one(x), y) for x, y in rows] * args.replays
 
     makers = {"raw booster": booster} | {
-        f"controller, {policy}": (
-            lambda policy=policy: BanditCalibratedClassifier(booster=booster(), policy=policy,
-                                                             seed=42)
+        f"controller, {name}": (
+            lambda params=params: BanditCalibratedClassifier(booster=booster(), seed=42, **params)
         )
-        for policy in POLICIES
+        for name, params in CONTROLLERS.items()
     }
     runs = {name: [] for name in makers}
     for _ in range(args.repeats):  # interleaved, so load changes hit every model alike
