@@ -17,7 +17,7 @@ import typing
 from pathlib import Path
 
 from . import __version__, datasets
-from .controller import REWARDS
+from .controller import ARMS, REWARDS
 from .experiments import (
     BACKENDS,
     DEFAULT_GRID,
@@ -46,9 +46,10 @@ RANK_METRICS: tuple[str, ...] = (
 
 _RUN_EXAMPLES = """\
 examples:
-  streamboost run --dataset electricity --policy discounted-thompson --batch-size 32 \
+  streamboost run --dataset electricity --policy discounted-ucb --batch-size 32 \
       --c-fn 10 --c-fp 1
   streamboost run --dataset phishing --policy every-4 --max-rows 2000 --trace trace.csv
+  streamboost run --dataset weather --policy ucb1 --arms train calibrate   # forced split
   streamboost run --dataset weather --policy never --seed 3 --no-progress
 """
 
@@ -140,6 +141,15 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         choices=REWARDS,
         default="log-likelihood",
         help="the controller's reward (log-likelihood)",
+    )
+    parser.add_argument(
+        "--arms",
+        nargs="+",
+        choices=ARMS,
+        default=list(ARMS),
+        metavar="ARM",
+        help="the controller's arms, 2 or 3 of train, calibrate, both (all three); "
+        "--arms train calibrate is the forced split of the thesis",
     )
     parser.add_argument(
         "--no-counterfactual",
@@ -297,6 +307,7 @@ def _run(args: argparse.Namespace) -> int:
         max_rows=args.max_rows,
         reward=args.reward,
         counterfactual=args.counterfactual,
+        arms=tuple(args.arms),
         seed=args.seed,
         data_dir=args.data_dir,
     )
@@ -361,6 +372,7 @@ def _compare(args: argparse.Namespace) -> int:
         max_rows=args.max_rows,
         reward=args.reward,
         counterfactual=args.counterfactual,
+        arms=tuple(args.arms),
         data_dir=args.data_dir,
     )
     out: Path = args.out
@@ -424,6 +436,7 @@ def _compare(args: argparse.Namespace) -> int:
             "max_rows": args.max_rows,
             "reward": args.reward,
             "counterfactual": args.counterfactual,
+            "arms": list(args.arms),
             "data_dir": args.data_dir,
         },
         "metric": args.metric,

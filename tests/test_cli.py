@@ -52,6 +52,13 @@ def test_run_is_reproducible_from_the_seed(capsys):
     assert outputs[0] == outputs[1]
 
 
+def test_arms_reach_the_controller(capsys):
+    main(["run", "--dataset", "weather", "--policy", "ucb1", "--arms", "train", "calibrate",
+          "--batch-size", "20", "--max-rows", "300", "--no-progress"])  # fmt: skip
+    allocation = next(line for line in capsys.readouterr().out.splitlines() if "allocation" in line)
+    assert "train" in allocation and "calibrate" in allocation and "both" not in allocation
+
+
 def test_no_counterfactual_reaches_the_controller(capsys):
     """UCB1 must try every arm it has no reward for: without counterfactual rewards that means
     pulling "calibrate" and "both" once each; with them, one training minibatch scores all."""

@@ -91,6 +91,9 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"max_rows": 0}, ValueError, "max_rows must be an int >= 1 or None, got 0"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
         ({"counterfactual": "no"}, TypeError, "counterfactual must be True or False, got 'no'"),
+        ({"arms": "train"}, TypeError, "arms must be a sequence of arm names, got 'train'"),
+        ({"arms": ("train", "tune")}, ValueError, "arms must be 2 or 3 distinct names"),
+        ({"policy": "every-2", "arms": ("train", "both")}, ValueError, "needs the 'calibrate' arm"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

@@ -20,7 +20,7 @@ from river import compose, linear_model, preprocessing
 
 from .. import __version__, bandits, datasets
 from ..boosting import OzaBoostClassifier
-from ..controller import REWARDS, BanditCalibratedClassifier
+from ..controller import REWARDS, BanditCalibratedClassifier, _resolve_arms
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 
@@ -189,7 +189,10 @@ class Cell:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         if not isinstance(self.counterfactual, bool):
             raise TypeError(f"counterfactual must be True or False, got {self.counterfactual!r}")
+        if isinstance(self.arms, str):
+            raise TypeError(f"arms must be a sequence of arm names, got {self.arms!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
+        _resolve_arms(self.arms, self.policy)  # a bad set of arms fails here, not in every run
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
 
