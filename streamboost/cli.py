@@ -46,7 +46,7 @@ RANK_METRICS: tuple[str, ...] = (
 
 _RUN_EXAMPLES = """\
 examples:
-  streamboost run --dataset electricity --policy discounted-ucb --batch-size 32 \
+  streamboost run --dataset electricity --policy discounted-ucb --batch-size 32 \\
       --c-fn 10 --c-fp 1
   streamboost run --dataset phishing --policy every-4 --max-rows 2000 --trace trace.csv
   streamboost run --dataset weather --policy ucb1 --arms train calibrate   # forced split
@@ -57,7 +57,7 @@ _COMPARE_EXAMPLES = """\
 examples:
   streamboost compare                      # the default grid on the bundled data (~1 min)
   streamboost compare --datasets electricity weather --policies never every-4 ucb1 \\
-      discounted-thompson --cost-ratios 1 10 --seeds 5 --max-rows all --out results/
+      discounted-ucb --cost-ratios 1 10 --seeds 5 --max-rows all --out results/
   streamboost compare --backend dask                            # a local Dask cluster
   streamboost compare --backend dask --scheduler tcp://10.0.0.5:8786   # an existing one
   streamboost compare --metric expected_cost --format parquet --out results/
