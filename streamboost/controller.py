@@ -99,17 +99,17 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.MiniBatchClassifier):
     $z = \Delta / \sigma_t$ with typical size 1 (the mean is *not* subtracted: it is the
     signal; one scale for all arms, so their rewards stay comparable). Every policy then receives
     $a + (b - a) / (1 + e^{-z})$, with $[a, b]$ its `reward_range`, or $[0, 1]$ for the policies
-    that accept any real reward (the Gaussian Thompson samplers, whose default unit-variance
-    noise model is Agrawal & Goyal's choice for $[0, 1]$ rewards): no change maps to the middle
-    of the range. The squashing is deliberate: the train arm's $|z|$ exceeds 3 on 1.5-4% of
-    the minibatches of electricity, weather and phishing (UCB1, three arms, seed 0), ten times
-    the Gaussian rate, and a Gaussian sampler fed raw $z$ locked onto the calibrate arm after a
-    few such outliers (discounted Gaussian Thompson, electricity, three arms, seeds 0 and 1:
-    Brier 0.109 with raw $z$, 0.076 squashed).
+    that accept any real reward (epsilon-greedy, and the Gaussian Thompson samplers, whose
+    default unit-variance noise model is Agrawal & Goyal's choice for $[0, 1]$ rewards): no
+    change maps to the middle of the range. The squashing is deliberate: the train arm's
+    $|z|$ exceeds 3 on 1.5-4% of the minibatches of electricity, weather and phishing (UCB1,
+    three arms, seed 0), ten times the Gaussian rate, and a Gaussian sampler fed raw $z$ locked
+    onto the calibrate arm after a few such outliers (discounted Gaussian Thompson,
+    electricity, three arms, seeds 0 and 1: Brier 0.109 with raw $z$, 0.076 squashed).
 
     **Defaults, and what was measured.** Online nothing forces the split: `"both"` calibrates
     on out-of-sample scores at no cost to the booster, and it gave the lowest prequential Brier
-    score of every policy tried on electricity, weather and phishing (see `simulations/`). So
+    score of every policy tried, on 7 real streams (see `simulations/`). So
     the default arms include `"both"` and the default policy is `"both"`; the bandits are one
     argument away (`policy="discounted-ucb"`, the best of them, mostly choosing `"both"`).
     The default calibrator is
