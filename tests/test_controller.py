@@ -304,3 +304,22 @@ def test_trace_is_bounded():
     assert model.n_batches == 50
     assert len(model.trace) == 5
     assert model.last_batch is model.trace[-1]
+
+
+@pytest.mark.parametrize("policy", ["discounted-ucb", "sliding-window-ucb", "both"])
+def test_memory_stays_flat_as_the_stream_grows(policy):
+    """The whole state (booster, calibrator, snapshots, policy, bounded trace) has a fixed size:
+    its pickle after 3,750 examples is no bigger than after 1,250, give or take a few floats."""
+    model = BanditCalibratedClassifier(
+        booster=booster(), policy=policy, batch_size=2, trace_size=20, warmup=1, seed=0
+    )
+    data = phishing(1250)
+    sizes = []
+    for _ in range(3):
+        for x, y in data:
+            model.predict_proba_one(x)
+            model.learn_one(x, y)
+        sizes.append(len(pickle.dumps(model)))
+    assert model.n_batches == 1875
+    assert model.policy_.n_rounds > 500 or not model.policy_.uses_rewards  # past SW-UCB's window
+    assert sizes[2] <= sizes[0] * 1.02, sizes
