@@ -95,6 +95,23 @@ class Policy(base.Base, abc.ABC):
     side_observations
         Class attribute: whether `update_round` may report several arms in one round.
 
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> policy = bandits.UCB1(n_arms=2, seed=0)
+    >>> policy.select()  # arms without data first, lowest index first
+    0
+    >>> policy.update(0, 1.0)
+    >>> policy.select()
+    1
+    >>> policy.update_round({0: 1.0, 1: 0.0})  # pulled arm 1, also measured arm 0
+    >>> policy.counts, policy.n_rounds, policy.means
+    ((2, 1), 2, (1.0, 0.0))
+    >>> policy.update(0, 1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: reward must be in [0.0, 1.0] for UCB1, got 1.5
+
     """
 
     reward_range: tuple[float, float] | None = (0.0, 1.0)

@@ -30,6 +30,24 @@ class Environment(base.Base, abc.ABC):
     `expected_rewards(t)` gives each arm's expected reward at round `t` (counted from 1) in the
     current state; `pull(arm, t, rng)` draws the pulled arm's reward with `rng` and advances the
     state if the problem has one; `reset()` returns to the initial state.
+
+    Examples
+    --------
+    A subclass sets `n_arms` and implements `expected_rewards`; here the best arm alternates.
+
+    >>> import random
+    >>> from streamboost import bandits
+    >>> class Alternating(bandits.Environment):
+    ...     n_arms = 2
+    ...     def expected_rewards(self, t):
+    ...         return (1.0, 0.0) if t % 2 else (0.0, 1.0)
+    >>> env = Alternating()
+    >>> env.pull(0, 1, random.Random(0)), env.pull(0, 2, random.Random(0))
+    (1.0, 0.0)
+    >>> result = bandits.simulate(bandits.UCB1(n_arms=2, seed=0), env, 10, seed=0)
+    >>> float(result.rewards.sum() + result.regret.sum())  # each round: reward + regret = 1
+    10.0
+
     """
 
     n_arms: int

@@ -32,6 +32,20 @@ class SimulationResult:
     n_arms
         Number of arms.
 
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.bandits import SimulationResult
+    >>> result = SimulationResult(
+    ...     arms=np.array([0, 1, 1, 1]), rewards=np.array([0.0, 1.0, 0.0, 1.0]),
+    ...     regret=np.array([0.2, 0.0, 0.0, 0.0]), optimal=np.array([False, True, True, True]),
+    ...     n_arms=3,
+    ... )
+    >>> result.counts, result.cumulative_regret
+    (array([1, 3, 0]), array([0.2, 0.2, 0.2, 0.2]))
+    >>> result.share(1), result.share(1, start=2, stop=3)  # rounds 1..4, then rounds 2..3
+    (0.75, 1.0)
+
     """
 
     arms: np.ndarray

@@ -55,7 +55,31 @@ def new_concept_probability(t: int, position: int, width: float) -> float:
 
 
 class Drift:
-    """Base class of drift injections."""
+    """Base class of drift injections.
+
+    Examples
+    --------
+    A drift implements `apply`, a generator over the examples; `stream` applies it. This one
+    turns every label negative from `position` on:
+
+    >>> import dataclasses
+    >>> from streamboost.datasets import Drift, stream
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class AllNegative(Drift):
+    ...     position: int
+    ...     needs_binary = True
+    ...     def apply(self, examples, *, rng, prior, make_stream):
+    ...         for t, (x, y) in enumerate(examples):
+    ...             yield x, y and t < self.position
+    >>> ys = [y for _, y in stream("phishing", drift=AllNegative(position=100))]
+    >>> len(ys), any(ys[:100]), any(ys[100:])
+    (11055, True, False)
+    >>> stream("phishing", raw_labels=True, drift=AllNegative(position=100))
+    Traceback (most recent call last):
+    ...
+    ValueError: AllNegative acts on boolean labels; it cannot be combined with raw_labels=True
+
+    """
 
     #: Whether the drift needs boolean labels (it cannot act on raw multiclass labels).
     needs_binary = False

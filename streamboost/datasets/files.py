@@ -33,7 +33,25 @@ _CHUNK = 1 << 16
 
 
 class ChecksumError(ValueError):
-    """A dataset file whose sha256 is not the one the registry expects."""
+    """A dataset file whose sha256 is not the one the registry expects.
+
+    Examples
+    --------
+    A wrong copy found first (here an empty file in `data_dir`) is an error, not skipped:
+
+    >>> import pathlib, tempfile
+    >>> from streamboost.datasets import ChecksumError, fetch
+    >>> data_dir = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (data_dir / "phishing.csv.gz").write_bytes(b"")
+    >>> issubclass(ChecksumError, ValueError)
+    True
+    >>> fetch("phishing", data_dir)
+    Traceback (most recent call last):
+    ...
+    streamboost.datasets.files.ChecksumError: dataset 'phishing': file ...phishing.csv.gz has
+    sha256 e3b0c44298fc1c14..., expected 9ee4aa5e966efd75... (wrong or truncated copy; ...)
+
+    """
 
 
 def sha256_file(path: str | os.PathLike) -> str:

@@ -52,6 +52,20 @@ class CSVTable:
     classes
         If given, every label must be one of these.
 
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from streamboost.datasets import CSVTable
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "toy.csv"
+    >>> _ = path.write_text("colour,label,size\\nred,yes,1.5\\n,no,2\\nblue,yes,\\n")
+    >>> table = CSVTable(path, label_column="label")
+    >>> table.features, table.numeric
+    (['colour', 'size'], [False, True])
+    >>> list(table)  # an empty cell is a missing value: its key is left out
+    [({'colour': 'red', 'size': 1.5}, 'yes'), ({'size': 2.0}, 'no'), ({'colour': 'blue'}, 'yes')]
+    >>> table.labels()  # a second pass over the file
+    Counter({'yes': 2, 'no': 1})
+
     """
 
     def __init__(

@@ -92,7 +92,22 @@ def _failure(cell: Cell, error: BaseException) -> dict[str, typing.Any]:
 
 @dataclasses.dataclass
 class GridRun:
-    """The records of a grid, in cell order, and how many were run now or taken from the store."""
+    """The records of a grid, in cell order, and how many were run now or taken from the store.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from streamboost import experiments
+    >>> cells = experiments.make_grid(["phishing"], ["never", "ucb1"], max_rows=50)
+    >>> out = tempfile.mkdtemp()
+    >>> run = experiments.run_grid(cells, out, n_jobs=1)
+    >>> run.n_run, run.n_cached, run.failed
+    (2, 0, [])
+    >>> again = experiments.run_grid(cells, out, n_jobs=1)  # finished cells are read back
+    >>> again.n_run, again.n_cached, [(row["policy"], row["n"]) for row in again.rows()]
+    (0, 2, [('never', 50), ('ucb1', 50)])
+
+    """
 
     cells: list[Cell]
     records: list[dict[str, typing.Any]]

@@ -121,6 +121,17 @@ class FriedmanResult:
     `statistic` is Friedman's chi2_F (with scipy's correction for ties), `pvalue` its
     chi-square p-value with k - 1 degrees of freedom; `iman_davenport` is
     F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F) with its F(k - 1, (k - 1)(N - 1)) p-value.
+
+    Examples
+    --------
+    >>> from streamboost.experiments.statistics import friedman_test
+    >>> scores = [[0.1, 0.2, 0.3], [0.1, 0.3, 0.2], [0.1, 0.2, 0.3], [0.2, 0.1, 0.3]]
+    >>> result = friedman_test(scores)
+    >>> result.n_datasets, result.n_methods, result.mean_ranks, round(result.statistic, 3)
+    (4, 3, (1.25, 2.0, 2.75), 4.5)
+    >>> round(result.iman_davenport, 3), round(result.iman_davenport_pvalue, 3)  # 3 * 4.5 / 3.5
+    (3.857, 0.084)
+
     """
 
     mean_ranks: tuple[float, ...]
@@ -233,6 +244,24 @@ class Comparison:
         Significance level.
     incomplete
         Datasets left out because some policy has no successful run there.
+
+    Examples
+    --------
+    >>> from streamboost.experiments import compare
+    >>> rows = [
+    ...     {"dataset": d, "policy": p, "seed": s, "cost_ratio": 1.0, "status": "ok",
+    ...      "brier": b + 0.02 * s}
+    ...     for d, p, b in [("a", "x", 0.1), ("a", "y", 0.2), ("b", "x", 0.3), ("b", "y", 0.4),
+    ...                     ("c", "x", 0.5)]
+    ...     for s in (0, 1)
+    ... ]
+    >>> comparison = compare(rows, "brier")
+    >>> comparison.policies, comparison.datasets, comparison.incomplete, comparison.mean_ranks
+    (('x', 'y'), ('a', 'b'), ('c',), {'x': 1.0, 'y': 2.0})
+    >>> print("\\n".join(comparison.format().splitlines()[1:4]))  # mean ± CI half-width
+    rank  policy  mean rank  a                b
+    1     x       1.00       0.1100 ± 0.1271  0.3100 ± 0.1271
+    2     y       2.00       0.2100 ± 0.1271  0.4100 ± 0.1271
 
     """
 

@@ -30,6 +30,24 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
     pos_val
         The positive label (River's convention; the int 1 also matches True).
 
+    Examples
+    --------
+    `BrierScore` is a `ProbabilityMetric`:
+
+    >>> from streamboost import metrics
+    >>> metric = metrics.BrierScore(pos_val="spam")
+    >>> metric.update("spam", {"spam": 0.9, "ham": 0.1})
+    >>> metric.update("ham", 0.2, w=3.0)
+    >>> metric.get()  # (0.1 ** 2 + 3 * 0.2 ** 2) / 4
+    0.0325
+    >>> metric.update("ham", 1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: the positive-class probability must lie in [0, 1], got 1.5
+    >>> metric.revert("ham", 0.2, w=3.0)
+    >>> metric.get()
+    0.01
+
     """
 
     _fmt = ".6f"
@@ -79,6 +97,22 @@ class BinnedProbabilityMetric(ProbabilityMetric):
         Number of bins (int >= 1).
     pos_val
         The positive label.
+
+    Examples
+    --------
+    `ExpectedCalibrationError` is a `BinnedProbabilityMetric`; 0.25 and 0.5 lie on edges, so
+    they fall in the bin on their left:
+
+    >>> from streamboost import metrics
+    >>> metric = metrics.ExpectedCalibrationError(n_bins=4)
+    >>> for y, p in [(True, 0.0), (False, 0.25), (True, 0.5), (False, 0.8)]:
+    ...     metric.update(y, p)
+    >>> diagram = metric.reliability_diagram()
+    >>> diagram["bin_lower"], diagram["mean_predicted"], diagram["weight"]
+    ([0.0, 0.25, 0.75], [0.125, 0.5, 0.8], [2.0, 1.0, 1.0])
+    >>> metric.revert(False, 0.8)
+    >>> metric.n, metric.reliability_diagram()["bin_upper"]
+    (3.0, [0.25, 0.5])
 
     """
 

@@ -21,7 +21,20 @@ THESIS_COST_RATIOS: tuple[float, ...] = (
 
 
 class BrierCurvePoint(typing.NamedTuple):
-    """One point of a Brier curve: the cost ratio c_FN/c_FP, the cost proportion c and Q(c)."""
+    """One point of a Brier curve: the cost ratio c_FN/c_FP, the cost proportion c and Q(c).
+
+    Examples
+    --------
+    >>> from streamboost import metrics
+    >>> curve = metrics.BrierCurve(cost_ratios=(3.0,))  # c = 1 / (1 + 3)
+    >>> curve.update(True, 0.2)  # a false negative at c = 0.25
+    >>> curve.update(False, 0.1)
+    >>> curve.curve()[1]  # Q = 2 (0.25 * 0 + 0.75 * 1) / 2
+    BrierCurvePoint(cost_ratio=3.0, c=0.25, q=0.75)
+    >>> [(pt.cost_ratio, pt.c) for pt in curve.curve()]  # with the end points c = 0 and 1
+    [(inf, 0.0), (3.0, 0.25), (0.0, 1.0)]
+
+    """
 
     cost_ratio: float
     c: float
