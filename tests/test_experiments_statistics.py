@@ -179,6 +179,14 @@ def test_compare_skips_failed_cells_and_reports_incomplete_datasets():
     assert result.incomplete == ("d2",)
     assert result.friedman is None  # one dataset left
     assert "Left out" in result.format() and "Friedman test skipped" in result.format()
+    assert {d for d, _ in result.cells} == {d for d, _ in result.n_seeds} == {"d1"}
+
+
+def test_compare_labels_its_intervals_with_their_confidence():
+    rows = _rows({"d1": {"a": 0.1, "b": 0.2}, "d2": {"a": 0.3, "b": 0.2}})
+    wide, narrow = (statistics.compare(rows, "brier", confidence=c) for c in (0.99, 0.8))
+    assert "mean ± 99% CI" in wide.format() and "mean ± 80% CI" in narrow.format()
+    assert wide.confidence == 0.99
 
 
 def test_compare_bigger_is_better_and_missing_metric():

@@ -203,7 +203,8 @@ class Policy(base.Base, abc.ABC):
 
     @property
     def n_rounds(self) -> int:
-        """Number of updates so far."""
+        """Number of rounds so far (`update` and `update_round` calls; a round with side
+        observations counts once)."""
         return self._n_rounds
 
     @property

@@ -17,7 +17,10 @@ class UCB1(Policy):
     $$\arg\max_j \; \bar x_j + \sqrt{\frac{2 \ln n}{n_j}},$$
 
     where $\bar x_j$ is the average reward of arm $j$, $n_j$ its number of pulls and $n$ the
-    number of pulls so far (Auer et al. 2002, Fig. 1). Ties are broken at random. Rewards must
+    number of pulls so far (Auer et al. 2002, Fig. 1). With side observations
+    (`update_round`), $n_j$ counts every observation of arm $j$ and $n$ the rounds, so the sum
+    of the $n_j$ exceeds $n$; $\ln n$ stays the round count, as in UCB with side observations
+    (Caron, Kveton, Lelarge & Bhagat 2012, UCB-N). Ties are broken at random. Rewards must
     lie in $[0, 1]$; the expected regret after $n$ rounds is at most
     $8 \sum_{i: \Delta_i > 0} \ln n / \Delta_i + (1 + \pi^2/3) \sum_j \Delta_j$ (Theorem 1).
 
@@ -48,6 +51,9 @@ class UCB1(Policy):
     ----------
     Auer, P., Cesa-Bianchi, N. and Fischer, P. (2002). Finite-time analysis of the multiarmed
     bandit problem. Machine Learning, 47(2-3), 235-256.
+
+    Caron, S., Kveton, B., Lelarge, M. and Bhagat, S. (2012). Leveraging side observations in
+    stochastic bandits. UAI 2012.
 
     """
 

@@ -117,6 +117,7 @@ class CSVTable:
 
     @property
     def n_features(self) -> int:
+        """Number of feature columns (every column but the label)."""
         return len(self.features)
 
     def labels(self) -> Counter:

@@ -116,6 +116,7 @@ class GridRun:
 
     @property
     def failed(self) -> list[dict[str, typing.Any]]:
+        """The records of the runs that failed (status other than "ok")."""
         return [r for r in self.records if r["status"] != "ok"]
 
     def rows(self) -> list[dict[str, typing.Any]]:

@@ -198,6 +198,7 @@ class Cell:
 
     @property
     def c_fn(self) -> float:
+        """Cost of a false negative: `c_fp * cost_ratio`."""
         return self.c_fp * self.cost_ratio
 
     def config(self) -> dict[str, typing.Any]:

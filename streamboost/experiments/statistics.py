@@ -232,10 +232,12 @@ class Comparison:
     mean_ranks
         Policy -> mean rank over `datasets`.
     cells
-        (dataset, policy) -> (mean, low, high) of the metric over seeds (95 % t interval),
-        each seed's value first averaged over cost ratios.
+        (dataset, policy) -> (mean, low, high) of the metric over seeds (Student-t interval at
+        `confidence`), each seed's value first averaged over cost ratios; for `datasets` only.
     n_seeds
-        (dataset, policy) -> number of seeds behind the interval.
+        (dataset, policy) -> number of seeds behind the interval; for `datasets` only.
+    confidence
+        Level of the intervals in `cells`.
     friedman
         The Friedman test, or None when there are fewer than 2 datasets or 3 policies.
     critical_difference
@@ -276,6 +278,7 @@ class Comparison:
     critical_difference: float | None
     alpha: float
     incomplete: tuple[str, ...]
+    confidence: float = 0.95
 
     def format(self) -> str:
         """The ranked table and the test results as plain text."""
@@ -292,7 +295,8 @@ class Comparison:
         widths = [max(len(r[j]) for r in [header, *rows]) for j in range(len(header))]
         lines = [
             f"Policies ranked by {self.metric} ({direction} is better) over "
-            f"{len(self.datasets)} dataset(s); per dataset: mean ± 95% CI over seeds",
+            f"{len(self.datasets)} dataset(s); per dataset: mean ± {self.confidence:.0%} CI "
+            "over seeds",
             "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip(),
         ]
         lines += [
@@ -397,9 +401,10 @@ def compare(
         datasets=tuple(complete),
         mean_ranks=mean_ranks,
         cells={key: cells[key] for key in cells if key[0] in complete},
-        n_seeds=n_seeds,
+        n_seeds={key: n_seeds[key] for key in n_seeds if key[0] in complete},
         friedman=friedman,
         critical_difference=cd,
         alpha=alpha,
         incomplete=incomplete,
+        confidence=confidence,
     )
