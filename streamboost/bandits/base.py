@@ -134,7 +134,9 @@ class Policy(base.Base, abc.ABC):
 
     def update(self, arm: int, reward: float) -> None:
         """Learn that pulling `arm` paid `reward` (one round of bandit feedback)."""
-        self.update_round({arm: reward})
+        # update_round({arm: reward}) without building and checking a mapping: this is the
+        # simulator's inner loop.
+        self._record([(self._check_arm(arm), self._check_reward(reward))])
 
     def update_round(self, rewards: typing.Mapping[int, float]) -> None:
         """Learn one round in which the reward of several arms was observed.
@@ -157,6 +159,9 @@ class Policy(base.Base, abc.ABC):
         observed = [(self._check_arm(arm), self._check_reward(r)) for arm, r in rewards.items()]
         if len({arm for arm, _ in observed}) != len(observed):
             raise ValueError(f"rewards names an arm twice: {rewards!r}")
+        self._record(observed)
+
+    def _record(self, observed: list[tuple[int, float]]) -> None:
         self._n_rounds += 1
         for arm, reward in observed:
             self._counts[arm] += 1
