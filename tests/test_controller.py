@@ -141,6 +141,41 @@ def test_rewards_are_the_paired_improvements_on_the_next_minibatch_for_every_arm
         assert record["improvement"] == record["improvements"]["train"]
 
 
+def test_a_both_minibatch_scores_every_arm_against_the_live_calibrator():
+    """The action "both": the calibrator that learned minibatch t is the live one, so the four
+    models on minibatch t + 1 are (booster t or t + 1) x (calibrator t or t + 1), both replayed
+    by hand with a booster and a calibrator that learn every example, the calibrator first."""
+    data = phishing(200)
+    size = 20
+    model = BanditCalibratedClassifier(
+        booster=booster(), policy=AlwaysTrain(n_arms=3, arm=2), batch_size=size, warmup=0
+    )
+    raw, calibrator = booster(), model.calibrator_.clone()
+    boosters, calibrators = [], []
+    for i, (x, y) in enumerate(data):
+        if i % size == 0:
+            boosters.append(pickle.loads(pickle.dumps(raw)))
+            calibrators.append(pickle.loads(pickle.dumps(calibrator)))
+        calibrator.learn_one(raw.score_one(x), y)
+        model.learn_one(x, y)
+        raw.learn_one(x, y)
+
+    def p(c, b, x):  # the controller's fallback: an untrained calibrator passes the score
+        return c.predict_one(b.score_one(x)) if c.n_seen else b.score_one(x)
+
+    rounds = [r for r in model.trace if r["improvements"] is not None]
+    assert len(rounds) == len(data) // size - 1 and rounds[0]["rewarded_arm"] == "both"
+    for t, record in enumerate(rounds):
+        batch = data[(t + 1) * size : (t + 2) * size]
+        b0, b1, c0, c1 = boosters[t], boosters[t + 1], calibrators[t], calibrators[t + 1]
+        models = {"train": (c0, b1), "calibrate": (c1, b0), "both": (c1, b1)}
+        for arm, (c, b) in models.items():
+            expected = sum(
+                log_loss(p(c0, b0, x), y) - log_loss(p(c, b, x), y) for x, y in batch
+            ) / size
+            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+
+
 def test_without_counterfactuals_only_the_action_is_scored():
     model, rounds = rewarded_rounds(
         400, policy="ucb1", batch_size=10, warmup=2, counterfactual=False, seed=1
