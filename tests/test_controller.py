@@ -358,3 +358,20 @@ def test_memory_stays_flat_as_the_stream_grows(policy):
     assert model.n_batches == 1875
     assert model.policy_.n_rounds > 500 or not model.policy_.uses_rewards  # past SW-UCB's window
     assert sizes[2] <= sizes[0] * 1.02, sizes
+
+
+def test_learn_many_is_a_learn_one_loop():
+    """Minibatches through pandas give the same model as examples one by one: same arms, same
+    rewards, same probabilities (a bandit with counterfactual rewards, so every path is used)."""
+    data = phishing(400)
+    params = {"policy": "discounted-ucb", "batch_size": 16, "warmup": 2, "seed": 5}
+    one, many = (BanditCalibratedClassifier(booster=booster(), **params) for _ in range(2))
+    for x, y in data:
+        one.learn_one(x, y)
+    for start in range(0, len(data), 50):  # chunks that do not align with the minibatches
+        chunk = data[start : start + 50]
+        many.learn_many(pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk]))
+    assert one.arm_counts == many.arm_counts and list(one.trace) == list(many.trace)
+    assert sum(r["rewards"] is not None and len(r["rewards"]) == 3 for r in one.trace) > 5
+    for x, _ in data[:20]:
+        assert one.predict_proba_one(x) == many.predict_proba_one(x)
