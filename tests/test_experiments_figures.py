@@ -48,7 +48,7 @@ def test_grid_figures_writes_every_figure_per_dataset_and_cost_ratio(tmp_path):
     names = sorted(p.name for p in paths)
     expected = sorted(
         f"{fig}_phishing_cr{ratio}.{ext}"
-        for fig in ("brier_curve", "prequential", "reliability", "allocation", "reward")
+        for fig in ("brier_curve", "prequential", "reliability", "allocation", "reward", "arms")
         for ratio in (1, 5)
         for ext in ("png", "svg")
     )
@@ -84,3 +84,21 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(ImportError, match=r'pip install "streamboost\[plots\]"'):
         figures.allocation_over_time({})
+
+
+def test_arm_shares_stack_each_policys_arms_in_its_own_panel():
+    x = [32, 64, 96]
+    fig = figures.arm_shares(
+        {
+            "two arms": (x, {"train": [1.0, 0.5, 0.0], "calibrate": [0.0, 0.5, 1.0]}),
+            "three arms": (x, {"train": [1.0, 0.0, 0.0], "calibrate": [0.0, 0.0, 0.0],
+                               "both": [0.0, 1.0, 1.0]}),
+        },
+        title="t",
+    )  # fmt: skip
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == ["two arms", "three arms"]
+    assert [len(ax.collections) for ax in visible] == [2, 3]  # one stacked band per arm
+    legend = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert legend == ["train", "calibrate", "both"]
+    assert visible[0].get_ylim() == (0.0, 1.0)

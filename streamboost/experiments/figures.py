@@ -22,6 +22,7 @@ if typing.TYPE_CHECKING:
 
 __all__ = [
     "allocation_over_time",
+    "arm_shares",
     "brier_curves",
     "critical_difference_diagram",
     "cumulative_reward",
@@ -135,6 +136,52 @@ def allocation_over_time(series: Series, *, title: str = "Allocation over time")
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel("examples seen")
     ax.set_ylabel("share of minibatches calibrating\n(arm calibrate or both)")
+    fig.suptitle(title)
+    return fig
+
+
+ARM_COLOURS = {"train": "tab:blue", "calibrate": "tab:orange", "both": "tab:green"}
+
+
+def arm_shares(
+    shares: typing.Mapping[
+        str, tuple[typing.Sequence[float], typing.Mapping[str, typing.Sequence[float]]]
+    ],
+    *,
+    title: str = "Arms over time",
+) -> Figure:
+    """Share of minibatches given to each arm along the stream, one panel per policy.
+
+    `shares`: policy -> (examples seen, arm -> share of recent minibatches on that arm), the
+    shares of each point summing to 1. Stacked, so a policy that collapses onto one arm shows
+    as one colour filling its panel.
+    """
+    n = len(shares)
+    columns = min(n, 3)
+    rows = max(1, math.ceil(n / columns)) if n else 1
+    fig = _figure(figsize=(3.6 * max(columns, 1), 2.4 * rows + 0.6))
+    axes = fig.subplots(rows, max(columns, 1), sharex=True, sharey=True, squeeze=False)
+    for ax, (policy, (x, by_arm)) in zip(axes.flat, shares.items(), strict=False):
+        arms = list(by_arm)
+        ax.stackplot(
+            x,
+            *(by_arm[arm] for arm in arms),
+            labels=arms,
+            colors=[ARM_COLOURS.get(arm) for arm in arms],
+            step="post",
+        )
+        ax.set_title(policy, fontsize="small")
+        ax.set_ylim(0.0, 1.0)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("examples seen")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("share of minibatches")
+    if n:  # the legend of the panel with the most arms covers them all
+        widest = max(list(axes.flat)[:n], key=lambda ax: len(ax.collections))
+        handles, labels = widest.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(labels), frameon=False)
     fig.suptitle(title)
     return fig
 
@@ -356,8 +403,9 @@ def grid_figures(
 
     Per (dataset, cost ratio) and policy the successful cells' seeds are averaged: Brier curve
     points, prequential traces (position by position), the calibrating share of minibatches
-    (then a rolling mean over `allocation_window` minibatches), the cumulative reward, and the
-    reliability data of the final window pooled bin by bin. Files are
+    and each arm's share of minibatches (both then a rolling mean over `allocation_window`
+    minibatches), the cumulative reward, and the reliability data of the final window pooled
+    bin by bin. Files are
     `<figure>_<dataset>_cr<ratio>.png|svg`.
     """
     groups: dict[tuple[str, float], dict[str, list]] = {}
@@ -373,7 +421,7 @@ def grid_figures(
     for (dataset, ratio), by_policy in sorted(groups.items()):
         where = f"{dataset}, cost ratio c_FN/c_FP = {ratio:g}"
         suffix = f"{_slug(dataset)}_cr{ratio:g}"
-        curves, brier, log_loss, alloc, reward, reliability = {}, {}, {}, {}, {}, {}
+        curves, brier, log_loss, alloc, arms, reward, reliability = {}, {}, {}, {}, {}, {}, {}
         window = sum(next(iter(by_policy.values()))[0]["reliability"]["weight"])
         reference = None
         for policy, results in by_policy.items():
@@ -406,6 +454,18 @@ def grid_figures(
                     [[float(row["arm"] in ("calibrate", "both")) for row in t] for t in traces]
                 )
                 alloc[label] = (x, _rolling(calibrating, allocation_window))
+                taken = {row["arm"] for t in traces for row in t}
+                arms[label] = (
+                    x,
+                    {
+                        arm: _rolling(
+                            _mean_rows([[float(row["arm"] == arm) for row in t] for t in traces]),
+                            allocation_window,
+                        )
+                        for arm in ("train", "calibrate", "both")
+                        if arm in taken
+                    },
+                )
                 rewards = [np.cumsum([row["reward"] or 0.0 for row in t]).tolist() for t in traces]
                 reward[label] = (x, _mean_rows(rewards))
         figures = {
@@ -423,6 +483,9 @@ def grid_figures(
                 alloc, title=f"Minibatches spent calibrating (rolling {allocation_window}): {where}"
             )
             figures["reward"] = cumulative_reward(reward, title=f"Cumulative reward: {where}")
+            figures["arms"] = arm_shares(
+                arms, title=f"Minibatches per arm (rolling {allocation_window}): {where}"
+            )
         for name, figure in figures.items():
             paths += save(figure, out / f"{name}_{suffix}")
     return paths
