@@ -186,6 +186,7 @@ def test_grid_resumes_and_reports_a_crashed_cell_without_stopping(tmp_path):
     rows = first.rows()
     assert rows[1]["status"] == "failed" and "ChecksumError" in rows[1]["error"]
     assert "brier" not in rows[1] and rows[0]["brier"] > 0
+    assert rows[0]["arms"] == "train+calibrate+both" and rows[0]["counterfactual"] is True
 
     again = run_grid(cells, tmp_path / "out", n_jobs=1)
     assert (again.n_cached, again.n_run) == (2, 1)  # finished cells skipped, the failure retried

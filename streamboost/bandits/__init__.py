@@ -3,8 +3,9 @@
 Every policy has the same interface: `arm = policy.select()`, then
 `policy.update(arm, reward)`, or `policy.update_round({arm: reward, ...})` for a round in which
 the rewards of arms not pulled were observed too (side observations); `reset()`, `clone()`, and
-read-only `n_arms`, `counts`, `means`, `n_rounds`. The class attribute `reward_range` is the reward interval a policy assumes
-(`None`: any finite reward). `make(name, n_arms, seed)` builds a policy from its registry name.
+read-only `n_arms`, `counts`, `means`, `n_rounds`. The class attribute `reward_range` is the
+reward interval a policy assumes (`None`: any finite reward). `make(name, n_arms, seed)`
+builds a policy from its registry name.
 
 Examples
 --------

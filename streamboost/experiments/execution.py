@@ -42,6 +42,7 @@ _CONFIG_COLUMNS = (
     "max_rows",
     "reward",
     "counterfactual",
+    "arms",
     "data_dir",
 )
 
@@ -128,6 +129,7 @@ class GridRun:
         for record in self.records:
             config = record["config"]
             row = {column: config[column] for column in _CONFIG_COLUMNS}
+            row["arms"] = "+".join(row["arms"])  # one CSV cell, e.g. "train+calibrate"
             row.update(key=record["key"], status=record["status"])
             if record["result"] is not None:
                 row.update(_summary(record["result"]))
