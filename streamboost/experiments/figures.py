@@ -155,6 +155,19 @@ def arm_shares(
     `shares`: policy -> (examples seen, arm -> share of recent minibatches on that arm), the
     shares of each point summing to 1. Stacked, so a policy that collapses onto one arm shows
     as one colour filling its panel.
+
+    Examples
+    --------
+    >>> from streamboost.experiments import figures
+    >>> fig = figures.arm_shares({
+    ...     "ucb1": ([32, 64], {"train": [1.0, 0.0], "both": [0.0, 1.0]}),
+    ...     "never": ([32, 64], {"train": [1.0, 1.0]}),
+    ... })
+    >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    ['ucb1', 'never']
+    >>> [text.get_text() for text in fig.legends[0].get_texts()]
+    ['train', 'both']
+
     """
     n = len(shares)
     columns = min(n, 3)
