@@ -28,9 +28,10 @@ import math
 import numbers
 
 import numpy as np
-from river import base
 from scipy import optimize
 from scipy.special import expit, log_expit
+
+from .base import Calibrator, check_forgetting, check_label, check_score, check_scores
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
 
@@ -55,29 +56,6 @@ def _sigmoid(z: float) -> float:
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
     return e / (1.0 + e)
-
-
-def _check_score(score) -> float:
-    if type(score) is float and 0.0 <= score <= 1.0:  # fast path, the common case
-        return score
-    if isinstance(score, bool | np.bool_) or not isinstance(score, numbers.Real):
-        raise ValueError(
-            f"score must be a real number in [0, 1], got {score!r} ({type(score).__name__})"
-        )
-    s = float(score)
-    if not 0.0 <= s <= 1.0:  # also rejects NaN
-        raise ValueError(f"score must be a finite real in [0, 1], got {score!r}")
-    return s
-
-
-def _check_label(y) -> bool:
-    if y is True or y is False:  # fast path, the common case
-        return y
-    if isinstance(y, bool | np.bool_):
-        return bool(y)
-    if isinstance(y, numbers.Integral) and y in (0, 1):
-        return bool(y)
-    raise ValueError(f"y must be a bool or 0/1, got {y!r} ({type(y).__name__})")
 
 
 def _check_params(feature: str, objective: str, eps: float) -> None:
@@ -134,7 +112,7 @@ def _project_ball(
     return A * scale, B * scale
 
 
-class OnlinePlattCalibrator(base.Base):
+class OnlinePlattCalibrator(Calibrator):
     r"""Platt scaling fitted online, in O(1) time and memory per example.
 
     The calibrated probability of the positive class is (Platt 1999; thesis Algorithm 2)
@@ -176,7 +154,9 @@ class OnlinePlattCalibrator(base.Base):
     exact arithmetic (tested); keeping $C$ rather than the inverse cannot drift from symmetric
     positive definiteness over long streams and lets $\lambda$ discount $C$ while $H_0$ stays.
     $\Pi_H$ is the projection onto the ball $\|\theta\|_2 \le$ `radius` in the $H_t$-norm (exact,
-    by a 1-D root search; G&R solve it with cvxpy).
+    by a 1-D root search; G&R solve it with cvxpy), then onto $A \le 0$ (in the $H_t$-norm),
+    so the map never decreases in the score, also after a stretch of one class (unconstrained,
+    three negatives at $s = 0.8$ turn it around; a decision then ranks examples backwards).
 
     **Forgetting.** $\lambda$ < 1 discounts the accumulated curvature $C$ and the class counts
     at every example, so old examples weigh $\lambda^{\text{age}}$: an effective memory of
@@ -275,10 +255,9 @@ class OnlinePlattCalibrator(base.Base):
         for name, value in (("forgetting", forgetting), ("gamma", gamma), ("radius", radius)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise ValueError(f"{name} must be a real number, got {value!r}")
-        if not 0.0 < forgetting <= 1.0:
-            raise ValueError(f"forgetting must be in (0, 1], got {forgetting!r}")
-        if not (math.isfinite(gamma) and gamma > 0.0):
-            raise ValueError(f"gamma must be finite and > 0, got {gamma!r}")
+        check_forgetting(forgetting)
+        if not 1e-8 <= gamma <= 1e8:  # also rejects NaN; H0 = 1/gamma^2 must stay finite
+            raise ValueError(f"gamma must be in [1e-8, 1e8], got {gamma!r}")
         start = _start(feature, objective)
         if not (math.isfinite(radius) and radius > math.hypot(*start)):
             raise ValueError(
@@ -318,11 +297,6 @@ class OnlinePlattCalibrator(base.Base):
         return self._B
 
     @property
-    def n_seen(self) -> int:
-        """Number of examples learned."""
-        return self._n_seen
-
-    @property
     def n_pos(self) -> float:
         """Positives learned so far (discounted when `forgetting` < 1), N+ of the targets."""
         return self._n_pos
@@ -341,16 +315,12 @@ class OnlinePlattCalibrator(base.Base):
             return self._logit_max
         return math.log(s) - math.log1p(-s)
 
-    def predict_one(self, score: float) -> float:
-        """P(y=1 | score) under the current map."""
-        return _sigmoid(-(self._A * self._feature(_check_score(score)) + self._B))
+    def _predict(self, score: float) -> float:
+        return _sigmoid(-(self._A * self._feature(score) + self._B))
 
     def predict_many(self, scores) -> np.ndarray:
         """P(y=1 | score) for an array-like of scores (vectorised)."""
-        s = np.asarray(scores, dtype=float).ravel()
-        if s.size and not (np.all(s >= 0.0) & np.all(s <= 1.0)):  # NaN fails both
-            bad = s[~((s >= 0.0) & (s <= 1.0))][0]
-            raise ValueError(f"score must be a finite real in [0, 1], got {bad!r}")
+        s = check_scores(scores)
         if self.feature == "logit":
             c = np.clip(s, self.eps, 1.0 - self.eps)
             u = np.log(c) - np.log1p(-c)
@@ -358,22 +328,8 @@ class OnlinePlattCalibrator(base.Base):
             u = s
         return expit(-(self._A * u + self._B))
 
-    def learn_one(self, score: float, y) -> None:
-        """Update the map with one (score, label) pair; y truthy (True/1) means positive."""
-        s, positive = _check_score(score), _check_label(y)
-        self._update(self._feature(s), positive)
-
-    def learn_many(self, scores, ys) -> None:
-        """Learn pairs in order; all are validated before the first update."""
-        scores, ys = list(scores), list(ys)
-        if len(scores) != len(ys):
-            raise ValueError(f"scores and ys differ in length: {len(scores)} != {len(ys)}")
-        pairs = [
-            (self._feature(_check_score(s)), _check_label(y))
-            for s, y in zip(scores, ys, strict=True)
-        ]
-        for u, positive in pairs:
-            self._update(u, positive)
+    def _learn(self, score: float, positive: bool) -> None:
+        self._update(self._feature(score), positive)
 
     def _update(self, u: float, positive: bool) -> None:
         lam = self.forgetting
@@ -385,7 +341,6 @@ class OnlinePlattCalibrator(base.Base):
         else:
             self._n_neg += 1.0
             target = 1.0 / (self._n_neg + 2.0) if self.smooth_targets else 0.0
-        self._n_seen += 1
 
         A, B = self._A, self._B
         p = _sigmoid(-(A * u + B))
@@ -409,6 +364,12 @@ class OnlinePlattCalibrator(base.Base):
         norm_sq = A * A + B * B
         if norm_sq > self._radius_sq:
             A, B = _project_ball(A, B, h11, h12, h22, self.radius)
+        if A > 0.0:
+            # A decreasing map (more score, less probability) is never a calibration of a
+            # classifier's score: project onto A <= 0 in the H-norm, where B absorbs what it
+            # can of A's step; the map is then at worst constant.
+            B = min(max(B + h12 * A / h22, -self.radius), self.radius)
+            A = 0.0
         self._A, self._B = A, B
 
 
@@ -454,8 +415,8 @@ def platt_fit(
         raise ValueError(f"scores and labels differ in length: {len(scores)} != {len(labels)}")
     if not scores:
         raise ValueError("platt_fit needs at least one (score, label) pair, got none")
-    s = np.array([_check_score(v) for v in scores])
-    y = np.array([_check_label(v) for v in labels])
+    s = np.array([check_score(v) for v in scores])
+    y = np.array([check_label(v) for v in labels])
     if feature == "logit":
         c = np.clip(s, eps, 1.0 - eps)
         u = np.log(c) - np.log1p(-c)

@@ -1,0 +1,75 @@
+"""Online calibrators: monotone maps from a classifier's score to a probability, learned online.
+
+Each takes a score in [0, 1] (for example P(positive) from any River classifier) and a label,
+in O(1) time and memory per example, and is chosen by name with `make`:
+
+* `"platt"`: `OnlinePlattCalibrator`, a sigmoid in logit(score), 2 parameters (Platt 1999;
+  Gupta & Ramdas 2023);
+* `"beta"`: `OnlineBetaCalibrator`, 3 parameters, also fits asymmetric distortions
+  (Kull, Silva Filho & Flach 2017);
+* `"isotonic"`: `OnlineIsotonicCalibrator`, any monotone map, over a fixed grid of score bins
+  with forgetting;
+* `"histogram"`: `HistogramCalibrator`, histogram binning (Zadrozny & Elkan 2001) kept monotone.
+
+References
+----------
+- Platt, J. (1999). Probabilistic outputs for support vector machines.
+- Gupta, C. & Ramdas, A. (2023). Online Platt scaling with calibeating. ICML.
+- Kull, M., Silva Filho, T. & Flach, P. (2017). Beta calibration: a well-founded and easily
+  implemented improvement on logistic calibration for binary classifiers. AISTATS.
+- Zadrozny, B. & Elkan, C. (2001). Obtaining calibrated probability estimates from decision
+  trees and naive Bayesian classifiers. ICML.
+
+"""
+
+from __future__ import annotations
+
+import typing
+
+from .base import Calibrator, pool_adjacent_violators
+from .beta import OnlineBetaCalibrator, beta_fit
+from .histogram import HistogramCalibrator
+from .isotonic import OnlineIsotonicCalibrator
+from .platt import OnlinePlattCalibrator, platt_fit
+
+__all__ = [
+    "CALIBRATORS",
+    "Calibrator",
+    "HistogramCalibrator",
+    "OnlineBetaCalibrator",
+    "OnlineIsotonicCalibrator",
+    "OnlinePlattCalibrator",
+    "beta_fit",
+    "make",
+    "platt_fit",
+    "pool_adjacent_violators",
+]
+
+#: The calibrators by name, as `make`, the controller's and the CLI's `calibrator` accept them.
+CALIBRATORS: dict[str, type[Calibrator]] = {
+    "platt": OnlinePlattCalibrator,
+    "beta": OnlineBetaCalibrator,
+    "isotonic": OnlineIsotonicCalibrator,
+    "histogram": HistogramCalibrator,
+}
+
+
+def make(name: str, **params: typing.Any) -> Calibrator:
+    """Build the calibrator called `name` (a key of `CALIBRATORS`) with `params`.
+
+    Examples
+    --------
+    >>> from streamboost.calibration import make
+    >>> make("beta")
+    OnlineBetaCalibrator (...)
+    >>> make("sigmoid")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown calibrator 'sigmoid'; expected one of beta, histogram, isotonic, platt
+
+    """
+    if not isinstance(name, str) or name not in CALIBRATORS:
+        raise ValueError(
+            f"unknown calibrator {name!r}; expected one of {', '.join(sorted(CALIBRATORS))}"
+        )
+    return CALIBRATORS[name](**params)

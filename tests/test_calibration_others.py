@@ -1,0 +1,274 @@
+"""Tests of the beta, isotonic and histogram calibrators, and of what every calibrator promises:
+a monotone map after any training, validation before any change, the registry."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import betaln, expit
+from sklearn.isotonic import IsotonicRegression
+
+from streamboost.calibration import (
+    CALIBRATORS,
+    HistogramCalibrator,
+    OnlineBetaCalibrator,
+    OnlineIsotonicCalibrator,
+    beta_fit,
+    make,
+    pool_adjacent_violators,
+)
+
+GRID = np.linspace(0.0, 1.0, 201).tolist()
+
+
+def non_decreasing(values) -> bool:
+    return all(b >= a - 1e-12 for a, b in zip(values, values[1:], strict=False))
+
+
+# ---------------------------------------------------------------- every calibrator
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(CALIBRATORS)),
+    pairs=st.lists(
+        st.tuples(st.floats(0.0, 1.0), st.booleans()), min_size=0, max_size=80
+    ),
+    one_class=st.sampled_from([None, True, False]),
+)
+def test_every_calibrator_stays_monotone_and_in_the_unit_interval(name, pairs, one_class):
+    cal = make(name)
+    for s, y in pairs:
+        cal.learn_one(s, y)
+    if one_class is not None:  # then a stretch of one class at the highest / lowest scores
+        for s in (0.99, 0.9, 0.8, 0.2, 0.1) * 10:
+            cal.learn_one(s, one_class)
+    probas = [cal.predict_one(s) for s in GRID]
+    assert all(0.0 <= p <= 1.0 and math.isfinite(p) for p in probas)
+    assert non_decreasing(probas), name
+    np.testing.assert_allclose(cal.predict_many(GRID), probas, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_three_negatives_at_a_high_score_do_not_reverse_the_map(name):
+    # The reversal seen in the Platt calibrator before it was constrained: after three negatives
+    # at s = 0.8, p(0.2) came out above p(0.8).
+    cal = make(name)
+    for _ in range(3):
+        cal.learn_one(0.8, False)
+    assert cal.predict_one(0.2) <= cal.predict_one(0.8)
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+@pytest.mark.parametrize(
+    ("score", "y"), [(float("nan"), True), (1.5, True), (-0.1, False), ("0.5", True),
+                     (True, True), (0.5, 2), (0.5, "yes"), (float("inf"), False)],
+)
+def test_bad_input_is_refused_before_any_change(name, score, y):
+    cal = make(name)
+    cal.learn_many([0.3, 0.7], [False, True])
+    before = pickle.dumps(cal)
+    with pytest.raises(ValueError, match=r"must be"):
+        cal.learn_one(score, y)
+    with pytest.raises(ValueError, match=r"must be"):
+        cal.learn_many([0.4, score], [True, y])  # the good first pair is not learned either
+    assert pickle.dumps(cal) == before
+
+
+def test_make_names_each_calibrator_and_refuses_others():
+    for name, cls in CALIBRATORS.items():
+        assert type(make(name)) is cls
+    with pytest.raises(ValueError, match="unknown calibrator 'sigmoid'"):
+        make("sigmoid")
+    with pytest.raises(ValueError, match="unknown calibrator 42"):
+        make(42)
+
+
+@pytest.mark.parametrize(
+    ("cls", "params", "message"),
+    [
+        (HistogramCalibrator, {"n_bins": 0}, "n_bins must be an integer >= 1, got 0"),
+        (HistogramCalibrator, {"n_bins": 2.5}, "n_bins must be an integer"),
+        (HistogramCalibrator, {"forgetting": 0.0}, r"forgetting must be in \(0, 1\], got 0.0"),
+        (HistogramCalibrator, {"prior": -1.0}, "prior must be finite and >= 0, got -1.0"),
+        (OnlineIsotonicCalibrator, {"prior": float("nan")}, "prior must be finite"),
+        (OnlineBetaCalibrator, {"gamma": 1e-200}, r"gamma must be in \[1e-8, 1e8\]"),
+        (OnlineBetaCalibrator, {"eps": 0.5}, r"eps must be a real in \(0, 0.5\)"),
+        (OnlineBetaCalibrator, {"radius": 1.0}, "radius must contain the start"),
+        (OnlineBetaCalibrator, {"forgetting": float("nan")}, "forgetting must be in"),
+    ],
+)
+def test_bad_parameters_are_named(cls, params, message):
+    with pytest.raises(ValueError, match=message):
+        cls(**params)
+
+
+# ---------------------------------------------------------------- pooling
+
+
+def test_pool_adjacent_violators_matches_scikit_learn():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        n = int(rng.integers(1, 30))
+        values, weights = rng.random(n), rng.random(n) + 0.01
+        expected = IsotonicRegression().fit(np.arange(n), values, sample_weight=weights)
+        np.testing.assert_allclose(
+            pool_adjacent_violators(values.tolist(), weights.tolist()),
+            expected.predict(np.arange(n)),
+            rtol=0,
+            atol=1e-12,
+        )
+
+
+# ---------------------------------------------------------------- isotonic
+
+
+@pytest.mark.parametrize("n_bins", [10, 37])
+def test_isotonic_on_bin_grid_scores_is_batch_isotonic_regression(n_bins):
+    """With one score value per bin and no prior, the online fit is scikit-learn's."""
+    rng = np.random.default_rng(n_bins)
+    values = (np.arange(n_bins) + rng.uniform(0.05, 0.95, n_bins)) / n_bins
+    scores = rng.choice(values, size=3000)
+    labels = rng.random(3000) < expit(6.0 * (scores - 0.5)) * 0.8 + 0.1 * (scores > 0.7)
+    cal = OnlineIsotonicCalibrator(n_bins=n_bins, prior=0.0)
+    cal.learn_many(scores.tolist(), labels.tolist())
+    reference = IsotonicRegression(out_of_bounds="clip").fit(scores, labels)
+    queries = np.linspace(0.0, 1.0, 401)
+    np.testing.assert_allclose(
+        [cal.predict_one(q) for q in queries], reference.predict(queries), rtol=0, atol=1e-12
+    )
+
+
+def test_isotonic_on_continuous_scores_is_within_the_bin_resolution():
+    rng = np.random.default_rng(0)
+    scores = rng.random(20_000)
+    labels = rng.random(20_000) < scores**2
+    cal = OnlineIsotonicCalibrator(n_bins=50, prior=0.0)
+    cal.learn_many(scores.tolist(), labels.tolist())
+    reference = IsotonicRegression(out_of_bounds="clip").fit(scores, labels)
+    queries = np.linspace(0.02, 0.98, 97)
+    online = np.array([cal.predict_one(q) for q in queries])
+    assert np.max(np.abs(online - reference.predict(queries))) < 0.08
+    assert np.max(np.abs(online - queries**2)) < 0.05  # and both find the true map
+
+
+def test_isotonic_and_histogram_start_near_the_identity():
+    iso, hist = OnlineIsotonicCalibrator(n_bins=10), HistogramCalibrator(n_bins=10)
+    for s in (0.05, 0.2, 0.55, 0.95):
+        assert iso.predict_one(s) == pytest.approx(s)
+        assert hist.predict_one(s) == pytest.approx(math.floor(s * 10) / 10 + 0.05)
+
+
+# ---------------------------------------------------------------- histogram
+
+
+def test_histogram_is_the_batch_positive_rate_per_bin_when_already_ordered():
+    rng = np.random.default_rng(1)
+    scores = rng.random(5000)
+    labels = rng.random(5000) < scores
+    cal = HistogramCalibrator(n_bins=10, prior=2.0)
+    cal.learn_many(scores.tolist(), labels.tolist())
+    bins = np.minimum((scores * 10).astype(int), 9)
+    for j in range(10):
+        inside = bins == j
+        expected = (labels[inside].sum() + 2.0 * (j + 0.5) / 10) / (inside.sum() + 2.0)
+        assert cal.predict_one((j + 0.5) / 10) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("cls", [HistogramCalibrator, OnlineIsotonicCalibrator])
+def test_forgetting_equals_explicit_discounting_also_across_a_rescale(cls):
+    """Stored counts grow by 1/forgetting per example and are rescaled before they overflow;
+    the estimates equal counts discounted explicitly at every step."""
+    lam, n_bins = 0.5, 4  # 1/0.5^k passes the rescale point after ~330 examples
+    rng = np.random.default_rng(2)
+    scores, labels = rng.random(1000), rng.random(1000) < 0.5
+    cal = cls(n_bins=n_bins, forgetting=lam, prior=0.0)
+    n, pos, ssum = np.zeros(n_bins), np.zeros(n_bins), np.zeros(n_bins)
+    for s, y in zip(scores, labels, strict=True):
+        cal.learn_one(float(s), bool(y))
+        n, pos, ssum = n * lam, pos * lam, ssum * lam
+        j = min(int(s * n_bins), n_bins - 1)
+        n[j] += 1
+        pos[j] += y
+        ssum[j] += s
+    used = n > 0
+    fitted = pool_adjacent_violators((pos[used] / n[used]).tolist(), n[used].tolist())
+    if cls is HistogramCalibrator:
+        expected = [fitted[int(np.sum(used[: j + 1])) - 1] for j in range(n_bins)]
+        got = [cal.predict_one((j + 0.5) / n_bins) for j in range(n_bins)]
+    else:
+        xs = ssum[used] / n[used]
+        expected = np.interp(GRID, xs, fitted).tolist()
+        got = [cal.predict_one(g) for g in GRID]
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+    assert cal._weight < 1e101
+
+
+@pytest.mark.parametrize("name", ["histogram", "isotonic", "beta", "platt"])
+def test_forgetting_follows_a_drift(name):
+    params = {"forgetting": 0.99}
+    cal = make(name, **params)
+    rng = np.random.default_rng(4)
+    for flip in (False, True):  # calibrated, then every positive rate moved to 1 - 0.8 s
+        for s in rng.random(3000):
+            p = 1.0 - 0.8 * s if flip else s
+            cal.learn_one(float(s), bool(rng.random() < max(p, 0.5 * s)))
+    # After the drift the rate is max(1 - 0.8 s, s / 2): 0.9 at s = 0.125, 0.5 at s = 0.875.
+    # A monotone map cannot follow it, but it must give up the old slope (old: 0.125 vs 0.875).
+    assert cal.predict_one(0.875) - cal.predict_one(0.125) < 0.3
+
+
+# ---------------------------------------------------------------- beta
+
+
+def test_beta_online_follows_the_batch_fit():
+    rng = np.random.default_rng(5)
+    s = rng.uniform(0.01, 0.99, 5000)
+    y = rng.random(5000) < expit(2.0 * np.log(s) - 0.5 * np.log1p(-s) + 0.3)
+    cal = OnlineBetaCalibrator()
+    cal.learn_many(s.tolist(), y.tolist())
+    # The three features are nearly collinear, so the coefficients are weakly identified; the
+    # maps agree closely (measured: 0.016 at most).
+    a, b, c = beta_fit(s, y)
+    q = np.linspace(0.01, 0.99, 99)
+    batch = expit(a * np.log(q) - b * np.log1p(-q) + c)
+    assert np.max(np.abs(cal.predict_many(q) - batch)) < 0.025
+
+
+def test_beta_recovers_the_closed_form_of_beta_distributed_scores():
+    """Kull et al. 2017, Section 3: scores Beta(a1, b1) for positives and Beta(a0, b0) for
+    negatives give exactly logit p = (a1 - a0) ln s - (b0 - b1)(-ln(1 - s))... i.e. the beta map
+    with a = a1 - a0, b = b0 - b1, c = ln B(a0, b0) - ln B(a1, b1) + ln(pi / (1 - pi))."""
+    a1, b1, a0, b0, pi = 4.0, 2.0, 2.0, 3.0, 0.4
+    a, b = a1 - a0, b0 - b1
+    c = betaln(a0, b0) - betaln(a1, b1) + math.log(pi / (1 - pi))
+    rng = np.random.default_rng(6)
+    n = 20_000
+    y = rng.random(n) < pi
+    s = np.where(y, rng.beta(a1, b1, n), rng.beta(a0, b0, n))
+    batch = beta_fit(s, y)
+    cal = OnlineBetaCalibrator()
+    cal.learn_many(s.tolist(), y.tolist())
+    for fitted in (batch, cal.coefficients):
+        np.testing.assert_allclose(fitted, (a, b, c), atol=0.15)
+    # The map itself, over the bulk of the scores.
+    q = np.linspace(0.05, 0.95, 19)
+    truth = expit(a * np.log(q) - b * np.log1p(-q) + c)
+    assert np.max(np.abs(cal.predict_many(q) - truth)) < 0.02
+
+
+def test_beta_starts_at_the_identity_and_stays_in_its_constraints():
+    cal = OnlineBetaCalibrator()
+    for s in (0.01, 0.3, 0.5, 0.99):
+        assert cal.predict_one(s) == pytest.approx(s, abs=1e-12)
+    for _ in range(500):  # labels against the score: a, b are held at 0 (a constant map)
+        cal.learn_one(0.95, False)
+        cal.learn_one(0.05, True)
+    a, b, _ = cal.coefficients
+    assert a >= 0.0 and b >= 0.0
+    assert math.hypot(*cal.coefficients) <= cal.radius + 1e-9
