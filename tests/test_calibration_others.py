@@ -3,6 +3,7 @@ a monotone map after any training, validation before any change, the registry.""
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 
@@ -27,7 +28,7 @@ GRID = np.linspace(0.0, 1.0, 201).tolist()
 
 
 def non_decreasing(values) -> bool:
-    return all(b >= a - 1e-12 for a, b in zip(values, values[1:], strict=False))
+    return all(b >= a - 1e-12 for a, b in itertools.pairwise(values))
 
 
 # ---------------------------------------------------------------- every calibrator
