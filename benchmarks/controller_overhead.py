@@ -1,75 +1,97 @@
-"""What the controller costs on top of the raw booster, measured in the same run.
+"""What the controller costs on top of the model alone, measured in the same run, for any model.
 
-Each example is predicted (`predict_proba_one`) then learned (`learn_one`). The raw booster is
-`OzaBoostClassifier(LogisticRegression(), n_models=10)`; each controller wraps the same booster
-and differs only in its policy. Costs beyond the booster: scoring with the snapshot boosters of
-the paired reward (one or two extra scores per example while the booster trains), the booster
-snapshot at each training minibatch, the calibrator, the counterfactual rewards (a shadow
-calibrator and four calibrated probabilities per example; compared with
-`counterfactual=False`), and the policy.
+Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on pre-scaled rows
+(no scaler is timed). For each base model (`streamboost.experiments.models`), the model alone is
+timed against controllers that wrap the same model: `"both"` (a schedule: the calibrator learns
+every prequential score) and discounted UCB measuring its reward with different budgets
+(`reward_examples` scored per minibatch, one minibatch in `reward_every` measured). Runs are
+interleaved, so load changes hit every configuration alike; medians are reported, with the
+Brier score and the bandit's arm shares, so what a cheaper reward costs in quality shows too.
 
-    python benchmarks/controller_overhead.py              # Phishing x4, 3 repeats
+    python benchmarks/controller_overhead.py --data-dir ../shared/data
+    python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import statistics
 import time
 
-from river import datasets, linear_model, preprocessing
+import river
+from river import preprocessing
 
-from streamboost import BanditCalibratedClassifier, OzaBoostClassifier
+from streamboost import BanditCalibratedClassifier, __version__, datasets
+from streamboost.experiments.models import MODELS, make_model
+from streamboost.metrics import BrierScore
 
-CONTROLLERS = {
-    "never": {"policy": "never"},
+CONFIGS = {
     "both": {"policy": "both"},
-    "every-4": {"policy": "every-4"},
-    "discounted-ucb": {"policy": "discounted-ucb"},
-    "discounted-ucb, counterfactual=False": {"policy": "discounted-ucb", "counterfactual": False},
+    "D-UCB, all 32 examples": {"policy": "discounted-ucb", "reward_examples": 32},
+    "D-UCB, defaults": {"policy": "discounted-ucb"},
+    "D-UCB, reward_every=4": {"policy": "discounted-ucb", "reward_every": 4},
+    "D-UCB, reward_every=16": {"policy": "discounted-ucb", "reward_every": 16},
+    "D-UCB, reward_every=64": {"policy": "discounted-ucb", "reward_every": 64},
 }
 
 
-def booster() -> OzaBoostClassifier:
-    return OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=42)
-
-
-def throughput(model, stream) -> float:
+def run(model, rows) -> tuple[float, float]:
+    brier = BrierScore()
     start = time.perf_counter()
-    for x, y in stream:
-        model.predict_proba_one(x)
+    for x, y in rows:
+        brier.update(y, model.predict_proba_one(x))
         model.learn_one(x, y)
-    return len(stream) / (time.perf_counter() - start)
+    return len(rows) / (time.perf_counter() - start), brier.get()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--replays", type=int, default=4)
+    parser.add_argument("--dataset", default="electricity")
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--rows", type=int, default=20_000)
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=sorted(MODELS))
+    parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    # Scale once up front so every model sees the same inputs and no scaler is timed.
-    scaler = preprocessing.StandardScaler()
-    rows = list(datasets.Phishing())
-    for x, _ in rows:
-        scaler.learn_one(x)
-    stream = [(scaler.transform_one(x), y) for x, y in rows] * args.replays
-
-    makers = {"raw booster": booster} | {
-        f"controller, {name}": (
-            lambda params=params: BanditCalibratedClassifier(booster=booster(), seed=42, **params)
-        )
-        for name, params in CONTROLLERS.items()
-    }
-    runs = {name: [] for name in makers}
-    for _ in range(args.repeats):  # interleaved, so load changes hit every model alike
-        for name, make in makers.items():
-            runs[name].append(throughput(make(), stream))
-    base = statistics.median(runs["raw booster"])
-    print(f"Phishing x{args.replays} = {len(stream):,} examples, median of {args.repeats} runs")
-    print(f"{'model':<45}{'ex/s':>10}{'vs raw booster':>16}")
-    for name, values in runs.items():
-        eps = statistics.median(values)
-        print(f"{name:<45}{eps:>10,.0f}{eps / base:>16.2f}")
+    rows = list(datasets.stream(args.dataset, data_dir=args.data_dir, encode="onehot"))
+    rows = rows[: args.rows]
+    if not datasets.REGISTRY[args.dataset].categorical:
+        scaler = preprocessing.StandardScaler()
+        for x, _ in rows:
+            scaler.learn_one(x)
+        rows = [(scaler.transform_one(x), y) for x, y in rows]
+    print(
+        f"{args.dataset}, first {len(rows):,} rows, median of {args.repeats} interleaved runs; "
+        f"streamboost {__version__}, river {river.__version__}, Python "
+        f"{platform.python_version()}, {platform.machine()}"
+    )
+    print(f"{'model':<8}{'configuration':<26}{'ex/s':>9}{'vs model':>10}{'Brier':>9}  arms")
+    for name in args.models:
+        makers = {"model alone": lambda name=name: make_model(name, 10, 0)} | {
+            config: lambda name=name, params=CONFIGS[config]: BanditCalibratedClassifier(
+                model=make_model(name, 10, 0), seed=0, **params
+            )
+            for config in args.configs
+        }
+        speeds = {config: [] for config in makers}
+        results = {}
+        for _ in range(args.repeats):
+            for config, make in makers.items():
+                model = make()
+                speed, brier = run(model, rows)
+                speeds[config].append(speed)
+                results[config] = (brier, getattr(model, "arm_counts", None))
+        base = statistics.median(speeds["model alone"])
+        for config, values in speeds.items():
+            speed = statistics.median(values)
+            brier, arms = results[config]
+            shares = ""
+            if arms:
+                total = sum(arms.values())
+                shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
+            ratio = speed / base
+            print(f"{name:<8}{config:<26}{speed:>9,.0f}{ratio:>10.2f}{brier:>9.4f}  {shares}")
 
 
 if __name__ == "__main__":

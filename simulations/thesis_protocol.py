@@ -210,7 +210,7 @@ def online_model(
     whole training part of the smallest thesis datasets (parkinsons: 72 examples).
     """
     controller = BanditCalibratedClassifier(
-        booster=booster(seed, n_models),
+        model=booster(seed, n_models),
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,

@@ -1,13 +1,15 @@
 """streamboost: cost-sensitive learning from data streams.
 
-Online (Oza) boosting, an online Platt calibrator, minimum-expected-cost decisions and a bandit
-that decides, minibatch by minibatch, whether to train the booster or its calibrator.
+Online calibration of any River classifier (Platt, beta, isotonic, histogram binning), online
+(Oza) boosting, minimum-expected-cost decisions, and a bandit that decides, minibatch by
+minibatch, whether to train the model or its calibrator.
 """
 
 from __future__ import annotations
 
-from . import bandits, datasets, decision, metrics
+from . import bandits, calibration, datasets, decision, metrics
 from .boosting import OzaBoostClassifier
+from .calibrated import CalibratedClassifier
 from .calibration import OnlinePlattCalibrator
 from .controller import BanditCalibratedClassifier
 from .decision import CostSensitiveClassifier, CostSensitiveMixin
@@ -16,12 +18,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BanditCalibratedClassifier",
+    "CalibratedClassifier",
     "CostSensitiveClassifier",
     "CostSensitiveMixin",
     "OnlinePlattCalibrator",
     "OzaBoostClassifier",
     "__version__",
     "bandits",
+    "calibration",
     "datasets",
     "decision",
     "metrics",

@@ -7,6 +7,7 @@ import typing
 
 from river import base, linear_model, tree
 
+from .decision import BinaryLabels
 from .poisson import poisson
 
 if typing.TYPE_CHECKING:
@@ -57,13 +58,14 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
       e^{-2F(x)})$ with $F(x) = \sum_m \alpha_m h_m(x)$.
 
     With no voting member the score is 1/2. `predict_proba_one` returns the score as
-    `{neg_label: 1 - s, pos_label: s}`, both keys from the first call. These scores are not
-    calibrated (thesis Chapter 7: boosting distorts probabilities); feed them to an
+    `{negative: 1 - s, pos_label: s}` (both keys once the negative label is known). These
+    scores are not calibrated (thesis Chapter 7: boosting distorts probabilities); feed them to an
     `OnlinePlattCalibrator` and decide with costs through `streamboost.decision`.
 
-    **Labels.** The stream is binary: `pos_label` and `neg_label` name its two labels (any
-    hashable values; River's convention `True`/`False` by default). Members learn `True` for
-    `pos_label` and `False` for `neg_label`, so binary-only River learners (e.g. logistic
+    **Labels.** The stream is binary: `pos_label` names the positive label (any hashable value;
+    River's `True` by default), `neg_label` the negative one, inferred when None (`not
+    pos_label` for a bool, else the stream's first other label). Members learn `True` for
+    the positive label and `False` for the negative, so binary-only River learners (e.g. logistic
     regression) can boost streams labelled `"UP"`/`"DOWN"`. Any other label raises `ValueError`
     before the model changes: for a multiclass stream, choose a positive class (one-vs-rest).
 
@@ -80,7 +82,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
     pos_label
         The positive label.
     neg_label
-        The negative label.
+        The negative label, or None to infer it.
     seed
         Seed of the Poisson draws.
 
@@ -105,7 +107,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
     >>> booster.learn_one({"price": -1.0}, "sideways")
     Traceback (most recent call last):
     ...
-    ValueError: label 'sideways' is neither pos_label='UP' nor neg_label='DOWN': ...
+    ValueError: label 'sideways' is neither pos_label='UP' nor the negative label 'DOWN': ...
 
     References
     ----------
@@ -123,7 +125,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
         score: str = "vote",
         weak_rule: str = "stop",
         pos_label: typing.Hashable = True,
-        neg_label: typing.Hashable = False,
+        neg_label: typing.Hashable | None = None,
         seed: int | None = None,
     ):
         if not isinstance(model, base.Classifier):
@@ -134,15 +136,13 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
             raise ValueError(f"score must be one of {_SCORES}, got {score!r}")
         if weak_rule not in _WEAK_RULES:
             raise ValueError(f"weak_rule must be one of {_WEAK_RULES}, got {weak_rule!r}")
-        if pos_label == neg_label:
-            raise ValueError(
-                f"pos_label and neg_label must differ, got {pos_label!r} and {neg_label!r}"
-            )
+        labels = BinaryLabels(pos_label, neg_label, owner="OzaBoostClassifier")
         super().__init__(model, n_models, seed)
         self.score = score
         self.weak_rule = weak_rule
         self.pos_label = pos_label
         self.neg_label = neg_label
+        self._labels = labels
         self._lambda_sc = [0.0] * n_models
         self._lambda_sw = [0.0] * n_models
         # The members' votes on the last scored example. In a prequential loop the same x is
@@ -150,6 +150,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
         # is reused instead of predicted again (about e^-1 of the members when lambda = 1).
         self._voted_x: dict | None = None
         self._votes: list = []
+        self._alphas: list[float] | None = None
 
     @property
     def _min_number_of_models(self) -> int:
@@ -171,25 +172,15 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
 
     # ------------------------------------------------------------------ learning
 
-    def _member_label(self, y) -> bool:
-        """Map a stream label to the members' boolean label, rejecting a third class."""
-        if y == self.pos_label:
-            return True
-        if y == self.neg_label:
-            return False
-        raise ValueError(
-            f"label {y!r} is neither pos_label={self.pos_label!r} nor "
-            f"neg_label={self.neg_label!r}: OzaBoostClassifier is binary; set pos_label and "
-            "neg_label to the stream's two labels (for a multiclass stream, map it one-vs-rest)"
-        )
-
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        target = self._member_label(y)
+        target = self._labels.is_positive(y)  # a third label raises before any change
+        self._labels.learn(y)
         rng = self._rng
         sc = self._lambda_sc
         sw = self._lambda_sw
         votes = self._votes if self._voted_x == x else ()
         self._voted_x = None
+        self._alphas = None
         lam = 1.0
         for i, member in enumerate(self.models):
             k = poisson(lam, rng)
@@ -214,8 +205,10 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
         targets = list(y)
         if len(rows) != len(targets):
             raise ValueError(f"X has {len(rows)} rows but y has {len(targets)} labels")
+        check = BinaryLabels(self.pos_label, self._labels.negative, owner="OzaBoostClassifier")
         for label in targets:  # validate the whole batch before learning any of it
-            self._member_label(label)
+            check.is_positive(label)
+            check.learn(label)
         for x, label in zip(rows, targets, strict=True):
             self.learn_one(x, label, **kwargs)
 
@@ -232,6 +225,16 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
     @property
     def alphas(self) -> list[float]:
         """Each member's vote weight $\\alpha_m$ as used in the scores (0 = does not vote)."""
+        return list(self._vote_weights())
+
+    def _vote_weights(self) -> list[float]:
+        # Cached until the next learn_one: a frozen copy (the controller's snapshots) computes
+        # its logs once, not at every score.
+        if self._alphas is None:
+            self._alphas = self._compute_alphas()
+        return self._alphas
+
+    def _compute_alphas(self) -> list[float]:
         alphas = []
         stopped = False
         for sc, sw in zip(self._lambda_sc, self._lambda_sw, strict=True):
@@ -252,7 +255,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
         total = 0.0
         positive = 0.0
         votes = []
-        for alpha, member in zip(self.alphas, self.models, strict=True):
+        for alpha, member in zip(self._vote_weights(), self.models, strict=True):
             if alpha == 0.0:
                 votes.append(None)
                 continue
@@ -274,16 +277,13 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
         return _sigmoid(2.0 * margin)
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
-        s = self.score_one(x, **kwargs)
-        return {self.neg_label: 1.0 - s, self.pos_label: s}
+        return self._labels.proba(self.score_one(x, **kwargs))
 
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         import pandas as pd
 
-        scores = [self.score_one(x, **kwargs) for x in _records(X)]
-        return pd.DataFrame(
-            {self.neg_label: [1.0 - s for s in scores], self.pos_label: scores}, index=X.index
-        )
+        probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in _records(X)]
+        return pd.DataFrame(probas, index=X.index)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd

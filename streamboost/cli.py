@@ -17,7 +17,9 @@ import typing
 from pathlib import Path
 
 from . import __version__, datasets
-from .controller import ARMS, REWARDS
+from .arms import ARMS
+from .calibration import CALIBRATORS
+from .controller import REWARDS
 from .experiments import (
     BACKENDS,
     DEFAULT_GRID,
@@ -30,6 +32,7 @@ from .experiments import (
     run_grid,
     write_table,
 )
+from .experiments.models import MODELS
 
 __all__ = ["main"]
 
@@ -134,7 +137,23 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--batch-size", type=_positive_int, default=32, help="examples per minibatch (32)"
     )
     parser.add_argument(
-        "--n-models", type=_positive_int, default=10, help="members of the booster (10)"
+        "--model",
+        choices=sorted(MODELS),
+        default="oza-lr",
+        help="the base model: oza-lr / oza-ht (Oza boosting of logistic regressions / "
+        "Hoeffding trees), lr, ht, arf (River's own) (oza-lr)",
+    )
+    parser.add_argument(
+        "--calibrator",
+        choices=sorted(CALIBRATORS),
+        default="platt",
+        help="the online calibrator (platt)",
+    )
+    parser.add_argument(
+        "--n-models",
+        type=_positive_int,
+        default=10,
+        help="members of the ensemble models: oza-lr, oza-ht, arf (10)",
     )
     parser.add_argument(
         "--reward",
@@ -310,10 +329,13 @@ def _run(args: argparse.Namespace) -> int:
         arms=tuple(args.arms),
         seed=args.seed,
         data_dir=args.data_dir,
+        model=args.model,
+        calibrator=args.calibrator,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
     print(
-        f"streamboost {__version__}: {cell.dataset} ({rows}), policy {cell.policy}, "
+        f"streamboost {__version__}: {cell.dataset} ({rows}), model {cell.model}, calibrator "
+        f"{cell.calibrator}, policy {cell.policy}, "
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
         f"seed {cell.seed}"
     )
@@ -374,6 +396,8 @@ def _compare(args: argparse.Namespace) -> int:
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         data_dir=args.data_dir,
+        model=args.model,
+        calibrator=args.calibrator,
     )
     out: Path = args.out
     rows_note = (
@@ -438,6 +462,8 @@ def _compare(args: argparse.Namespace) -> int:
             "counterfactual": args.counterfactual,
             "arms": list(args.arms),
             "data_dir": args.data_dir,
+            "model": args.model,
+            "calibrator": args.calibrator,
         },
         "metric": args.metric,
         "alpha": args.alpha,

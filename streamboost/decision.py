@@ -23,6 +23,7 @@ import typing
 from river import base
 
 __all__ = [
+    "BinaryLabels",
     "CostSensitiveClassifier",
     "CostSensitiveMixin",
     "correct_prior_shift",
@@ -308,6 +309,80 @@ def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
     return min(max(p, 0.0), 1.0)
 
 
+class BinaryLabels:
+    """The two labels of a binary stream: the positive one given, the negative given or learned.
+
+    `neg_label=None` infers the negative label: `not pos_label` when `pos_label` is a bool,
+    otherwise the first other label the stream shows. `is_positive` checks a label without
+    changing anything (a third label raises ValueError); `learn` then records it. River's
+    convention holds: the int 1 equals True.
+
+    Parameters
+    ----------
+    pos_label
+        The positive label.
+    neg_label
+        The negative label, or None to infer it.
+    owner
+        The class named in error messages.
+
+    Examples
+    --------
+    >>> from streamboost.decision import BinaryLabels
+    >>> labels = BinaryLabels("spam")
+    >>> labels.negative is None, labels.is_positive("ham")
+    (True, False)
+    >>> labels.learn("ham")
+    >>> labels.negative, labels.proba(0.9)
+    ('ham', {'ham': 0.09999999999999998, 'spam': 0.9})
+    >>> labels.is_positive("eggs")
+    Traceback (most recent call last):
+    ...
+    ValueError: label 'eggs' is neither pos_label='spam' nor the negative label 'ham': ...
+
+    """
+
+    def __init__(
+        self,
+        pos_label: typing.Hashable = True,
+        neg_label: typing.Hashable | None = None,
+        owner: str = "the classifier",
+    ):
+        if neg_label is not None and neg_label == pos_label:
+            raise ValueError(
+                f"pos_label and neg_label must differ, got {pos_label!r} and {neg_label!r}"
+            )
+        self.pos_label = pos_label
+        self.owner = owner
+        if neg_label is None and isinstance(pos_label, bool):
+            neg_label = not pos_label
+        self.negative = neg_label
+
+    def is_positive(self, y) -> bool:
+        """Whether `y` is the positive label; a third label raises ValueError (nothing changes)."""
+        if y == self.pos_label:
+            return True
+        if self.negative is None or y == self.negative:
+            return False
+        raise ValueError(
+            f"label {y!r} is neither pos_label={self.pos_label!r} nor the negative label "
+            f"{self.negative!r}: {self.owner} is binary (for a multiclass stream, choose a "
+            "positive class: one-vs-rest)"
+        )
+
+    def learn(self, y) -> None:
+        """Record `y` (checked by `is_positive`): the first non-positive label is the negative."""
+        if self.negative is None and y != self.pos_label:
+            self.negative = y
+
+    def proba(self, p: float) -> dict:
+        """`{negative: 1 - p, positive: p}` (the positive label alone while the negative is
+        unknown)."""
+        if self.negative is None:
+            return {self.pos_label: p}
+        return {self.negative: 1.0 - p, self.pos_label: p}
+
+
 class CostSensitiveMixin:
     """Minimum-expected-cost `predict_one` and `set_costs` for a probabilistic binary classifier.
 
@@ -317,7 +392,8 @@ class CostSensitiveMixin:
     `set_costs` or a per-call `c_fp=` / `c_fn=` changes decisions without retraining.
 
     Hosts may override `_negative_label(proba)` to infer the negative label from the
-    probability dict (as `CostSensitiveClassifier` does); by default it is `self.neg_label`.
+    probability dict (as `CostSensitiveClassifier` does); by default it is the one their
+    `BinaryLabels` (attribute `_labels`) knows, else `self.neg_label`.
 
     Examples
     --------
@@ -355,7 +431,8 @@ class CostSensitiveMixin:
         self.c_fp, self.c_fn = validate_costs(c_fp, c_fn)
 
     def _negative_label(self, proba: dict) -> typing.Hashable:
-        return self.neg_label
+        labels = getattr(self, "_labels", None)  # a host's BinaryLabels knows the inferred one
+        return labels.negative if labels is not None else self.neg_label
 
     def predict_one(
         self, x: dict, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs

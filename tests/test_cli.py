@@ -31,7 +31,8 @@ def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
                    "--batch-size", "20", "--trace", str(trace), *TINY])  # fmt: skip
     assert status == 0
     out = capsys.readouterr().out
-    assert "phishing (first 200 examples), policy every-2" in out and "c_FN = 10" in out
+    assert "phishing (first 200 examples), model oza-lr, calibrator platt, policy every-2" in out
+    assert "c_FN = 10" in out
     for label in ("Brier score", "log-loss", "expected cost", "allocation", "p > 0.09091"):
         assert label in out
     # 10 minibatches: the warm-up trains, then every-2 calibrates every second one

@@ -15,6 +15,7 @@ from streamboost import (
     OzaBoostClassifier,
     bandits,
 )
+from streamboost.reward import PairedReward
 
 
 def phishing(n: int = 600) -> list[tuple[dict, bool]]:
@@ -36,7 +37,7 @@ def test_river_estimator_checks(params):
 
 
 def test_never_calibrate_gives_exactly_the_raw_booster():
-    model = BanditCalibratedClassifier(booster=booster(), policy="never", batch_size=8)
+    model = BanditCalibratedClassifier(model=booster(), policy="never", batch_size=8)
     raw = booster()
     for x, y in phishing(400):
         assert model.predict_proba_one(x) == raw.predict_proba_one(x)
@@ -47,7 +48,7 @@ def test_never_calibrate_gives_exactly_the_raw_booster():
 
 
 def test_every_n_routes_whole_minibatches_to_the_calibrator():
-    model = BanditCalibratedClassifier(booster=booster(), policy="every-4", batch_size=5, warmup=0)
+    model = BanditCalibratedClassifier(model=booster(), policy="every-4", batch_size=5, warmup=0)
     for x, y in phishing(80):
         model.learn_one(x, y)
     # 16 minibatches; rounds 4, 8, 12, 16 calibrate: 4 x 5 examples.
@@ -59,7 +60,7 @@ def test_every_n_routes_whole_minibatches_to_the_calibrator():
 
 
 def test_warmup_trains_whatever_the_policy():
-    model = BanditCalibratedClassifier(booster=booster(), policy="always", batch_size=4, warmup=3)
+    model = BanditCalibratedClassifier(model=booster(), policy="always", batch_size=4, warmup=3)
     for x, y in phishing(20):
         model.learn_one(x, y)
     assert model.arm_counts == {"train": 3, "calibrate": 2, "both": 0}
@@ -69,7 +70,7 @@ def test_warmup_trains_whatever_the_policy():
 
 def test_both_calibrates_on_the_score_before_the_booster_learns():
     data = phishing(300)
-    model = BanditCalibratedClassifier(booster=booster(), policy="both", batch_size=10, warmup=0)
+    model = BanditCalibratedClassifier(model=booster(), policy="both", batch_size=10, warmup=0)
     # The controller's default calibrator for a 5-member vote score.
     raw, calibrator = booster(), OnlinePlattCalibrator(gamma=1.0, eps=0.5 / 6)
     for x, y in data:
@@ -89,7 +90,7 @@ class AlwaysTrain(bandits.Constant):
 
 def rewarded_rounds(n: int, **params) -> tuple[BanditCalibratedClassifier, list[dict]]:
     """A controller trained on `n` phishing examples, and its minibatches that earned a reward."""
-    model = BanditCalibratedClassifier(booster=booster(), **params)
+    model = BanditCalibratedClassifier(model=booster(), **params)
     for x, y in phishing(n):
         model.learn_one(x, y)
     return model, [r for r in model.trace if r["rewards"] is not None]
@@ -109,7 +110,8 @@ def test_rewards_are_the_paired_improvements_on_the_next_minibatch_for_every_arm
     data = phishing(200)
     size = 20
     model = BanditCalibratedClassifier(
-        booster=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=0
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=0,
+        reward_examples=size,
     )
     raw = booster()
     snapshots, calibrators = [], []
@@ -148,7 +150,8 @@ def test_a_both_minibatch_scores_every_arm_against_the_live_calibrator():
     data = phishing(200)
     size = 20
     model = BanditCalibratedClassifier(
-        booster=booster(), policy=AlwaysTrain(n_arms=3, arm=2), batch_size=size, warmup=0
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=2), batch_size=size, warmup=0,
+        reward_examples=size,
     )
     raw, calibrator = booster(), model.calibrator_.clone()
     boosters, calibrators = [], []
@@ -210,7 +213,7 @@ def test_counterfactual_calibrator_never_reaches_the_predictions():
     """The copy of the calibrator that learns "train" minibatches is only scored, never used."""
     models = [
         BanditCalibratedClassifier(
-            booster=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=10, warmup=0,
+            model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=10, warmup=0,
             counterfactual=flag,
         )
         for flag in (True, False)
@@ -229,19 +232,23 @@ def test_rewards_are_standardised_by_the_running_rms_then_squashed_into_the_poli
     def logistic(z):
         return 1 / (1 + math.exp(-z))
 
-    bounded = BanditCalibratedClassifier(policy="ucb1", reward_smoothing=0.5)
-    assert bounded._rewards([0.02]) == pytest.approx([logistic(1)])  # scale^2 = 4e-4
+    def meter():
+        return PairedReward("log-likelihood", smoothing=0.5, sample=(0,))
+
+    bounded, unit = meter(), (0.0, 1.0)
+    assert bounded._rewards([0.02], unit) == pytest.approx([logistic(1)])  # scale^2 = 4e-4
     # scale^2 = (4e-4 + 36e-4) / 2 = 2e-3, z = -0.06 / sqrt(2e-3)
-    assert bounded._rewards([-0.06]) == pytest.approx([logistic(-0.06 / math.sqrt(2e-3))])
-    assert bounded._rewards([0.0]) == [0.5]
+    assert bounded._rewards([-0.06], unit) == pytest.approx([logistic(-0.06 / math.sqrt(2e-3))])
+    assert bounded._rewards([0.0], unit) == [0.5]
     # A round of several arms: one scale (the round's mean square) for all, so they compare.
-    three = BanditCalibratedClassifier(policy="ucb1", reward_smoothing=0.5)
-    assert three._rewards([0.03, -0.01, 0.0]) == pytest.approx(
+    assert meter()._rewards([0.03, -0.01, 0.0], unit) == pytest.approx(
         [logistic(0.03 / math.sqrt(1e-3 / 3)), logistic(-0.01 / math.sqrt(1e-3 / 3)), 0.5]
     )
-    gaussian = BanditCalibratedClassifier(policy="gaussian-thompson", reward_smoothing=0.5)
+    # Another range: the same logistic, stretched.
+    assert meter()._rewards([0.02], (-1.0, 3.0)) == pytest.approx([-1.0 + 4.0 * logistic(1)])
+    gaussian = BanditCalibratedClassifier(policy="gaussian-thompson")
     assert gaussian.policy_.reward_range is None  # any real accepted: squashed into [0, 1]
-    assert gaussian._rewards([0.02]) == pytest.approx([logistic(1)])
+    assert meter()._rewards([0.02], None) == pytest.approx([logistic(1)])
 
 
 def test_rewards_stay_inside_the_policys_range():
@@ -259,7 +266,7 @@ def test_policy_instances_must_match_the_arms():
             policy=bandits.UCB1(n_arms=2), arms=("train", "calibrate", "both")
         )
     model = BanditCalibratedClassifier(
-        booster=booster(),
+        model=booster(),
         policy=bandits.DiscountedThompson(n_arms=3, seed=0),
         arms=("train", "calibrate", "both"),
         batch_size=10,
@@ -283,11 +290,11 @@ def test_policy_instances_must_match_the_arms():
         ({"arms": ("train", "train")}, "distinct"),
         (
             {
-                "booster": OzaBoostClassifier(
+                "model": OzaBoostClassifier(
                     linear_model.LogisticRegression(), pos_label="UP", neg_label="DOWN"
                 )
             },
-            "labels",
+            "pos_label",
         ),
     ],
 )
@@ -297,7 +304,7 @@ def test_bad_parameters_are_named(params, message):
 
 
 def test_a_rejected_label_leaves_the_model_unchanged():
-    model = BanditCalibratedClassifier(booster=booster(), batch_size=4, warmup=0, seed=0)
+    model = BanditCalibratedClassifier(model=booster(), batch_size=4, warmup=0, seed=0)
     for x, y in phishing(10):
         model.learn_one(x, y)
     before = pickle.dumps(model)
@@ -309,7 +316,7 @@ def test_a_rejected_label_leaves_the_model_unchanged():
 
 
 def test_costs_move_decisions_without_retraining():
-    model = BanditCalibratedClassifier(booster=booster(), policy="both", batch_size=10, warmup=0)
+    model = BanditCalibratedClassifier(model=booster(), policy="both", batch_size=10, warmup=0)
     data = phishing(400)
     for x, y in data:
         model.learn_one(x, y)
@@ -324,16 +331,16 @@ def test_costs_move_decisions_without_retraining():
 
 
 def test_schedules_measure_no_reward_and_keep_no_snapshot():
-    model = BanditCalibratedClassifier(booster=booster(), policy="every-3", batch_size=5, warmup=1)
+    model = BanditCalibratedClassifier(model=booster(), policy="every-3", batch_size=5, warmup=1)
     for x, y in phishing(100):
         model.predict_proba_one(x)
         model.learn_one(x, y)
-        assert model._booster_start is None and model._pending is None
+        assert model._meter._model_start is None and model._meter._round is None
     assert all(r["reward"] is None for r in model.trace)
 
 
 def test_trace_is_bounded():
-    model = BanditCalibratedClassifier(booster=booster(), batch_size=2, trace_size=5, warmup=0)
+    model = BanditCalibratedClassifier(model=booster(), batch_size=2, trace_size=5, warmup=0)
     for x, y in phishing(100):
         model.learn_one(x, y)
     assert model.n_batches == 50
@@ -346,7 +353,7 @@ def test_memory_stays_flat_as_the_stream_grows(policy):
     """The whole state (booster, calibrator, snapshots, policy, bounded trace) has a fixed size:
     its pickle after 3,750 examples is no bigger than after 1,250, give or take a few floats."""
     model = BanditCalibratedClassifier(
-        booster=booster(), policy=policy, batch_size=2, trace_size=20, warmup=1, seed=0
+        model=booster(), policy=policy, batch_size=2, trace_size=20, warmup=1, seed=0
     )
     data = phishing(1250)
     sizes = []
@@ -365,7 +372,7 @@ def test_learn_many_is_a_learn_one_loop():
     rewards, same probabilities (a bandit with counterfactual rewards, so every path is used)."""
     data = phishing(400)
     params = {"policy": "discounted-ucb", "batch_size": 16, "warmup": 2, "seed": 5}
-    one, many = (BanditCalibratedClassifier(booster=booster(), **params) for _ in range(2))
+    one, many = (BanditCalibratedClassifier(model=booster(), **params) for _ in range(2))
     for x, y in data:
         one.learn_one(x, y)
     for start in range(0, len(data), 50):  # chunks that do not align with the minibatches

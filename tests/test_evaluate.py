@@ -141,7 +141,7 @@ def test_empty_stream_is_an_error():
 
 def _controller_model(policy: str = "ucb1", seed: int = 1, batch_size: int = 16):
     return preprocessing.StandardScaler() | BanditCalibratedClassifier(
-        booster=OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=seed),
+        model=OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=seed),
         policy=policy,
         batch_size=batch_size,
         warmup=2,

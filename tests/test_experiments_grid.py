@@ -65,7 +65,8 @@ def test_cell_costs_key_and_config():
 
 
 def test_cell_model_is_the_agreed_pipeline():
-    model = Cell("weather", "sliding-window-ucb", cost_ratio=4, seed=7, batch_size=16).model()
+    cell = Cell("weather", "sliding-window-ucb", cost_ratio=4, seed=7, batch_size=16)
+    model = cell.pipeline()
     controller = evaluate.find_controller(model)
     assert type(next(iter(model.steps.values()))).__name__ == "StandardScaler"
     assert controller.policy == "sliding-window-ucb"
@@ -75,7 +76,8 @@ def test_cell_model_is_the_agreed_pipeline():
         16,
         7,
     )
-    assert controller.booster.n_models == 10 and controller.booster.seed == 7
+    assert controller.model.n_models == 10 and controller.model.seed == 7
+    assert (controller.calibrator, cell.model) == ("platt", "oza-lr")
 
 
 @pytest.mark.parametrize(
@@ -267,7 +269,7 @@ def _shared_data() -> str:
 
 
 def test_categorical_datasets_are_one_hot_encoded_and_not_scaled():
-    steps = list(Cell("mushroom", "never").model().steps.values())
+    steps = list(Cell("mushroom", "never").pipeline().steps.values())
     assert [type(s).__name__ for s in steps] == ["BanditCalibratedClassifier"]
     cell = Cell("mushroom", "every-2", max_rows=300, batch_size=10, data_dir=_shared_data())
     x, _ = next(iter(cell.stream()))

@@ -43,6 +43,7 @@ __all__ = [
     "make",
     "platt_fit",
     "pool_adjacent_violators",
+    "resolve",
 ]
 
 #: The calibrators by name, as `make`, the controller's and the CLI's `calibrator` accept them.
@@ -73,3 +74,36 @@ def make(name: str, **params: typing.Any) -> Calibrator:
             f"unknown calibrator {name!r}; expected one of {', '.join(sorted(CALIBRATORS))}"
         )
     return CALIBRATORS[name](**params)
+
+
+def resolve(calibrator: str | Calibrator, vote_members: int | None = None) -> Calibrator:
+    """A fresh calibrator from a name of `CALIBRATORS` or a clone of a calibrator object, as the
+    controller and `CalibratedClassifier` take it.
+
+    By name, the ONS calibrators take Newton-sized steps (`gamma=1`) and clip scores to
+    $[\\epsilon, 1 - \\epsilon]$ with $\\epsilon = 1/(2(M + 1))$ for the vote score of $M$ boosted
+    members (the add-one-half estimate of a vote fraction: unanimous votes are not 14 logits
+    out) and $10^{-3}$ otherwise (see docs/calibration.md for the measurements behind both).
+
+    Examples
+    --------
+    >>> from streamboost.calibration import resolve
+    >>> resolve("platt", vote_members=10).eps
+    0.045454545454545456
+    >>> resolve(42)
+    Traceback (most recent call last):
+    ...
+    TypeError: calibrator must be a name (beta, histogram, isotonic, platt) or a ...
+
+    """
+    if isinstance(calibrator, str):
+        eps = 0.5 / (vote_members + 1) if vote_members else 1e-3
+        params = {"gamma": 1.0, "eps": eps} if calibrator in ("platt", "beta") else {}
+        return make(calibrator, **params)
+    if not isinstance(calibrator, Calibrator):
+        raise TypeError(
+            f"calibrator must be a name ({', '.join(sorted(CALIBRATORS))}) or a "
+            f"streamboost.calibration.Calibrator, got {calibrator!r} "
+            f"({type(calibrator).__name__})"
+        )
+    return calibrator.clone()

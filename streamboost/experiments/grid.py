@@ -16,13 +16,15 @@ import numbers
 import re
 import typing
 
-from river import compose, linear_model, preprocessing
+from river import compose, preprocessing
 
 from .. import __version__, bandits, datasets
-from ..boosting import OzaBoostClassifier
-from ..controller import REWARDS, BanditCalibratedClassifier, _resolve_arms
+from ..arms import resolve_arms
+from ..calibration import CALIBRATORS
+from ..controller import REWARDS, BanditCalibratedClassifier
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
+from .models import check_model_name, make_model
 
 __all__ = [
     "BASELINE_POLICIES",
@@ -107,9 +109,9 @@ def _check_int(name: str, value, minimum: int, *, allow_none: bool = False) -> N
 class Cell:
     """One run of a grid: its full configuration.
 
-    The model is `StandardScaler() | BanditCalibratedClassifier(booster=OzaBoostClassifier(
-    LogisticRegression(), n_models, seed), policy, batch_size, c_fp, c_fn, reward,
-    counterfactual, arms, seed)`,
+    The pipeline is `StandardScaler() | BanditCalibratedClassifier(model, calibrator, policy,
+    batch_size, c_fp, c_fn, reward, counterfactual, arms, seed)`, with the model built by
+    `models.make_model(model, n_models, seed)`,
     evaluated prequentially on `datasets.stream(dataset, seed=seed, encode="onehot")`. On
     categorical datasets (one-hot encoded online by the stream) the scaler is left out: River's
     `StandardScaler` would map every sparse indicator to 0.
@@ -130,7 +132,11 @@ class Cell:
     batch_size
         Examples per minibatch of the controller.
     n_models
-        Members of the booster.
+        Members of the ensemble models.
+    model
+        The base model's name (see `experiments.models.MODELS`).
+    calibrator
+        The calibrator's name (see `streamboost.calibration.CALIBRATORS`).
     max_rows
         Evaluate only the first `max_rows` examples of the stream (None: all).
     reward
@@ -168,6 +174,8 @@ class Cell:
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
+    model: str = "oza-lr"
+    calibrator: str = "platt"
 
     def __post_init__(self):
         check_dataset(self.dataset)
@@ -192,7 +200,13 @@ class Cell:
         if isinstance(self.arms, str):
             raise TypeError(f"arms must be a sequence of arm names, got {self.arms!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
-        _resolve_arms(self.arms, self.policy)  # a bad set of arms fails here, not in every run
+        resolve_arms(self.arms, self.policy)  # a bad set of arms fails here, not in every run
+        check_model_name(self.model)
+        if self.calibrator not in CALIBRATORS:
+            raise ValueError(
+                f"unknown calibrator {self.calibrator!r}; expected one of "
+                f"{', '.join(sorted(CALIBRATORS))}"
+            )
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
 
@@ -215,13 +229,11 @@ class Cell:
         text = json.dumps(self.config(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def model(self) -> compose.Pipeline:
-        """A fresh, untrained model for this cell."""
-        booster = OzaBoostClassifier(
-            linear_model.LogisticRegression(), n_models=self.n_models, seed=self.seed
-        )
+    def pipeline(self) -> compose.Pipeline:
+        """A fresh, untrained pipeline for this cell."""
         controller = BanditCalibratedClassifier(
-            booster=booster,
+            model=make_model(self.model, self.n_models, self.seed),
+            calibrator=self.calibrator,
             policy=self.policy,
             batch_size=self.batch_size,
             c_fp=self.c_fp,
@@ -247,7 +259,7 @@ class Cell:
         """Evaluate the cell's model prequentially on its stream (see `evaluate.prequential`)."""
         n_rows = datasets.REGISTRY[self.dataset].n_rows
         return prequential(
-            self.model(),
+            self.pipeline(),
             self.stream(),
             c_fp=self.c_fp,
             c_fn=self.c_fn,
@@ -267,8 +279,8 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    counterfactual, arms, data_dir), shared by all cells. Duplicates are dropped; order is
-    dataset, cost ratio, seed, policy.
+    counterfactual, arms, data_dir, model, calibrator), shared by all cells. Duplicates are
+    dropped; order is dataset, cost ratio, seed, policy.
 
     Examples
     --------

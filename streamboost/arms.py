@@ -1,0 +1,79 @@
+"""The controller's arms and its policy: names resolved to a checked tuple and a policy object.
+
+Arms are what a minibatch may be spent on: `"train"` (the model learns), `"calibrate"` (the
+calibrator learns the model's score) and `"both"`. A policy is a `streamboost.bandits` policy
+over those arms, built from a name, or one of the schedules `"never"`, `"always"`, `"both"` and
+`"every-N"`.
+"""
+
+from __future__ import annotations
+
+from . import bandits
+
+__all__ = ["ARMS", "resolve_arms", "resolve_policy"]
+
+ARMS = ("train", "calibrate", "both")
+
+
+def resolve_arms(arms, policy) -> tuple[str, ...]:
+    """Check `arms` (2 or 3 distinct names of `ARMS`) against `policy`; `"both"` as a policy adds
+    the `"both"` arm if missing.
+
+    Examples
+    --------
+    >>> from streamboost.arms import resolve_arms
+    >>> resolve_arms(("train", "calibrate"), "both")
+    ('train', 'calibrate', 'both')
+
+    """
+    if not isinstance(arms, tuple) or not all(isinstance(a, str) for a in arms):
+        raise ValueError(f"arms must be a tuple of arm names from {ARMS}, got {arms!r}")
+    unknown = [a for a in arms if a not in ARMS]
+    if unknown or len(set(arms)) != len(arms) or len(arms) < 2:
+        raise ValueError(f"arms must be 2 or 3 distinct names from {ARMS}, got {arms!r}")
+    if policy == "both" and "both" not in arms:
+        return (*arms, "both")
+    if policy == "never" and "train" not in arms:
+        raise ValueError(f"policy 'never' needs the 'train' arm, got arms={arms!r}")
+    if (policy == "always" or str(policy).startswith("every-")) and "calibrate" not in arms:
+        raise ValueError(f"policy {policy!r} needs the 'calibrate' arm, got arms={arms!r}")
+    return arms
+
+
+def resolve_policy(policy, arms: tuple[str, ...], seed: int | None) -> bandits.base.Policy:
+    """The policy named `policy` (or a clone of a policy object) over `arms`, seeded.
+
+    Examples
+    --------
+    >>> from streamboost.arms import resolve_policy
+    >>> resolve_policy("every-4", ("train", "calibrate"), seed=0)
+    EveryNth (...)
+
+    """
+    n_arms = len(arms)
+    if isinstance(policy, bandits.base.Policy):
+        if policy.n_arms != n_arms:
+            raise ValueError(
+                f"the policy has n_arms={policy.n_arms} but the controller has {n_arms} arms "
+                f"{arms}; build it with n_arms={n_arms}"
+            )
+        return policy.clone()
+    if not isinstance(policy, str):
+        raise TypeError(f"policy must be a name or a streamboost.bandits policy, got {policy!r}")
+    if policy == "never":
+        return bandits.make("constant", n_arms=n_arms, seed=seed, arm=arms.index("train"))
+    if policy == "always":
+        return bandits.make("constant", n_arms=n_arms, seed=seed, arm=arms.index("calibrate"))
+    if policy == "both":
+        return bandits.make("constant", n_arms=n_arms, seed=seed, arm=arms.index("both"))
+    if policy.startswith("every-"):
+        n = policy.removeprefix("every-")
+        if not n.isdigit() or int(n) < 1:
+            raise ValueError(f"policy {policy!r}: 'every-N' needs a whole number N >= 1")
+        if arms.index("calibrate") != 1:
+            raise ValueError(f"policy {policy!r} needs 'calibrate' as arm 1, got arms={arms!r}")
+        return bandits.make("every-nth", n_arms=n_arms, seed=seed, n=int(n))
+    if policy not in bandits.POLICIES:
+        names = sorted([*bandits.POLICIES, "never", "always", "both", "every-N"])
+        raise ValueError(f"unknown policy {policy!r}; expected one of {names}")
+    return bandits.make(policy, n_arms=n_arms, seed=seed)

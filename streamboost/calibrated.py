@@ -1,0 +1,141 @@
+"""Any River classifier, calibrated online, with minimum-expected-cost decisions."""
+
+from __future__ import annotations
+
+import typing
+
+from river import base
+
+from . import calibration
+from .boosting import OzaBoostClassifier
+from .calibration import Calibrator
+from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
+from .reward import calibrated
+from .scores import check_model, learns_bools, positive_score
+
+__all__ = ["CalibratedClassifier"]
+
+
+class CalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.Classifier):
+    r"""Calibrate any binary River classifier online; decide with costs.
+
+    Each example is used twice, in this order: the calibrator learns the model's score
+    $s(x) = \hat P(\text{positive} \mid x)$ computed *before* the model sees the example (a
+    prequential score is out of sample, so no calibration set is held out), then the model
+    learns the example. `predict_proba_one` returns the calibrated probability (the raw score
+    until the calibrator has learned something); `predict_one` returns the positive label iff
+    it exceeds $c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8), with costs per call or from
+    `set_costs`, without retraining. This is `BanditCalibratedClassifier(policy="both")`
+    without the minibatch machinery (tested equal), at the cost of one calibrator update per
+    example. Use it as the last step of a pipeline, like any River classifier.
+
+    **Labels.** Binary-only River models (`LogisticRegression`, River's `AdaBoostClassifier`
+    of them: `_multiclass` False) learn `y == pos_label` as a bool, since they would read any
+    string label as True; other models learn the labels as they are (`scores.learns_bools`).
+
+    Parameters
+    ----------
+    model
+        A binary River classifier with `predict_proba_one` (a pipeline too).
+    calibrator
+        A name of `streamboost.calibration.CALIBRATORS` (`"platt"`, `"beta"`, `"isotonic"`,
+        `"histogram"`) or a `Calibrator` object (see `calibration.resolve` for the defaults).
+    c_fp
+        Cost of a false positive.
+    c_fn
+        Cost of a false negative.
+    pos_label
+        The positive label.
+    neg_label
+        The negative label; None infers it (`not pos_label` for a bool, else the stream's
+        other label).
+
+    Examples
+    --------
+    >>> from river import datasets, evaluate, linear_model, metrics, preprocessing
+    >>> from streamboost import CalibratedClassifier
+
+    >>> raw = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    >>> model = preprocessing.StandardScaler() | CalibratedClassifier(
+    ...     linear_model.LogisticRegression(), calibrator="platt", c_fp=1.0, c_fn=5.0
+    ... )
+    >>> evaluate.progressive_val_score(datasets.Phishing(), raw, metrics.LogLoss())
+    LogLoss: 0.3301...
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.LogLoss())
+    LogLoss: 0.2838...
+    >>> x, _ = next(iter(datasets.Phishing()))
+    >>> model.predict_one(x), model.predict_one(x, c_fp=1e6, c_fn=1.0)
+    (True, False)
+
+    References
+    ----------
+    [^1]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis,
+        University of Manchester (Eq. 2.8; Chapter 7, calibration).
+    [^2]: Gupta, C. & Ramdas, A. (2023). Online Platt scaling with calibeating. ICML.
+
+    """
+
+    def __init__(
+        self,
+        model: base.Classifier,
+        calibrator: str | Calibrator = "platt",
+        c_fp: float = 1.0,
+        c_fn: float = 1.0,
+        pos_label: typing.Hashable = True,
+        neg_label: typing.Hashable | None = None,
+    ):
+        check_model(model, pos_label)
+        validate_costs(c_fp, c_fn)
+        self._labels = BinaryLabels(pos_label, neg_label, owner="CalibratedClassifier")
+        self.model = model
+        self.calibrator = calibrator
+        self.c_fp = c_fp
+        self.c_fn = c_fn
+        self.pos_label = pos_label
+        self.neg_label = neg_label
+        votes = isinstance(model, OzaBoostClassifier) and model.score == "vote"
+        self._calibrator = calibration.resolve(
+            calibrator, vote_members=model.n_models if votes else None
+        )
+        self._scored: tuple[dict, float] | None = None
+        # What the model learns and which key of its probabilities is the score.
+        self._bools = learns_bools(model)
+        self._score_key = True if self._bools else pos_label
+
+    @classmethod
+    def _unit_test_params(cls):
+        from river import linear_model, tree
+
+        yield {"model": linear_model.LogisticRegression()}
+        yield {"model": tree.HoeffdingTreeClassifier(), "calibrator": "isotonic", "c_fn": 3.0}
+        yield {"model": linear_model.LogisticRegression(), "calibrator": "beta"}
+
+    @property
+    def _wrapped_model(self) -> base.Classifier:
+        return self.model
+
+    @property
+    def _multiclass(self) -> bool:
+        return False
+
+    @property
+    def calibrator_(self) -> Calibrator:
+        """The calibrator being trained."""
+        return self._calibrator
+
+    def _score(self, x: dict) -> float:
+        scored, self._scored = self._scored, None
+        if scored is not None and scored[0] == x:
+            return scored[1]
+        return positive_score(self.model, x, self._score_key)
+
+    def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
+        score = positive_score(self.model, x, self._score_key)
+        self._scored = (dict(x), score)  # learn_one reuses it in a prequential loop
+        return self._labels.proba(calibrated(self._calibrator, score))
+
+    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+        positive = self._labels.is_positive(y)  # a third label changes nothing
+        self._labels.learn(y)
+        self._calibrator.learn_one(self._score(x), positive)
+        self.model.learn_one(x, positive if self._bools else y, **kwargs)

@@ -1,0 +1,187 @@
+r"""The controller's reward: what an action did to the loss, paired on the next minibatch.
+
+The action of minibatch $t$ is scored on (a sample of) minibatch $t + 1$: the model and
+calibrator as they stand after $t$ against the same pair with the component(s) the action
+changed rolled back to their state at the start of $t$. Both predict the same examples, so
+batch-to-batch noise cancels out of the difference
+
+$$\Delta_t = \frac{1}{|S_{t+1}|} \sum_{i \in S_{t+1}} \ell(\text{before}_t, x_i, y_i) -
+\ell(\text{after}_t, x_i, y_i),$$
+
+with $\ell$ the log-loss, the squared error or the realised cost divided by
+$c_{FP} + c_{FN}$. A minibatch that trains the model also reveals what `"calibrate"` and
+`"both"` would have earned (a shadow calibrator learns the same prequential scores):
+counterfactual rewards, one round with side observations (Mannor & Shamir 2011). Improvements
+are divided by a running root-mean-square scale and squashed by the logistic function into the
+policy's reward range.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import typing
+
+from .decision import cost_threshold
+from .scores import snapshot
+
+__all__ = ["LOSSES", "PairedReward", "squash"]
+
+LOSSES = ("log-likelihood", "brier", "expected-cost")
+
+# Probabilities are clipped this far from 0 and 1 before taking logs, as River's LogLoss does.
+_LOG_EPS = 1e-15
+
+
+def loss(name: str, p: float, positive: bool, c_fp: float, c_fn: float) -> float:
+    """The loss `name` of probability `p` for an example of class `positive`."""
+    if name == "log-likelihood":
+        p = min(max(p, _LOG_EPS), 1.0 - _LOG_EPS)
+        return -math.log(p if positive else 1.0 - p)
+    if name == "brier":
+        return (p - positive) ** 2
+    if (p > cost_threshold(c_fp, c_fn)) == positive:
+        return 0.0
+    return (c_fn if positive else c_fp) / (c_fp + c_fn)
+
+
+def squash(z: float, low: float, high: float) -> float:
+    """$a + (b - a)/(1 + e^{-z})$: no change (z = 0) maps to the middle of [low, high].
+
+    Examples
+    --------
+    >>> from streamboost.reward import squash
+    >>> squash(0.0, 0.0, 1.0), round(squash(2.0, -1.0, 1.0), 4)
+    (0.5, 0.7616)
+
+    """
+    s = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+    return low + (high - low) * s
+
+
+def calibrated(calibrator, score: float) -> float:
+    """The calibrator's probability, or the raw score while it has learned nothing."""
+    return calibrator.predict_one(score) if calibrator.n_seen else score
+
+
+@dataclasses.dataclass
+class _Round:
+    """A measured action, being scored on the minibatch after it."""
+
+    arm: int  # the action taken
+    arms: tuple[int, ...]  # the arms scored: the action and its counterfactuals
+    names: tuple[str, ...]  # their names
+    model_before: typing.Any  # the model before the action (None: the action did not train)
+    calibrator_before: typing.Any
+    calibrator_after: typing.Any  # None: the live calibrator as the next minibatch began
+    totals: list[float]
+    n: int = 0
+
+
+class PairedReward:
+    """Measures the controller's rewards: snapshots, paired losses, the reward scale.
+
+    The controller calls `begin` when a minibatch starts, `observe` for each of its examples
+    (before anything learns it), `shadow` when a `"train"` minibatch's calibrator would have
+    learned, and `end` when the minibatch ends, which returns the rewards of the round that was
+    scored on it, if any.
+
+    Parameters
+    ----------
+    loss
+        One of `LOSSES`.
+    smoothing
+        Weight of the newest round's mean squared improvement in the running scale.
+    sample
+        In-minibatch positions of the examples that score a round (the rest are not scored).
+
+    Examples
+    --------
+    >>> from streamboost.reward import PairedReward
+    >>> meter = PairedReward("brier", smoothing=0.05, sample=(0, 2))
+    >>> meter.scale
+    0.0
+
+    """
+
+    def __init__(self, loss: str, smoothing: float, sample: typing.Collection[int]):
+        self.loss = loss
+        self.smoothing = smoothing
+        self.sample = frozenset(sample)
+        self.scale = 0.0  # running mean of squared improvements
+        self._round: _Round | None = None  # being scored on the current minibatch
+        self._next: _Round | None = None  # the current minibatch's own action
+        self._model_start = None  # the model as the current minibatch began, if it trains
+        self._calibrator_start = None
+        self._shadow = None
+
+    def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
+              measured: tuple[int, ...], model, calibrator) -> None:
+        """A minibatch starts: `trains` says whether its action trains the model, `arm` is the
+        action if this minibatch's reward is measured (else None), `measured` the arms its
+        round will score."""
+        scoring = self._round is not None
+        # Frozen copies of what the current action changes: the model as this minibatch began
+        # is the "before" of its own round and the "after" of the round scored on it.
+        self._model_start = snapshot(model) if trains and (arm is not None or scoring) else None
+        self._calibrator_start = snapshot(calibrator) if arm is not None or scoring else None
+        self._shadow = None
+        self._next = None
+        if arm is None:
+            return
+        if names[arm] == "train" and len(measured) > 1:
+            self._shadow = snapshot(calibrator)
+        self._next = _Round(
+            arm=arm,
+            arms=measured,
+            names=tuple(names[a] for a in measured),
+            model_before=self._model_start if trains else None,
+            calibrator_before=self._calibrator_start,
+            calibrator_after=None,
+            totals=[0.0] * len(measured),
+        )
+
+    def observe(self, position: int, x: dict, score: float, positive: bool,
+                score_of: typing.Callable, costs: tuple[float, float]) -> None:
+        """Score one example of the current minibatch for the round being measured on it.
+        `score` is the live model's score of `x`, `score_of(model, x)` scores a snapshot."""
+        r = self._round
+        if r is None or position not in self.sample:
+            return
+        after = score_of(self._model_start, x) if self._model_start is not None else score
+        before = score_of(r.model_before, x) if r.model_before is not None else after
+        cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
+        name, (c_fp, c_fn) = self.loss, costs
+        baseline = loss(name, calibrated(r.calibrator_before, before), positive, c_fp, c_fn)
+        for i, arm in enumerate(r.names):
+            s = before if arm == "calibrate" else after
+            calibrator = r.calibrator_before if arm == "train" else cal_after
+            r.totals[i] += baseline - loss(name, calibrated(calibrator, s), positive, c_fp, c_fn)
+        r.n += 1
+
+    def shadow(self, score: float, positive: bool) -> None:
+        """What the calibrator would have learned, on a measured `"train"` minibatch."""
+        if self._shadow is not None:
+            self._shadow.learn_one(score, positive)
+
+    def end(self, reward_range: tuple[float, float] | None) -> tuple | None:
+        """Close the minibatch: the scored round as (arm, arms, names, improvements, rewards),
+        or None; the minibatch's own action becomes the round scored next."""
+        r, result = self._round, None
+        if r is not None and r.n:
+            improvements = [t / r.n for t in r.totals]
+            result = (r.arm, r.arms, r.names, improvements, self._rewards(improvements,
+                                                                          reward_range))
+        if self._next is not None:
+            self._next.calibrator_after = self._shadow  # None: the live one, as it will be
+        self._round, self._next, self._shadow = self._next, None, None
+        return result
+
+    def _rewards(self, improvements: list[float], reward_range) -> list[float]:
+        """Improvements over the running RMS scale, squashed into the policy's range."""
+        square = sum(d * d for d in improvements) / len(improvements)
+        w = self.smoothing
+        self.scale = square if self.scale == 0.0 else (1.0 - w) * self.scale + w * square
+        root = math.sqrt(self.scale)
+        low, high = reward_range or (0.0, 1.0)
+        return [squash(d / root if root > 0.0 else 0.0, low, high) for d in improvements]

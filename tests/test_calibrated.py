@@ -1,0 +1,198 @@
+"""Tests of CalibratedClassifier and of the controller on any River classifier: River's checks,
+equality with the controller's "both", labels, errors, every arm and policy on every model."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from river import (
+    checks,
+    compose,
+    datasets,
+    ensemble,
+    evaluate,
+    forest,
+    linear_model,
+    metrics,
+    preprocessing,
+    tree,
+)
+
+from streamboost import BanditCalibratedClassifier, CalibratedClassifier, OzaBoostClassifier
+from streamboost.calibration import CALIBRATORS
+from streamboost.metrics import BrierScore
+
+ROWS = list(datasets.Phishing())
+
+
+def models():
+    """The base models of the issue: a pipeline, River's own learners and boosters, ours."""
+    return {
+        "pipeline": preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+        "lr": linear_model.LogisticRegression(),
+        "ht": tree.HoeffdingTreeClassifier(),
+        "arf": forest.ARFClassifier(n_models=3, seed=1),
+        "river-adaboost": ensemble.AdaBoostClassifier(linear_model.LogisticRegression(), seed=1),
+        "oza": OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1),
+    }
+
+
+@pytest.mark.parametrize("params", list(CalibratedClassifier._unit_test_params()))
+def test_river_estimator_checks(params):
+    checks.check_estimator(CalibratedClassifier(**params))
+
+
+@pytest.mark.parametrize("calibrator", sorted(CALIBRATORS))
+@pytest.mark.parametrize("name", ["pipeline", "ht", "oza"])
+def test_calibrated_classifier_is_the_controller_with_both(calibrator, name):
+    wrapper = CalibratedClassifier(models()[name], calibrator=calibrator)
+    controller = BanditCalibratedClassifier(
+        model=models()[name], calibrator=calibrator, policy="both", warmup=0, batch_size=7
+    )
+    for x, y in ROWS[:500]:
+        assert wrapper.predict_proba_one(x) == controller.predict_proba_one(x)
+        wrapper.learn_one(x, y)
+        controller.learn_one(x, y)
+    assert wrapper.calibrator_.n_seen == controller.calibrator_.n_seen == 500
+
+
+def test_calibration_improves_a_plain_logistic_regression():
+    raw = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    calibrated = preprocessing.StandardScaler() | CalibratedClassifier(
+        linear_model.LogisticRegression()
+    )
+    scores = [
+        evaluate.progressive_val_score(datasets.Phishing(), m, metrics.LogLoss()).get()
+        for m in (raw, calibrated)
+    ]
+    assert scores[1] < scores[0] - 0.02
+
+
+def test_the_calibrator_learns_the_score_from_before_the_model_learns():
+    model = linear_model.LogisticRegression()
+    wrapper = CalibratedClassifier(linear_model.LogisticRegression(), calibrator="histogram")
+    reference = CALIBRATORS["histogram"]()
+    for x, y in ROWS[:300]:
+        reference.learn_one(model.predict_proba_one(x)[True], y)  # score before learning
+        model.learn_one(x, y)
+        wrapper.learn_one(x, y)  # no predict first: the score is computed in learn_one
+    assert pickle.dumps(wrapper.calibrator_) == pickle.dumps(reference)
+
+
+def test_string_labels_with_the_negative_inferred():
+    stream = [(x, "phish" if y else "legit") for x, y in ROWS[:400]]
+    model = preprocessing.StandardScaler() | CalibratedClassifier(
+        linear_model.LogisticRegression(), pos_label="phish", c_fp=1.0, c_fn=3.0
+    )
+    for x, y in stream:
+        model.learn_one(x, y)
+    proba = model.predict_proba_one(stream[0][0])
+    assert set(proba) == {"phish", "legit"} and sum(proba.values()) == pytest.approx(1.0)
+    assert {model.predict_one(x) for x, _ in stream} == {"phish", "legit"}
+    controller = BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), pos_label="phish", policy="discounted-ucb",
+        batch_size=8, warmup=1, seed=0,
+    )
+    for x, y in stream:
+        controller.learn_one(x, y)
+    assert set(controller.predict_proba_one(stream[0][0])) == {"phish", "legit"}
+    assert controller.predict_one(stream[0][0], c_fp=1e9, c_fn=1.0) == "legit"
+
+
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
+def test_a_third_label_is_refused_and_changes_nothing(cls):
+    model = cls(model=linear_model.LogisticRegression(), pos_label="a")
+    for x, _ in ROWS[:40]:
+        model.learn_one(x, "a")
+        model.learn_one(x, "b")
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="label 'c' is neither pos_label='a' nor the negative"):
+        model.learn_one(ROWS[0][0], "c")
+    assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
+@pytest.mark.parametrize(
+    "model",
+    [linear_model.LinearRegression(), preprocessing.StandardScaler(), 42, "lr"],
+    ids=["regressor", "transformer", "int", "str"],
+)
+def test_a_model_that_is_not_a_classifier_is_a_type_error(cls, model):
+    with pytest.raises(TypeError, match="model must be a River classifier with predict_proba_one"):
+        cls(model=model)
+
+
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
+def test_a_bad_calibrator_is_named(cls):
+    with pytest.raises(TypeError, match=r"calibrator must be a name .* got 42"):
+        cls(model=linear_model.LogisticRegression(), calibrator=42)
+    with pytest.raises(ValueError, match="unknown calibrator 'sigmoid'"):
+        cls(model=linear_model.LogisticRegression(), calibrator="sigmoid")
+
+
+def test_a_multiclass_model_output_is_refused():
+    """A model that predicts three labels (here a tree fed a third class behind the
+    controller's back) cannot give P(positive) of a binary stream."""
+    inner = tree.HoeffdingTreeClassifier()
+    for x, y in ROWS[:50]:
+        inner.learn_one(x, {True: "a", False: "b"}[y])
+    inner.learn_one(ROWS[0][0], "c")
+    model = CalibratedClassifier(inner, pos_label="a")
+    with pytest.raises(ValueError, match="expected a binary prediction, got 3 labels"):
+        model.predict_proba_one(ROWS[0][0])
+
+
+@pytest.mark.parametrize("name", sorted(models()))
+@pytest.mark.parametrize("policy", ["discounted-ucb", "every-3", "both"])
+def test_every_model_works_with_every_arm_and_a_reward(name, policy):
+    controller = BanditCalibratedClassifier(
+        model=models()[name], policy=policy, batch_size=10, warmup=2, seed=1,
+        reward_examples=5,
+    )
+    brier = BrierScore()
+    for x, y in ROWS[:600]:
+        p = controller.predict_proba_one(x)
+        assert set(p) == {False, True} and 0.0 <= p[True] <= 1.0
+        brier.update(y, p)
+        controller.learn_one(x, y)
+    assert brier.get() < 0.25
+    assert sum(controller.arm_counts.values()) == controller.n_batches == 60
+    if policy == "discounted-ucb":
+        rounds = [r for r in controller.trace if r["rewards"] is not None]
+        assert len(rounds) >= 40
+        assert all(set(r["rewards"]) <= {"train", "calibrate", "both"} for r in rounds)
+        assert len({r["rewarded_arm"] for r in rounds}) >= 2 or len(rounds[0]["rewards"]) == 3
+
+
+def test_reward_every_measures_one_minibatch_in_n():
+    controller = BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="ucb1", batch_size=5, warmup=2,
+        reward_every=3, seed=0,
+    )
+    for x, y in ROWS[:200]:
+        controller.learn_one(x, y)
+    rewarded = [r["rewarded_batch"] for r in controller.trace if r["reward"] is not None]
+    # minibatches 2, 5, 8, ... (after the warm-up of 2) are measured, each on the next one
+    assert rewarded == list(range(2, 39, 3))
+    assert controller.policy_.n_rounds == len(rewarded)
+
+
+def test_reward_examples_score_an_evenly_spread_sample():
+    controller = BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="ucb1", batch_size=10, reward_examples=4
+    )
+    assert sorted(controller._meter.sample) == [0, 2, 5, 7]
+    full = BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="ucb1", batch_size=4, reward_examples=9
+    )
+    assert sorted(full._meter.sample) == [0, 1, 2, 3]
+
+
+def test_pipelines_and_progressive_val_score_with_any_model():
+    for model in (tree.HoeffdingTreeClassifier(), forest.ARFClassifier(n_models=2, seed=0)):
+        pipeline = compose.Pipeline(
+            preprocessing.StandardScaler(), CalibratedClassifier(model, calibrator="isotonic")
+        )
+        result = evaluate.progressive_val_score(datasets.Phishing(), pipeline, metrics.LogLoss())
+        assert 0.0 < result.get() < 0.6
