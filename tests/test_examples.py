@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SCRIPTS = ("quickstart", "changing_costs", "compare_policies")
+SCRIPTS = ("quickstart", "changing_costs", "compare_policies", "calibrate_your_model")
 # Run also as scripts, in fresh interpreters (compare_policies, the slowest, only in-process).
 AS_SCRIPTS = ("quickstart", "changing_costs")
 
@@ -140,3 +140,16 @@ def test_compare_policies(capsys):
     # Calibrating helps: the booster trained on everything plus a calibrator beats the raw
     # booster (the same booster: "both" and "never" train it on identical examples and seed).
     assert result["both"]["brier"] < result["never"]["brier"]
+
+
+def test_calibrate_your_model(capsys):
+    result, printed = run_main("calibrate_your_model", capsys)
+    assert printed.count("\n") == 2 + 3 * 5
+    # The Hoeffding tree is the least calibrated model: every calibrator improves its log-loss
+    # and Brier score.
+    raw_brier, raw_log_loss, _ = result["Hoeffding tree", "none"]
+    for calibrator in ("platt", "beta", "isotonic", "histogram"):
+        brier, log_loss, _ = result["Hoeffding tree", calibrator]
+        assert log_loss < raw_log_loss - 0.03 and brier < raw_brier, calibrator
+    # Calibration changes the probabilities, never the model: every variant of a model differs.
+    assert len({result["logistic regression", c] for c in ("none", "platt", "beta")}) == 3
