@@ -48,24 +48,24 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.MiniBatc
     minibatch (for grown trees, hundreds of examples' worth of learning), so `reward_every`
     measures one minibatch in N. Schedules (`"never"`, `"every-N"`, `"always"`, `"both"`)
     measure nothing. Which policy to pick, and what each costs: docs/controller.md.
+    `arm_counts` (warm-up counted as `"train"`), `n_batches`, `trace` and `last_batch` record
+    the allocation.
 
     Parameters
     ----------
     model
-        Any binary River classifier with `predict_proba_one` (a pipeline too); by default
-        `OzaBoostClassifier(LogisticRegression(), n_models=10, seed=seed)`.
+        Any binary River classifier (a pipeline too); default: Oza boosting of 10 logistic
+        regressions seeded with `seed`.
     calibrator
-        A name of `streamboost.calibration.CALIBRATORS` or a `Calibrator` (see
-        `calibration.resolve`).
+        A name of `calibration.CALIBRATORS` or a `Calibrator` (see `calibration.resolve`).
     policy
-        A `streamboost.bandits` name or instance (`n_arms=len(arms)`), or a schedule:
-        `"never"`, `"every-N"`, `"always"` (after warm-up), `"both"`.
+        A `streamboost.bandits` name or instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
     batch_size
         Examples per minibatch.
     c_fp, c_fn
         Costs of a false positive and of a false negative.
     reward
-        The loss of the reward: `"log-likelihood"`, `"brier"` or `"expected-cost"`.
+        The reward's loss: `"log-likelihood"`, `"brier"` or `"expected-cost"`.
     counterfactual
         Score every arm on minibatches that train the model, not only the one taken.
     arms
@@ -74,31 +74,16 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.MiniBatc
         Minibatches that train the model whatever the policy.
     reward_smoothing
         Weight of the newest round in the running reward scale, in (0, 1].
-    reward_examples
-        Examples of the next minibatch that score a round, spread evenly (None: all of them).
-    reward_every
-        Measure the reward of one minibatch in `reward_every` (after the warm-up).
+    reward_examples, reward_every
+        The reward's budget: examples of the next minibatch scored (None: all), and one
+        minibatch measured in `reward_every`.
     trace_size
-        How many recent minibatches `trace` keeps.
-    pos_label
-        The positive label.
-    neg_label
-        The negative label; None infers it (`not pos_label` for a bool, else the stream's other
-        label).
+        Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
+        `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
+    pos_label, neg_label
+        The labels; `neg_label=None` infers it (`not pos_label`, or the stream's other label).
     seed
         Seeds the policy built from a name, and the default model.
-
-    Attributes
-    ----------
-    arm_counts
-        Minibatches per arm (warm-up counted as `"train"`).
-    n_batches
-        Finished minibatches.
-    trace
-        The last `trace_size` minibatches as dicts: `batch`, `arm`, and for the round scored on
-        it `rewarded_batch`, `rewarded_arm`, `improvement`, `reward`, `improvements`, `rewards`.
-    last_batch
-        The newest entry of `trace`.
 
     Examples
     --------

@@ -199,3 +199,32 @@ def test_poisson_moments(rate):
     assert abs(mean - rate) <= 5 * math.sqrt(max(rate, 1e-9) / n) + 1e-12
     if rate > 0:
         assert abs(var - rate) <= 0.1 * rate
+
+
+def test_cached_alphas_follow_every_update():
+    """The vote weights are cached between updates (a frozen snapshot computes its logs once);
+    after any learn_one they equal a fresh computation, so scores never use stale weights."""
+    rows = list(datasets.Phishing().take(300))
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=2)
+    for x, y in rows:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+        assert model.alphas == model._compute_alphas()
+    frozen = pickle.loads(pickle.dumps(model))
+    assert frozen.score_one(rows[0][0]) == model.score_one(rows[0][0])
+    model.alphas.append(99.0)  # a copy: the cache cannot be mutated from outside
+    assert model.alphas == model._compute_alphas()
+
+
+def test_the_negative_label_is_inferred_from_the_stream():
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), pos_label="spam", seed=0)
+    assert model.predict_proba_one({"x": 1.0}) == {"spam": 0.5}  # negative not known yet
+    model.learn_one({"x": 1.0}, "spam")
+    model.learn_one({"x": -1.0}, "ham")
+    assert set(model.predict_proba_one({"x": 1.0})) == {"spam", "ham"}
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="label 'eggs' is neither pos_label='spam'"):
+        model.learn_one({"x": 0.0}, "eggs")
+    assert pickle.dumps(model) == before
+    bools = OzaBoostClassifier(linear_model.LogisticRegression())
+    assert set(bools.predict_proba_one({"x": 1.0})) == {False, True}
