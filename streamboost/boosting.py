@@ -9,6 +9,7 @@ from river import base, linear_model, tree
 
 from .decision import BinaryLabels
 from .poisson import poisson
+from .validation import check_features, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -174,6 +175,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         target = self._labels.is_positive(y)  # a third label raises before any change
+        check_features(x)
         self._labels.learn(y)
         rng = self._rng
         sc = self._lambda_sc
@@ -200,8 +202,9 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch, row by row: Oza boosting is sequential, so this equals a
-        `learn_one` loop. Missing values (NaN) are dropped from a row, as absent features."""
-        rows = _records(X)
+        `learn_one` loop. NaN cells are missing values (left out of their row); the whole frame
+        and every label are checked before any row is learned (`streamboost.validation`)."""
+        rows = records(X)
         targets = list(y)
         if len(rows) != len(targets):
             raise ValueError(f"X has {len(rows)} rows but y has {len(targets)} labels")
@@ -252,6 +255,7 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
 
     def score_one(self, x: dict, **kwargs) -> float:
         """The uncalibrated score of `x` for the positive class: Eq. 7.6 or 7.7."""
+        check_features(x)
         total = 0.0
         positive = 0.0
         votes = []
@@ -282,13 +286,13 @@ class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         import pandas as pd
 
-        probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in _records(X)]
+        probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
         return pd.DataFrame(probas, index=X.index)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd
 
-        labels = [self.predict_one(x, **kwargs) for x in _records(X)]
+        labels = [self.predict_one(x, **kwargs) for x in records(X)]
         return pd.Series(labels, index=X.index, dtype=object)
 
 
@@ -297,10 +301,3 @@ def _sigmoid(z: float) -> float:
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
     return e / (1.0 + e)
-
-
-def _records(X: pd.DataFrame) -> list[dict]:
-    return [
-        {k: v for k, v in row.items() if v == v}  # v != v only for NaN
-        for row in X.to_dict(orient="records")
-    ]

@@ -12,6 +12,7 @@ from .calibration import Calibrator
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated
 from .scores import check_model, learns_bools, positive_score
+from .validation import check_features
 
 __all__ = ["CalibratedClassifier"]
 
@@ -130,12 +131,13 @@ class CalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.Classifier):
         return positive_score(self.model, x, self._score_key)
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        score = positive_score(self.model, x, self._score_key)
+        score = positive_score(self.model, check_features(x), self._score_key)
         self._scored = (dict(x), score)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        positive = self._labels.is_positive(y)  # a third label changes nothing
+        positive = self._labels.is_positive(y)  # checked before anything changes
+        check_features(x)
         self._labels.learn(y)
         self._calibrator.learn_one(self._score(x), positive)
         self.model.learn_one(x, positive if self._bools else y, **kwargs)

@@ -10,11 +10,12 @@ from river import base
 
 from . import bandits, calibration
 from .arms import resolve_arms, resolve_policy
-from .boosting import OzaBoostClassifier, _records
+from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import LOSSES, PairedReward, calibrated
 from .scores import check_model, learns_bools, positive_score
+from .validation import check_features, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -250,7 +251,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.MiniBatc
         return positive_score(model, x, self._score_key)
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        score = self._score(self._model, x)
+        score = self._score(self._model, check_features(x))
         # learn_one needs the same score right after, in a prequential loop (a copy of x: the
         # model must not alias its input).
         self._scored = (dict(x), score)
@@ -259,20 +260,22 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.MiniBatc
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         import pandas as pd
 
-        probas = [self.predict_proba_one(x) for x in _records(X)]
+        probas = [self.predict_proba_one(x) for x in records(X)]
         return pd.DataFrame(probas, index=X.index)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd
 
         return pd.Series(
-            [self.predict_one(x, **kwargs) for x in _records(X)], index=X.index, dtype=object
+            [self.predict_one(x, **kwargs) for x in records(X)], index=X.index, dtype=object
         )
 
     # ------------------------------------------------------------------ learning
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        positive = self._labels.is_positive(y)  # a third label changes nothing
+        # Everything is checked before a policy selects or anything learns.
+        positive = self._labels.is_positive(y)
+        check_features(x)
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
@@ -341,7 +344,7 @@ class BanditCalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.MiniBatc
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch: the same as a `learn_one` loop, so minibatch boundaries fall every
         `batch_size` examples whatever the size of `X`. Every label is checked first."""
-        rows = _records(X)
+        rows = records(X)
         labels = list(y)
         if len(rows) != len(labels):
             raise ValueError(f"X has {len(rows)} rows but y has {len(labels)} labels")

@@ -106,10 +106,15 @@ def cost_threshold(c_fp: float, c_fn: float) -> float:
     0.5
     >>> cost_threshold(c_fp=1.0, c_fn=4.0)
     0.2
+    >>> cost_threshold(1e308, 1e308)  # no overflow: c_FP + c_FN would be inf
+    0.5
 
     """
     c_fp, c_fn = validate_costs(c_fp, c_fn)
-    return c_fp / (c_fp + c_fn)
+    # 1 / (1 + c_FN/c_FP) equals c_FP / (c_FP + c_FN) but cannot overflow (the ratio may go to
+    # inf, giving the right limit 0), and every operation is monotone, so the threshold is
+    # non-decreasing in c_FP and non-increasing in c_FN, to the last bit (property-tested).
+    return 1.0 / (1.0 + c_fn / c_fp)
 
 
 def _check_unit_interval(name: str, value, *, open_interval: bool = False) -> float:
@@ -253,9 +258,10 @@ def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
 
     `y_pred` is either a dict `{label: probability}` as returned by River's
     `predict_proba_one`, or a number taken to be P(positive). A dict without the positive label
-    gives 0.0 when it has at most one label (River's tree models return `{}` or a one-label dict
-    while they know one class only); a dict with two labels neither of which is `pos_label`, or
-    with more than two labels, is rejected. Values within 1e-9 of [0, 1] are clipped (floating
+    gives 0.0 when it is empty or holds one other label with probability 1 (River's tree models
+    return `{}` or a one-label dict while they know one class only); a single other label with
+    less than certainty (`{"True": 0.9}` for `pos_label=True`), a dict with two labels neither
+    of which is `pos_label`, or with more than two labels, is rejected. Values within 1e-9 of [0, 1] are clipped (floating
     round-off); NaN or anything further out raises ValueError.
 
     Parameters
@@ -287,7 +293,18 @@ def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
             )
         if pos_label in y_pred:
             p = y_pred[pos_label]
-        elif len(y_pred) <= 1:
+        elif not y_pred:
+            p = 0.0
+        elif len(y_pred) == 1:
+            # A model that knows one class only (River's trees early on) is sure of it; a
+            # single other label with less than certainty is a key mismatch ("True" vs True).
+            (label, q), = y_pred.items()
+            if not (isinstance(q, numbers.Real) and abs(q - 1.0) <= _PROBA_TOLERANCE):
+                raise ValueError(
+                    f"positive label {pos_label!r} is not among the predicted labels "
+                    f"[{label!r}] (with probability {q!r}); set the positive label to one "
+                    "of them"
+                )
             p = 0.0
         else:
             raise ValueError(

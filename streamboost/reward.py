@@ -40,9 +40,10 @@ def loss(name: str, p: float, positive: bool, c_fp: float, c_fn: float) -> float
         return -math.log(p if positive else 1.0 - p)
     if name == "brier":
         return (p - positive) ** 2
-    if (p > cost_threshold(c_fp, c_fn)) == positive:
+    threshold = cost_threshold(c_fp, c_fn)  # c_FP / (c_FP + c_FN), without overflow
+    if (p > threshold) == positive:
         return 0.0
-    return (c_fn if positive else c_fp) / (c_fp + c_fn)
+    return 1.0 - threshold if positive else threshold
 
 
 def squash(z: float, low: float, high: float) -> float:

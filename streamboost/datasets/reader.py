@@ -2,8 +2,10 @@
 
 Rows are read with the standard library (``gzip`` + ``csv``), one at a time, so memory does not
 depend on the file's length. Numeric columns become floats, categorical columns stay strings,
-an empty cell is a missing value and its key is left out of ``x`` (River's convention for
-sparse/missing features). Every malformed row is an error naming the file and line.
+an empty cell or a ``nan`` cell is a missing value and its key is left out of ``x`` (River's
+convention for sparse/missing features); an infinite or absurd number (beyond +/-1e150) is an
+error, as everywhere in streamboost (``streamboost.validation``). Every malformed row, and a
+file that is not UTF-8 text or is truncated, is an error naming the file (and line).
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import gzip
 import io
 import itertools
 import os
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from river.datasets import base
 
+from ..validation import LIMIT
 from .files import _spec, fetch, verify
 from .registry import DatasetSpec
 
@@ -26,6 +30,17 @@ __all__ = ["CSVTable", "Dataset", "load"]
 
 #: Rows looked at to decide which columns of an unregistered CSV are numeric.
 INFER_ROWS = 1000
+
+
+# Raised while decoding or decompressing a file that is not UTF-8 CSV text, or is truncated.
+_UNREADABLE = (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error, csv.Error)
+
+
+def _unreadable(path: Path, error: Exception) -> ValueError:
+    return ValueError(
+        f"{path}: cannot be read as CSV text ({type(error).__name__}: {error}); expected a "
+        "UTF-8 CSV file, gzipped or not, complete to its end"
+    )
 
 
 def _open_text(path: Path) -> io.TextIOBase:
@@ -79,23 +94,26 @@ class CSVTable:
         self.path = Path(path)
         self.label_column = label_column
         self.classes = classes
-        with _open_text(self.path) as f:
-            reader = csv.reader(f)
-            header = next(reader, None)
-            if not header:
-                raise ValueError(f"{self.path}: empty file, expected a CSV header row")
-            if label_column not in header:
-                raise ValueError(
-                    f"{self.path}: label column {label_column!r} not found in the header "
-                    f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
-                )
-            self.header = header
-            self.label_index = header.index(label_column)
-            self.features = [c for i, c in enumerate(header) if i != self.label_index]
-            if numeric is None:
-                self.numeric = self._infer_numeric(itertools.islice(reader, INFER_ROWS))
-            else:
-                self.numeric = [numeric] * len(self.features)
+        try:
+            with _open_text(self.path) as f:
+                reader = csv.reader(f)
+                header = next(reader, None)
+                if not header:
+                    raise ValueError(f"{self.path}: empty file, expected a CSV header row")
+                if label_column not in header:
+                    raise ValueError(
+                        f"{self.path}: label column {label_column!r} not found in the header "
+                        f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
+                    )
+                self.header = header
+                self.label_index = header.index(label_column)
+                self.features = [c for i, c in enumerate(header) if i != self.label_index]
+                if numeric is None:
+                    self.numeric = self._infer_numeric(itertools.islice(reader, INFER_ROWS))
+                else:
+                    self.numeric = [numeric] * len(self.features)
+        except _UNREADABLE as error:
+            raise _unreadable(self.path, error) from error
 
     def _infer_numeric(self, rows) -> list[bool]:
         numeric = [True] * len(self.features)
@@ -125,6 +143,12 @@ class CSVTable:
         return Counter(label for _, label in self)
 
     def __iter__(self) -> Iterator[tuple[dict, str]]:
+        try:
+            yield from self._rows()
+        except _UNREADABLE as error:
+            raise _unreadable(self.path, error) from error
+
+    def _rows(self) -> Iterator[tuple[dict, str]]:
         names, numeric = self.features, self.numeric
         all_numeric, all_categorical = all(numeric), not any(numeric)
         n_columns, li = len(self.header), self.label_index
@@ -153,6 +177,9 @@ class CSVTable:
                         x = dict(zip(names, map(float, cells), strict=True))
                     except ValueError:  # a missing (empty) or malformed cell: slow path
                         x = self._convert(cells, line)
+                    else:
+                        if not all(-LIMIT <= v <= LIMIT for v in x.values()):  # NaN, inf
+                            x = self._convert(cells, line)
                 elif all_categorical:
                     x = {k: v for k, v in zip(names, cells, strict=True) if v != ""}
                 else:
@@ -166,12 +193,20 @@ class CSVTable:
                 continue
             if is_numeric:
                 try:
-                    x[name] = float(cell)
+                    value = float(cell)
                 except ValueError:
                     raise ValueError(
                         f"{self.path}, line {line}: column {name!r} is numeric but holds "
                         f"{cell!r}"
                     ) from None
+                if value != value:  # a "nan" cell: missing
+                    continue
+                if not -LIMIT <= value <= LIMIT:
+                    raise ValueError(
+                        f"{self.path}, line {line}: column {name!r} holds {cell!r}; expected a "
+                        f"finite number within +/-{LIMIT:g}, or an empty cell for a missing value"
+                    )
+                x[name] = value
             else:
                 x[name] = cell
         return x

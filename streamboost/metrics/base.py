@@ -11,7 +11,8 @@ import typing
 import numpy
 from river import metrics
 
-from ..decision import positive_proba
+from ..decision import BinaryLabels, positive_proba
+from ..validation import LIMIT
 
 __all__ = ["BinnedProbabilityMetric", "ProbabilityMetric"]
 
@@ -21,8 +22,11 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
 
     `y_pred` is a dict `{label: probability}` (River's `predict_proba_one`) or a float
     P(positive); see `streamboost.decision.positive_proba` for the exact rules. `y_true` is
-    positive iff it equals `pos_val`. Every input is validated before any state changes, so a
-    rejected update leaves the metric untouched. Subclasses keep weighted sums only and implement
+    positive iff it equals `pos_val`; the negative label is `not pos_val` for a bool, else the
+    first other label seen, and any third label (None, 2 or "True" when `pos_val` is True) is
+    refused. Weights are finite, in [0, 1e150]. Every input is validated before any state
+    changes, so a rejected update leaves the metric untouched, and a `revert` that would take
+    the total weight below zero (an example never added) is refused too. Subclasses keep weighted sums only and implement
     `_accumulate(positive, p, w)`; `revert` is the same call with `-w`.
 
     Parameters
@@ -55,6 +59,8 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
     def __init__(self, pos_val: typing.Hashable = True):
         # No confusion matrix: these metrics threshold or bin probabilities themselves.
         self.pos_val = pos_val
+        self._labels = BinaryLabels(pos_val, owner=type(self).__name__)
+        self._total = 0.0  # total weight, so a revert of more than was added is refused
 
     @property
     def bigger_is_better(self) -> bool:
@@ -69,16 +75,26 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
         """Add (w > 0) or remove (w < 0) one weighted observation."""
 
     def _parse(self, y_true, y_pred, w) -> tuple[bool, float, float]:
-        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not math.isfinite(w) or w < 0:
-            raise ValueError(f"the weight w must be a finite number >= 0, got {w!r}")
-        return y_true == self.pos_val, positive_proba(y_pred, self.pos_val), float(w)
+        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0.0 <= w <= LIMIT:
+            raise ValueError(f"the weight w must be a finite number in [0, {LIMIT:g}], got {w!r}")
+        positive = self._labels.is_positive(y_true)
+        p = positive_proba(y_pred, self.pos_val)
+        self._labels.learn(y_true)
+        return positive, p, float(w)
 
     def update(self, y_true, y_pred, w: float = 1.0) -> None:
         positive, p, w = self._parse(y_true, y_pred, w)
+        self._total += w
         self._accumulate(positive, p, w)
 
     def revert(self, y_true, y_pred, w: float = 1.0) -> None:
         positive, p, w = self._parse(y_true, y_pred, w)
+        if w > self._total * (1.0 + 1e-12):
+            raise ValueError(
+                f"cannot revert weight {w!r}: only {self._total!r} was added (an example "
+                "that was never added cannot be reverted)"
+            )
+        self._total -= w
         self._accumulate(positive, p, -w)
 
 

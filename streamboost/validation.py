@@ -1,0 +1,138 @@
+"""One policy for bad feature values, applied before anything learns.
+
+* In a feature dict (`learn_one`, `predict_proba_one`, `predict_one`): a NaN, an infinity or a
+  number beyond +/-1e150 is refused with a ValueError naming the feature, before any state
+  changes. River's convention for a missing value in a dict is an absent key; a NaN there is
+  almost always an upstream bug (a 0/0), and accepting it turned every member weight into NaN
+  for good while the bounded vote kept the probabilities finite, so nothing flagged it.
+  Magnitudes above 1e150 are refused because one SGD step on one of them squares it past the
+  largest float.
+* In a frame (`learn_many`, `predict_many`): NaN is pandas' only way to write a missing cell,
+  so a NaN cell is a missing value and its key is left out of that row (as the dataset readers
+  do with empty cells); infinities and magnitudes beyond 1e150 are refused, naming the row and
+  column, before any row is learned.
+* Non-numeric values (strings of nominal features) pass: they are the model's business.
+
+`FiniteFeatures` applies the dict policy as the first step of a River pipeline, so that a bad
+value is refused before a preprocessing step (e.g. `StandardScaler`, whose running variance one
+1e300 makes infinite for good) has learned it.
+"""
+
+from __future__ import annotations
+
+import numbers
+import typing
+
+from river import base
+
+if typing.TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["LIMIT", "FiniteFeatures", "check_features", "records"]
+
+#: The largest magnitude a numeric feature may have.
+LIMIT = 1e150
+
+
+def _bad(value) -> bool:
+    """Whether `value` is a number that the policy refuses (NaN, inf, beyond LIMIT)."""
+    t = type(value)
+    if t is float or t is int:
+        return not -LIMIT <= value <= LIMIT  # NaN fails both comparisons
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            return not -LIMIT <= float(value) <= LIMIT
+        except OverflowError:  # an int too large for a float
+            return True
+    return False
+
+
+def check_features(x: dict) -> dict:
+    """Return `x` unchanged if no numeric value is NaN, infinite or beyond +/-1e150; otherwise
+    raise ValueError naming the first bad feature.
+
+    Examples
+    --------
+    >>> from streamboost.validation import check_features
+    >>> check_features({"a": 1.0, "colour": "red"})
+    {'a': 1.0, 'colour': 'red'}
+    >>> check_features({"a": 1.0, "b": float("nan")})
+    Traceback (most recent call last):
+    ...
+    ValueError: feature 'b' is nan; expected a finite number within +/-1e+150 (leave a missing ...
+
+    """
+    if not isinstance(x, dict):
+        raise TypeError(f"x must be a dict of features, got {type(x).__name__}: {x!r:.80}")
+    for key, value in x.items():
+        if _bad(value):
+            raise ValueError(
+                f"feature {key!r} is {value!r}; expected a finite number within +/-{LIMIT:g} "
+                "(leave a missing value out of the dict)"
+            )
+    return x
+
+
+def records(X: pd.DataFrame) -> list[dict]:
+    """The rows of a frame as feature dicts, NaN cells left out as missing values; an infinite or
+    absurd number anywhere raises ValueError naming its row and column, before any row is used.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from streamboost.validation import records
+    >>> records(pd.DataFrame({"a": [1.0, float("nan")], "b": [2.0, 3.0]}))
+    [{'a': 1.0, 'b': 2.0}, {'b': 3.0}]
+    >>> records(pd.DataFrame({"a": [1.0, float("inf")]}, index=["r1", "r2"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: row 'r2', column 'a' is inf; expected a finite number within +/-1e+150 ...
+
+    """
+    rows = []
+    for index, row in zip(X.index, X.to_dict(orient="records"), strict=True):
+        x = {}
+        for key, value in row.items():
+            if value != value:  # NaN: a missing cell
+                continue
+            if _bad(value):
+                raise ValueError(
+                    f"row {index!r}, column {key!r} is {value!r}; expected a finite number "
+                    f"within +/-{LIMIT:g} or NaN for a missing value"
+                )
+            x[key] = value
+        rows.append(x)
+    return rows
+
+
+class FiniteFeatures(base.Transformer):
+    """Refuse NaN, infinite or absurd feature values at the head of a pipeline.
+
+    River's `Pipeline.learn_one` lets each transformer learn `x` before the next step sees it,
+    so a classifier at the end that refuses a bad value comes too late for a `StandardScaler`
+    before it. Put this step first: it passes `x` through unchanged, or raises ValueError
+    (see `check_features`) before any step has learned anything. A bad *label* is only seen by
+    the classifier, after the transformers before it have learned `x`: a pipeline cannot
+    promise that a rejected label changes nothing, a classifier alone does.
+
+    Examples
+    --------
+    >>> from river import linear_model, preprocessing
+    >>> from streamboost.validation import FiniteFeatures
+    >>> model = FiniteFeatures() | preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    >>> model.learn_one({"a": 1.0}, True)
+    >>> model.learn_one({"a": 1e300}, False)
+    Traceback (most recent call last):
+    ...
+    ValueError: feature 'a' is 1e+300; expected a finite number within +/-1e+150 ...
+    >>> model["StandardScaler"].counts["a"]  # the scaler never saw it
+    1
+
+    """
+
+    def learn_one(self, x: dict) -> None:
+        check_features(x)
+
+    def transform_one(self, x: dict) -> dict:
+        return check_features(x)
+
