@@ -261,8 +261,8 @@ def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
     gives 0.0 when it is empty or holds one other label with probability 1 (River's tree models
     return `{}` or a one-label dict while they know one class only); a single other label with
     less than certainty (`{"True": 0.9}` for `pos_label=True`), a dict with two labels neither
-    of which is `pos_label`, or with more than two labels, is rejected. Values within 1e-9 of [0, 1] are clipped (floating
-    round-off); NaN or anything further out raises ValueError.
+    of which is `pos_label`, or with more than two labels, is rejected. Values within 1e-9 of
+    [0, 1] are clipped (floating round-off); NaN or anything further out raises ValueError.
 
     Parameters
     ----------

@@ -119,7 +119,8 @@ class FiniteFeatures(base.Transformer):
     --------
     >>> from river import linear_model, preprocessing
     >>> from streamboost.validation import FiniteFeatures
-    >>> model = FiniteFeatures() | preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    >>> model = FiniteFeatures() | preprocessing.StandardScaler()
+    >>> model |= linear_model.LogisticRegression()
     >>> model.learn_one({"a": 1.0}, True)
     >>> model.learn_one({"a": 1e300}, False)
     Traceback (most recent call last):

@@ -26,8 +26,9 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
     first other label seen, and any third label (None, 2 or "True" when `pos_val` is True) is
     refused. Weights are finite, in [0, 1e150]. Every input is validated before any state
     changes, so a rejected update leaves the metric untouched, and a `revert` that would take
-    the total weight below zero (an example never added) is refused too. Subclasses keep weighted sums only and implement
-    `_accumulate(positive, p, w)`; `revert` is the same call with `-w`.
+    the total weight below zero (an example never added) is refused too. Subclasses keep
+    weighted sums only and implement `_accumulate(positive, p, w)`; `revert` is the same call
+    with `-w`.
 
     Parameters
     ----------
