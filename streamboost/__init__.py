@@ -7,14 +7,14 @@ minibatch, whether to train the model or its calibrator.
 
 from __future__ import annotations
 
-from . import bandits, calibration, datasets, decision, metrics
+from . import bandits, calibration, checkpoint, datasets, decision, metrics
 from .boosting import OzaBoostClassifier
 from .calibrated import CalibratedClassifier
 from .calibration import OnlinePlattCalibrator
 from .controller import BanditCalibratedClassifier
 from .decision import CostSensitiveClassifier, CostSensitiveMixin
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "BanditCalibratedClassifier",
@@ -26,6 +26,7 @@ __all__ = [
     "__version__",
     "bandits",
     "calibration",
+    "checkpoint",
     "datasets",
     "decision",
     "metrics",

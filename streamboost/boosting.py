@@ -7,6 +7,7 @@ import typing
 
 from river import base, linear_model, tree
 
+from .checkpoint import Checkpointable
 from .decision import BinaryLabels
 from .poisson import poisson
 from .validation import check_features, records
@@ -20,7 +21,7 @@ _SCORES = ("vote", "logistic")
 _WEAK_RULES = ("stop", "skip")
 
 
-class OzaBoostClassifier(base.WrapperEnsemble, base.MiniBatchClassifier):
+class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchClassifier):
     r"""Online boosting (Oza & Russell) for binary classification, scored as in the thesis.
 
     Each example is shown to the members in order. Member $m$ learns it $k \sim

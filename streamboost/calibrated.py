@@ -9,6 +9,7 @@ from river import base
 from . import calibration
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
+from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated
 from .scores import check_model, learns_bools, positive_score
@@ -17,7 +18,7 @@ from .validation import check_features
 __all__ = ["CalibratedClassifier"]
 
 
-class CalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.Classifier):
+class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, base.Classifier):
     r"""Calibrate any binary River classifier online; decide with costs.
 
     Each example is used twice, in this order: the calibrator learns the model's score

@@ -12,6 +12,7 @@ from . import bandits, calibration
 from .arms import resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
+from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import LOSSES, PairedReward, calibrated
 from .scores import check_model, learns_bools, positive_score
@@ -25,7 +26,9 @@ __all__ = ["BanditCalibratedClassifier"]
 REWARDS = LOSSES
 
 
-class BanditCalibratedClassifier(CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier):
+class BanditCalibratedClassifier(
+    Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+):
     r"""Any River classifier calibrated online, a policy deciding per minibatch what learns.
 
     Online there is no separate calibration set, so each minibatch of `batch_size` examples is

@@ -22,6 +22,8 @@ import typing
 
 from river import base
 
+from .checkpoint import Checkpointable
+
 __all__ = [
     "BinaryLabels",
     "CostSensitiveClassifier",
@@ -477,7 +479,7 @@ class CostSensitiveMixin:
         return self._negative_label(proba)
 
 
-class CostSensitiveClassifier(CostSensitiveMixin, base.Wrapper, base.Classifier):
+class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, base.Classifier):
     """Make any probabilistic binary River classifier predict the minimum-expected-cost label.
 
     `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` returns

@@ -10,6 +10,8 @@ import typing
 
 from river import base
 
+from ..checkpoint import Checkpointable
+
 __all__ = ["Policy"]
 
 
@@ -56,7 +58,7 @@ def _argmax(values: list[float], rng: random.Random) -> int:
     return winners[0] if len(winners) == 1 else rng.choice(winners)
 
 
-class Policy(base.Base, abc.ABC):
+class Policy(Checkpointable, base.Base, abc.ABC):
     """A multi-armed bandit policy: `select()` an arm, then `update(arm, reward)`.
 
     `update_round({arm: reward, ...})` reports a round with side observations: the rewards of

@@ -8,6 +8,8 @@ import numbers
 import numpy as np
 from river import base
 
+from ..checkpoint import Checkpointable
+
 __all__ = ["Calibrator", "pool_adjacent_violators"]
 
 
@@ -62,7 +64,7 @@ def check_positive(name: str, value, *, zero: bool = False) -> float:
     return float(value)
 
 
-class Calibrator(base.Base):
+class Calibrator(Checkpointable, base.Base):
     """A map from a classifier's score in [0, 1] to P(y = 1 | score), learned online.
 
     Subclasses implement `_learn(score, positive)` and `_predict(score)` on checked inputs; this

@@ -1,0 +1,159 @@
+"""Tests of checkpoints: round trips of every model, calibrator and policy, atomic writes, other
+versions and corrupted bytes refused, and a resume in a fresh process that is bit-identical."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from river import datasets, linear_model, tree
+
+from streamboost import (
+    BanditCalibratedClassifier,
+    CalibratedClassifier,
+    CostSensitiveClassifier,
+    OzaBoostClassifier,
+    bandits,
+    calibration,
+    checkpoint,
+)
+
+ROWS = list(datasets.Phishing().take(400))
+
+
+def trained_models():
+    models = {
+        "oza": OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1),
+        "calibrated": CalibratedClassifier(tree.HoeffdingTreeClassifier(), calibrator="beta"),
+        "controller": BanditCalibratedClassifier(
+            model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=8,
+            warmup=1, seed=2,
+        ),
+        "cost-sensitive": CostSensitiveClassifier(linear_model.LogisticRegression()),
+    }
+    for model in models.values():
+        for x, y in ROWS[:300]:
+            model.learn_one(x, y)
+    return models
+
+
+@pytest.mark.parametrize("name", ["oza", "calibrated", "controller", "cost-sensitive"])
+def test_models_round_trip_and_keep_learning_identically(name, tmp_path):
+    model = trained_models()[name]
+    path = model.save(tmp_path / "model.ckpt")
+    loaded = type(model).load(path)
+    for x, y in ROWS[300:]:
+        assert loaded.predict_proba_one(x) == model.predict_proba_one(x)
+        loaded.learn_one(x, y)
+        model.learn_one(x, y)
+
+
+@pytest.mark.parametrize("name", sorted(calibration.CALIBRATORS))
+def test_calibrators_round_trip(name, tmp_path):
+    cal = calibration.make(name)
+    cal.learn_many([0.1, 0.7, 0.9], [False, True, True])
+    loaded = calibration.CALIBRATORS[name].load(cal.save(tmp_path / "c.ckpt"))
+    assert pickle.dumps(loaded) == pickle.dumps(cal)
+
+
+@pytest.mark.parametrize("name", ["ucb1", "discounted-thompson", "exp3", "kl-ucb"])
+def test_policies_round_trip_with_their_random_state(name, tmp_path):
+    policy = bandits.make(name, n_arms=3, seed=4)
+    for _ in range(20):
+        policy.update(policy.select(), random.random())
+    loaded = bandits.base.Policy.load(policy.save(tmp_path / "p.ckpt"))
+    assert [loaded.select() for _ in range(30)] == [policy.select() for _ in range(30)]
+
+
+def test_load_checks_the_class(tmp_path):
+    path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
+    with pytest.raises(TypeError, match="holds a OnlinePlattCalibrator, expected a Oza"):
+        OzaBoostClassifier.load(path)
+
+
+def test_a_failed_save_leaves_the_previous_checkpoint_and_no_temporary_file(
+    tmp_path, monkeypatch
+):
+    model = trained_models()["oza"]
+    path = model.save(tmp_path / "model.ckpt")
+    good = path.read_bytes()
+
+    def crash(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    model.learn_one(*ROWS[0])
+    with pytest.raises(OSError, match="disk full"):
+        model.save(path)
+    assert path.read_bytes() == good
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.ckpt"]
+
+
+def test_another_version_is_refused_by_name(tmp_path, monkeypatch):
+    path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
+    monkeypatch.setattr(checkpoint, "_version", lambda: "9.9.9")
+    with pytest.raises(ValueError, match=r"written by streamboost 0\.2\.0; this is streamboost 9"):
+        checkpoint.load(path)
+
+
+def test_every_flipped_byte_is_refused(tmp_path):
+    model = trained_models()["oza"]
+    data = model.save(tmp_path / "model.ckpt").read_bytes()
+    rng = random.Random(0)
+    positions = rng.sample(range(len(data)), 200)
+    for i in positions:
+        flipped = bytearray(data)
+        flipped[i] ^= 1 << rng.randrange(8)
+        (tmp_path / "bad.ckpt").write_bytes(bytes(flipped))
+        with pytest.raises(ValueError, match="not a streamboost checkpoint|corrupted|format|by"):
+            checkpoint.load(tmp_path / "bad.ckpt")
+
+
+def test_a_plain_pickle_or_a_directory_is_refused(tmp_path):
+    (tmp_path / "raw.pkl").write_bytes(pickle.dumps(calibration.OnlinePlattCalibrator()))
+    with pytest.raises(ValueError, match="is not a streamboost checkpoint"):
+        checkpoint.load(tmp_path / "raw.pkl")
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        checkpoint.save(1, tmp_path)
+    header = json.loads((calibration.OnlinePlattCalibrator().save(tmp_path / "c")).read_bytes()
+                        .split(b"\n")[1])
+    assert set(header) == {"format", "version", "class", "bytes", "sha256"}
+
+
+def test_resume_in_a_fresh_process_is_bit_identical(tmp_path):
+    """Train 4,321 of 6,000 examples, checkpoint, resume in another interpreter: every later
+    probability equals the uninterrupted run's, to the last bit."""
+    script = textwrap.dedent(
+        """
+        import sys
+        from river import datasets, linear_model, preprocessing
+        from streamboost import BanditCalibratedClassifier, checkpoint
+        rows = list(datasets.Phishing().take(1250)) * 5
+        mode, path = sys.argv[1], sys.argv[2]
+        if mode == "resume":
+            model = checkpoint.load(path)
+            start = 4321
+        else:
+            model = preprocessing.StandardScaler() | BanditCalibratedClassifier(
+                policy="discounted-thompson", batch_size=16, seed=3)
+            start = 0
+        for i, (x, y) in enumerate(rows[start:], start=start):
+            if mode == "full" and i == 4321:
+                checkpoint.save(model, path)
+            if i >= 4321:
+                print(repr(model.predict_proba_one(x)[True]))
+            model.learn_one(x, y)
+        """
+    )
+    path = str(tmp_path / "pipeline.ckpt")
+    run = [sys.executable, "-c", script]
+    full = subprocess.run([*run, "full", path], capture_output=True, text=True, check=True)
+    resumed = subprocess.run([*run, "resume", path], capture_output=True, text=True, check=True)
+    assert full.stdout == resumed.stdout
+    assert len(full.stdout.splitlines()) == 6250 - 4321
