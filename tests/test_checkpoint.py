@@ -111,7 +111,7 @@ def test_every_flipped_byte_is_refused(tmp_path):
         flipped = bytearray(data)
         flipped[i] ^= 1 << rng.randrange(8)
         (tmp_path / "bad.ckpt").write_bytes(bytes(flipped))
-        with pytest.raises(ValueError, match="not a streamboost checkpoint|corrupted|format|by"):
+        with pytest.raises(ValueError, match=r"not a streamboost checkpoint|corrupted|format|by"):
             checkpoint.load(tmp_path / "bad.ckpt")
 
 
