@@ -16,9 +16,10 @@ import hashlib
 import json
 import os
 import pickle
-import tempfile
 import typing
 from pathlib import Path
+
+from .atomic import written
 
 __all__ = ["Checkpointable", "load", "save"]
 
@@ -48,7 +49,7 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
     """
     path = Path(path)
     if path.is_dir():
-        raise IsADirectoryError(f"{path} is a directory; expected a file path for the checkpoint")
+        raise IsADirectoryError(f"{path} is a directory; expected a file path")
     payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     header = {
         "format": FORMAT,
@@ -58,16 +59,8 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
     data = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with written(path) as tmp:
+        tmp.write_bytes(data)
     return path
 
 

@@ -10,6 +10,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import platform
 import sys
 import time
@@ -18,12 +19,14 @@ from pathlib import Path
 
 from . import __version__, datasets
 from .arms import ARMS
+from .atomic import written
 from .calibration import CALIBRATORS
 from .controller import REWARDS
 from .experiments import (
     BACKENDS,
     DEFAULT_GRID,
     Cell,
+    CellStore,
     check_dataset,
     check_policy,
     compare,
@@ -315,7 +318,13 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a command, with what was kept."""
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.trace is not None and Path(args.trace).is_dir():
+        raise ValueError(f"--trace {args.trace} is a directory; expected a CSV file path")
     cell = Cell(
         args.dataset,
         args.policy,
@@ -400,6 +409,8 @@ def _compare(args: argparse.Namespace) -> int:
         calibrator=args.calibrator,
     )
     out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; expected a directory for the results")
     rows_note = (
         "whole streams"
         if args.max_rows is None
@@ -428,15 +439,23 @@ def _compare(args: argparse.Namespace) -> int:
             )
 
     start = time.perf_counter()
-    grid = run_grid(
-        cells,
-        out,
-        backend=args.backend,
-        n_jobs=args.n_jobs,
-        scheduler=args.scheduler,
-        progress=not args.no_progress,
-        on_record=report,
-    )
+    try:
+        grid = run_grid(
+            cells,
+            out,
+            backend=args.backend,
+            n_jobs=args.n_jobs,
+            scheduler=args.scheduler,
+            progress=not args.no_progress,
+            on_record=report,
+        )
+    except KeyboardInterrupt:
+        store = CellStore(out / "cells")
+        kept = sum(store.load(c.key(), c.config()) is not None for c in cells)
+        raise Interrupted(
+            f"interrupted; {kept} of {len(cells)} runs kept in {out / 'cells'}; run the same "
+            "command to resume"
+        ) from None
     elapsed = time.perf_counter() - start
     rows = grid.rows()
     n_failed = len(grid.failed)
@@ -472,7 +491,8 @@ def _compare(args: argparse.Namespace) -> int:
         "failed": n_failed,
         "seconds": elapsed,
     }
-    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    with written(out / "config.json") as tmp:
+        tmp.write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     print()
     comparison = None
     try:
@@ -523,9 +543,20 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     handlers = {"run": _run, "compare": _compare, "datasets": _datasets}
     try:
         return handlers[args.command](args)
-    except (ValueError, FileNotFoundError, ImportError) as error:
+    except (ValueError, FileNotFoundError, ImportError, IsADirectoryError) as error:
         print(f"streamboost: error: {error}", file=sys.stderr)
         return 2
+    except Interrupted as message:
+        print(f"\nstreamboost: {message}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("\nstreamboost: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python from printing a
+        # second error when it flushes stdout at exit.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -37,9 +37,9 @@ def _check_positive(name: str, value) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)
-        or not (math.isfinite(value) and value > 0.0)
+        or not 1e-150 <= value <= 1e150  # also rejects NaN; its square and inverse stay finite
     ):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+        raise ValueError(f"{name} must be a finite number > 0 (in [1e-150, 1e150]), got {value!r}")
     return float(value)
 
 
@@ -191,8 +191,8 @@ class Policy(Checkpointable, base.Base, abc.ABC):
             reward = float(reward)
         bounds = self.reward_range
         if bounds is None:
-            if not math.isfinite(reward):
-                raise ValueError(f"reward must be finite, got {reward!r}")
+            if not -1e150 <= reward <= 1e150:  # also rejects NaN; sums of them stay finite
+                raise ValueError(f"reward must be finite (within +/-1e150), got {reward!r}")
         elif not bounds[0] <= reward <= bounds[1]:  # also rejects nan
             raise ValueError(
                 f"reward must be in [{bounds[0]}, {bounds[1]}] for {type(self).__name__}, "

@@ -8,19 +8,25 @@ the failure is reported, and the next run tries the cell again.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import ctypes
 import dataclasses
 import datetime
 import math
+import multiprocessing
 import numbers
 import os
 import platform
+import signal
+import sys
 import time
 import traceback
 import typing
 from pathlib import Path
 
 from .. import __version__
+from ..atomic import written
 from ..evaluate import RunResult, _progress_bar
 from .grid import Cell
 from .store import CellStore
@@ -44,11 +50,31 @@ _CONFIG_COLUMNS = (
     "counterfactual",
     "arms",
     "data_dir",
+    "model",
+    "calibrator",
 )
 
 
 def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def _die_with_parent() -> None:
+    """In a worker process on Linux, ask the kernel to kill it when its parent dies
+    (`prctl(PR_SET_PDEATHSIG, SIGKILL)`): a grid whose main process is killed (SIGKILL, out of
+    memory) leaves no workers computing for nobody."""
+    global _guarded
+    if _guarded or multiprocessing.parent_process() is None or not sys.platform.startswith("linux"):
+        return
+    _guarded = True
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before the guard was set
+            os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+_guarded = False
 
 
 def run_cell(cell: Cell) -> dict[str, typing.Any]:
@@ -65,6 +91,7 @@ def run_cell(cell: Cell) -> dict[str, typing.Any]:
         "host": platform.node(),
         "started": _now(),
     }
+    _die_with_parent()
     start = time.perf_counter()
     try:
         result = cell.run()
@@ -292,6 +319,7 @@ def write_table(rows: typing.Sequence[typing.Mapping[str, typing.Any]], path) ->
     """Write result rows as CSV, or as Parquet if `path` ends in `.parquet` (pandas + pyarrow).
 
     Columns are the union of the rows' keys, in first-seen order; missing values are empty.
+    The file is replaced atomically (`streamboost.atomic`).
     """
     path = Path(path)
     columns = list(dict.fromkeys(column for row in rows for column in row))
@@ -303,9 +331,10 @@ def write_table(rows: typing.Sequence[typing.Mapping[str, typing.Any]], path) ->
             raise ImportError(
                 "Parquet output needs pandas and pyarrow: pip install pyarrow"
             ) from error
-        pd.DataFrame(list(rows), columns=columns).to_parquet(path, index=False)
+        with written(path) as tmp:
+            pd.DataFrame(list(rows), columns=columns).to_parquet(tmp, index=False)
     elif path.suffix == ".csv":
-        with path.open("w", newline="", encoding="utf-8") as f:
+        with written(path) as tmp, tmp.open("w", newline="", encoding="utf-8") as f:
             writer = csv.DictWriter(f, fieldnames=columns, restval="")
             writer.writeheader()
             writer.writerows(rows)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..atomic import written
+
 if typing.TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -49,7 +51,8 @@ def save(figure: Figure, stem: str | os.PathLike) -> list[Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_name(stem.name + suffix) for suffix in (".png", ".svg")]
     for path in paths:
-        figure.savefig(path, dpi=150)
+        with written(path) as tmp:
+            figure.savefig(tmp, dpi=150, format=path.suffix[1:])
     return paths
 
 

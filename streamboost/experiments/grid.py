@@ -76,13 +76,15 @@ def check_policy(name: str) -> str:
     >>> check_policy("every-0")
     Traceback (most recent call last):
     ...
-    ValueError: unknown policy 'every-0'; accepted: never, always, both, every-<N>, ...
+    ValueError: policy 'every-0': N must be a whole number >= 1 (every-1, every-2, ...)
 
     """
     if not isinstance(name, str):
         raise TypeError(f"a policy name must be a str, got {name!r}")
     if name in BASELINE_POLICIES[:-1] or name in bandits.POLICIES or _EVERY.fullmatch(name):
         return name
+    if re.fullmatch(r"every-[0-9]+", name):
+        raise ValueError(f"policy {name!r}: N must be a whole number >= 1 (every-1, every-2, ...)")
     raise ValueError(f"unknown policy {name!r}; accepted: {', '.join(policy_names())}")
 
 

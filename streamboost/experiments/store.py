@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import typing
 from pathlib import Path
+
+from ..atomic import remove_stale, written
 
 __all__ = ["CellStore"]
 
@@ -38,6 +39,7 @@ class CellStore:
 
     def __init__(self, directory: str | os.PathLike):
         self.directory = Path(directory)
+        remove_stale(self.directory)  # left by a run that was killed while writing
 
     def path(self, key: str) -> Path:
         return self.directory / f"{key}.json"
@@ -47,16 +49,9 @@ class CellStore:
         key = record.get("key")
         if not isinstance(key, str) or not key or os.sep in key:
             raise ValueError(f"a record needs a file-name-safe str 'key', got {key!r}")
-        self.directory.mkdir(parents=True, exist_ok=True)
         target = self.path(key)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(record, f, indent=1)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with written(target) as tmp:
+            tmp.write_text(json.dumps(record, indent=1), encoding="utf-8")
         return target
 
     def load(

@@ -1,0 +1,66 @@
+"""Writing a file atomically: a temporary file beside the target, renamed over it when complete.
+
+A crash or Ctrl-C while writing never leaves a partial file where a good one was (the rename is
+atomic on POSIX and Windows), and the temporary file is removed. `remove_stale` clears the
+temporary files that a killed process (SIGKILL) could not remove.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+import typing
+from pathlib import Path
+
+__all__ = ["TMP_SUFFIX", "remove_stale", "written"]
+
+TMP_SUFFIX = ".tmp"
+
+
+@contextlib.contextmanager
+def written(path: str | os.PathLike) -> typing.Iterator[Path]:
+    """Yield a temporary path to write; on success it replaces `path` (fsynced first).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from streamboost.atomic import written
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> with written(target) as tmp:
+    ...     _ = tmp.write_text("done")
+    >>> target.read_text(), [p.name for p in target.parent.iterdir()]
+    ('done', ['out.txt'])
+
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; expected a file path")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def remove_stale(directory: str | os.PathLike, older_than: float = 600.0) -> int:
+    """Remove the temporary files of `written` in `directory` untouched for `older_than`
+    seconds (left by a killed process); return how many were removed."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return 0
+    cutoff, removed = time.time() - older_than, 0
+    for tmp in directory.glob(f".*{TMP_SUFFIX}"):
+        with contextlib.suppress(FileNotFoundError):
+            if tmp.stat().st_mtime < cutoff:
+                tmp.unlink()
+                removed += 1
+    return removed

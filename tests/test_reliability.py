@@ -1,0 +1,407 @@
+"""Bad input, refused before anything changes: a catalogue over the booster, calibrators,
+controller, wrappers, decisions, metrics, policies, readers and CLI; properties that hold after
+any input; interrupting a grid."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import math
+import os
+import pickle
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from river import datasets, linear_model, preprocessing
+
+from streamboost import (
+    BanditCalibratedClassifier,
+    CalibratedClassifier,
+    OzaBoostClassifier,
+    bandits,
+    calibration,
+    decision,
+    metrics,
+)
+from streamboost.cli import main
+from streamboost.datasets import CSVTable
+from streamboost.validation import FiniteFeatures
+
+ROWS = list(datasets.Phishing().take(400))
+X0 = dict(ROWS[0][0])
+NAN, INF = float("nan"), float("inf")
+
+
+def with_value(value, key="empty_server_form_handler"):
+    return {**X0, key: value}
+
+
+# ---------------------------------------------------------------- the objects, trained a little
+
+
+def booster():
+    return OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1)
+
+
+def controller():
+    # batch_size 7: after 49 examples the next learn_one starts a minibatch (a policy select)
+    return BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-thompson", batch_size=7,
+        warmup=1, seed=3,
+    )
+
+
+def wrapper():
+    return CalibratedClassifier(linear_model.LogisticRegression(), calibrator="isotonic")
+
+
+MODELS = {"booster": booster, "controller": controller, "wrapper": wrapper}
+
+
+def trained(kind: str):
+    if kind in MODELS:
+        model = MODELS[kind]()
+        for x, y in ROWS[:49]:
+            model.predict_proba_one(x)
+            model.learn_one(x, y)
+        return model
+    if kind in calibration.CALIBRATORS:
+        cal = calibration.make(kind)
+        cal.learn_many([0.2, 0.4, 0.7, 0.9], [False, False, True, True])
+        return cal
+    if kind in ("brier", "ece", "cost", "curve"):
+        metric = {"brier": metrics.BrierScore, "ece": metrics.ExpectedCalibrationError,
+                  "cost": lambda: metrics.ExpectedCost(1.0, 4.0), "curve": metrics.BrierCurve}[kind]()
+        for y, p in [(True, 0.8), (False, 0.3)]:
+            metric.update(y, p)
+        return metric
+    policy = bandits.make(kind, n_arms=3, seed=5)
+    for _ in range(6):
+        policy.update(policy.select(), 0.5)
+    return policy
+
+
+def follow_up(kind: str, obj) -> list:
+    """What the object does next: 100 steps, recorded (compared with an untouched twin's)."""
+    rng = random.Random(11)
+    out = []
+    if kind in MODELS:
+        for x, y in ROWS[100:200]:
+            out.append(obj.predict_proba_one(x))
+            obj.learn_one(x, y)
+    elif kind in calibration.CALIBRATORS:
+        for _ in range(100):
+            s = rng.random()
+            out.append(obj.predict_one(s))
+            obj.learn_one(s, rng.random() < s)
+    elif kind in ("brier", "ece", "cost", "curve"):
+        for _ in range(100):
+            obj.update(rng.random() < 0.5, rng.random())
+            out.append(obj.get())
+    else:
+        for _ in range(100):
+            arm = obj.select()
+            out.append(arm)
+            obj.update(arm, rng.random())
+    return out
+
+
+# ---------------------------------------------------------------- the catalogue
+
+MODEL_CASES = [
+    ("nan feature", lambda m: m.learn_one(with_value(NAN), True), ValueError, r"is nan; expected a finite number"),
+    ("inf feature", lambda m: m.learn_one(with_value(INF), False), ValueError, r"is inf; expected a finite"),
+    ("-inf feature", lambda m: m.learn_one(with_value(-INF), True), ValueError, r"is -inf; expected"),
+    ("absurd feature", lambda m: m.learn_one(with_value(1e300), True), ValueError, r"is 1e\+300; expected a finite number within \+/-1e\+150"),
+    ("huge int feature", lambda m: m.learn_one(with_value(10**400), True), ValueError, r"expected a finite number"),
+    ("third label", lambda m: m.learn_one(X0, "maybe"), ValueError, r"label 'maybe' is neither pos_label=True"),
+    ("None label", lambda m: m.learn_one(X0, None), ValueError, r"label None is neither pos_label=True"),
+    ("label 2", lambda m: m.learn_one(X0, 2), ValueError, r"label 2 is neither"),
+    ("x not a dict", lambda m: m.learn_one([1.0, 2.0], True), TypeError, r"x must be a dict of features, got list"),
+    ("predict on nan", lambda m: m.predict_proba_one(with_value(NAN)), ValueError, r"is nan; expected"),
+    ("predict_one on inf", lambda m: m.predict_one(with_value(INF)), ValueError, r"is inf; expected"),
+]
+COST_CASES = [
+    ("predict_one bad costs", lambda m: m.predict_one(X0, c_fp=-1.0), ValueError, r"c_fp must be finite and > 0, got -1.0"),
+    ("set_costs nan", lambda m: m.set_costs(c_fp=NAN, c_fn=1.0), ValueError, r"c_fp must be finite and > 0, got nan"),
+]
+FRAME_CASES = [
+    ("frame with inf", lambda m: m.learn_many(pd.DataFrame([X0, with_value(INF)]), pd.Series([True, False])), ValueError, r"row 1, column 'empty_server_form_handler' is inf"),
+    ("frame with a third label", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, "x"])), ValueError, r"label 'x' is neither"),
+    ("frame and labels differ", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True])), ValueError, r"X has 2 rows but y has 1 labels"),
+]
+CALIBRATOR_CASES = [
+    ("nan score", lambda c: c.learn_one(NAN, True), ValueError, r"score must be a finite real in \[0, 1\], got nan"),
+    ("score above 1", lambda c: c.learn_one(1.5, True), ValueError, r"got 1.5"),
+    ("negative score", lambda c: c.learn_one(-0.1, False), ValueError, r"got -0.1"),
+    ("string score", lambda c: c.learn_one("0.5", True), ValueError, r"got '0.5' \(str\)"),
+    ("label 2", lambda c: c.learn_one(0.5, 2), ValueError, r"y must be a bool or 0/1, got 2"),
+    ("a bad pair in a batch", lambda c: c.learn_many([0.3, INF], [True, False]), ValueError, r"got inf"),
+]
+METRIC_CASES = [
+    ("y_true None", lambda m: m.update(None, 0.5), ValueError, r"label None is neither pos_label=True"),
+    ("y_true 2", lambda m: m.update(2, 0.5), ValueError, r"label 2 is neither"),
+    ("y_true 'True'", lambda m: m.update("True", 0.5), ValueError, r"label 'True' is neither"),
+    ("string-keyed proba", lambda m: m.update(True, {"True": 0.9}), ValueError, r"positive label True is not among the predicted labels \['True'\]"),
+    ("proba above 1", lambda m: m.update(True, 1.5), ValueError, r"must lie in \[0, 1\], got 1.5"),
+    ("nan proba", lambda m: m.update(False, NAN), ValueError, r"got nan"),
+    ("negative weight", lambda m: m.update(True, 0.5, w=-1.0), ValueError, r"the weight w must be a finite number in \[0, 1e\+150\], got -1.0"),
+    ("weight 1e300", lambda m: m.update(True, 0.5, w=1e300), ValueError, r"got 1e\+300"),
+    ("revert never added", lambda m: m.revert(True, 0.5, w=10.0), ValueError, r"cannot revert weight 10.0: only 2.0 was added"),
+]
+POLICY_CASES = [
+    ("arm out of range", lambda p: p.update(3, 0.5), ValueError, r"arm must be an int in \[0, 2\], got 3"),
+    ("negative arm", lambda p: p.update(-1, 0.5), ValueError, r"got -1"),
+    ("nan reward", lambda p: p.update(0, NAN), ValueError, r"reward must be .*got nan"),
+    ("inf reward", lambda p: p.update(1, INF), ValueError, r"got inf"),
+    ("string reward", lambda p: p.update(0, "1"), ValueError, r"reward must be a real number, got '1' \(str\)"),
+    ("round with a bad reward", lambda p: p.update_round({0: 0.5, 1: NAN}), ValueError, r"got nan|the pulled arm only"),
+]
+GAUSSIAN_CASES = [
+    ("reward 1e300", lambda p: p.update(0, 1e300), ValueError, r"reward must be finite \(within \+/-1e150\), got 1e\+300"),
+]
+
+CATALOGUE = (
+    [(kind, *case) for kind in MODELS for case in MODEL_CASES]
+    + [(kind, *case) for kind in ("controller", "wrapper") for case in COST_CASES]
+    + [(kind, *case) for kind in ("booster", "controller") for case in FRAME_CASES]
+    + [(kind, *case) for kind in sorted(calibration.CALIBRATORS) for case in CALIBRATOR_CASES]
+    + [(kind, *case) for kind in ("brier", "ece", "cost", "curve") for case in METRIC_CASES]
+    + [(kind, *case) for kind in ("ucb1", "discounted-thompson", "exp3", "sliding-window-ucb")
+       for case in POLICY_CASES]
+    + [("gaussian-thompson", *case) for case in GAUSSIAN_CASES]
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "call", "error", "message"),
+    CATALOGUE,
+    ids=[f"{c[0]}: {c[1]}" for c in CATALOGUE],
+)
+def test_bad_input_is_refused_and_changes_nothing(kind, name, call, error, message):
+    obj = trained(kind)
+    twin = pickle.loads(pickle.dumps(obj))
+    before = pickle.dumps(obj)
+    with pytest.raises(error, match=message):
+        call(obj)
+    assert pickle.dumps(obj) == before
+    assert follow_up(kind, obj) == follow_up(kind, twin)
+
+
+def test_the_catalogue_is_large():
+    assert len(CATALOGUE) >= 60
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: decision.cost_threshold(0.0, 1.0), ValueError, r"c_fp must be finite and > 0, got 0.0"),
+        (lambda: decision.cost_threshold(1.0, INF), ValueError, r"c_fn must be finite and > 0, got inf"),
+        (lambda: decision.cost_threshold("1", 1.0), TypeError, r"c_fp must be a real number, got '1' \(str\)"),
+        (lambda: decision.decide(1.5, 1.0, 1.0), ValueError, r"p_pos must lie in \[0, 1\], got 1.5"),
+        (lambda: decision.decide(NAN, 1.0, 1.0), ValueError, r"got nan"),
+        (lambda: bandits.GaussianThompson(noise_std=1e-200), ValueError, r"noise_std must be a finite number > 0 \(in \[1e-150, 1e150\]\), got 1e-200"),
+        (lambda: calibration.OnlinePlattCalibrator(gamma=1e-200), ValueError, r"gamma must be in \[1e-8, 1e8\], got 1e-200"),
+        (lambda: calibration.OnlinePlattCalibrator(gamma=1e300), ValueError, r"got 1e\+300"),
+        (lambda: BanditCalibratedClassifier(calibrator=42), TypeError, r"calibrator must be a name .* got 42 \(int\)"),
+        (lambda: CalibratedClassifier(linear_model.LinearRegression()), TypeError, r"model must be a River classifier"),
+    ],
+)
+def test_bad_parameters_are_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+# ---------------------------------------------------------------- readers and the CLI
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"a,target\n1,yes\ninf,no\n", r"line 3: column 'a' holds 'inf'; expected a finite number"),
+        (b"a,target\n1,yes\n1e400,no\n", r"holds '1e400'"),
+        (b"a,target\n\xff\xfe,yes\n", r"bad.csv: cannot be read as CSV text \(UnicodeDecodeError"),
+        (gzip.compress(b"a,target\n" + b"".join(b"%d,yes\n" % i for i in range(20000)))[:3000],
+         r"cannot be read as CSV text \(EOFError"),
+        (b"a,b\n1,2\n", r"label column 'target' not found"),
+        (b"a,target\n1,yes,3\n", r"line 2: 3 fields, expected 2"),
+    ],
+)
+def test_bad_files_are_named(tmp_path, content, message):
+    path = tmp_path / "bad.csv"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        list(CSVTable(path, numeric=True))
+
+
+def test_nan_cells_are_missing_values(tmp_path):
+    path = tmp_path / "ok.csv"
+    path.write_text("a,b,target\nnan,1,yes\n2,NaN,no\n")
+    assert list(CSVTable(path)) == [({"b": 1.0}, "yes"), ({"a": 2.0}, "no")]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "--dataset", "phishing", "--policy", "every-0"],
+         "policy 'every-0': N must be a whole number >= 1"),
+        (["run", "--calibrator", "sigmoid"], "invalid choice: 'sigmoid'"),
+        (["run", "--model", "svm"], "invalid choice: 'svm'"),
+        (["run", "--dataset", "nope"], "unknown dataset 'nope'"),
+        (["run", "--c-fn", "nan"], "expected a finite number > 0"),
+    ],
+)
+def test_cli_refuses_bad_flags(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_refuses_an_output_that_is_a_file_or_a_trace_that_is_a_directory(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert main(["compare", "--out", str(tmp_path / "file"), "--no-progress"]) == 2
+    assert "is a file; expected a directory" in capsys.readouterr().err
+    run = ["run", "--dataset", "phishing", "--trace", str(tmp_path), "--max-rows", "50"]
+    assert main([*run, "--no-progress"]) == 2
+    assert "is a directory; expected a CSV file path" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- properties
+
+FEATURE = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(-10, 10),
+    st.sampled_from([1e300, -1e300, 0.0]),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(MODELS)),
+    values=st.lists(st.tuples(FEATURE, st.booleans()), min_size=1, max_size=60),
+)
+def test_probabilities_stay_finite_in_the_unit_interval_whatever_is_fed(kind, values):
+    model = MODELS[kind]()
+    for v, y in values:
+        x = {"a": v, "b": 1.0}
+        with contextlib.suppress(ValueError):
+            model.learn_one(x, y)
+        p = model.predict_proba_one({"a": 0.5, "b": 1.0})[True]
+        assert math.isfinite(p) and 0.0 <= p <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    p=st.floats(0.0, 1.0),
+    c=st.floats(1e-300, 1e300),
+    lower=st.floats(1e-300, 1e300),
+    higher=st.floats(1e-300, 1e300),
+)
+def test_decisions_are_monotone_in_each_cost(p, c, lower, higher):
+    lower, higher = sorted((lower, higher))
+    # A dearer false positive never makes a positive decision more likely, a dearer false
+    # negative never less likely.
+    assert decision.decide(p, higher, c) <= decision.decide(p, lower, c)
+    assert decision.decide(p, c, lower) <= decision.decide(p, c, higher)
+    assert decision.cost_threshold(c, c) == 0.5
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(bandits.POLICIES)),
+    rewards=st.lists(
+        st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.floats(0, 1)), max_size=40
+    ),
+)
+def test_every_policy_picks_an_arm_in_range_after_any_rewards(name, rewards):
+    policy = bandits.make(name, n_arms=3, seed=0)
+    for r in rewards:
+        arm = policy.select()
+        assert 0 <= arm < 3
+        with contextlib.suppress(ValueError):
+            policy.update(arm, r)
+    assert 0 <= policy.select() < 3
+
+
+def test_a_pipeline_headed_by_finite_features_refuses_before_the_scaler_learns():
+    model = FiniteFeatures() | preprocessing.StandardScaler() | CalibratedClassifier(
+        linear_model.LogisticRegression()
+    )
+    for x, y in ROWS[:20]:
+        model.learn_one(x, y)
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="is 1e\\+300"):
+        model.learn_one(with_value(1e300), True)
+    assert pickle.dumps(model) == before
+
+
+# ---------------------------------------------------------------- interrupting a grid
+
+GRID = ["compare", "--datasets", "phishing", "--policies", "never", "both", "every-2",
+        "--seeds", "4", "--max-rows", "6000", "--n-jobs", "2", "--no-figures", "--no-progress"]
+
+
+def children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def start_grid(out: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "streamboost.cli", *GRID, "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def wait_for(condition, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_says_what_was_kept_and_leaves_no_temporary_files(tmp_path):
+    process = start_grid(tmp_path)
+    wait_for(lambda: len(list((tmp_path / "cells").glob("*.json"))) >= 1)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "of 12 runs kept" in err and "run the same command to resume" in err
+    assert "Traceback" not in err
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc")
+def test_workers_die_with_a_killed_grid(tmp_path):
+    process = start_grid(tmp_path)
+    wait_for(lambda: len(list((tmp_path / "cells").glob("*.json"))) >= 1)
+    workers = children(process.pid)
+    assert workers
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate(timeout=30)
+    wait_for(lambda: not any(alive(pid) for pid in workers), timeout=20)
