@@ -8,7 +8,7 @@ import typing
 import numpy as np
 from river import base, linear_model, optim
 
-from .boosting import OzaBoostClassifier
+from .boosting import OzaBoostClassifier, _sigmoid
 from .decision import positive_proba
 
 __all__ = ["FrozenLinearBooster", "check_model", "learns_bools", "positive_score", "snapshot"]
@@ -169,8 +169,7 @@ class FrozenLinearBooster:
                 positive += alpha
         if not self._logistic:
             return positive / self._total
-        z = 2.0 * (2.0 * positive - self._total)  # F(x) = sum of alpha * h, h in {-1, +1}
-        return float(1.0 / (1.0 + np.exp(-z)) if z >= 0 else np.exp(z) / (1.0 + np.exp(z)))
+        return _sigmoid(2.0 * (2.0 * positive - self._total))  # Eq. 7.7, as the booster
 
 
 def snapshot(model: base.Estimator) -> base.Estimator:
