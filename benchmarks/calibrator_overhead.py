@@ -1,4 +1,4 @@
-"""Cost of OnlinePlattCalibrator per example (predict_one + learn_one), against River.
+"""Cost of each online calibrator per example (predict_one + learn_one), against River.
 
 The reference is River's `linear_model.LogisticRegression` doing the same job on a one-feature
 dict {"u": logit(score)} (`predict_proba_one` + `learn_one`), the cheapest River model that could
@@ -20,7 +20,7 @@ import time
 
 from river import linear_model
 
-from streamboost.calibration import OnlinePlattCalibrator
+from streamboost.calibration import OnlinePlattCalibrator, make
 
 
 def make_stream(n: int, seed: int) -> list[tuple[float, bool]]:
@@ -33,7 +33,7 @@ def make_stream(n: int, seed: int) -> list[tuple[float, bool]]:
     return stream
 
 
-def time_calibrator(cal: OnlinePlattCalibrator, stream) -> float:
+def time_calibrator(cal, stream) -> float:
     predict, learn = cal.predict_one, cal.learn_one
     start = time.perf_counter()
     for s, y in stream:
@@ -61,15 +61,22 @@ def main() -> None:
 
     stream = make_stream(args.n, args.seed)
     configs = {
-        "log (ONS), no forgetting": {},
-        "log (ONS), forgetting=0.999": {"forgetting": 0.999},
-        "squared (Gauss-Newton)": {"objective": "squared"},
-        "log, feature=score": {"feature": "score"},
+        "OnlinePlattCalibrator log (ONS), no forgetting": lambda: OnlinePlattCalibrator(),
+        "OnlinePlattCalibrator log, forgetting=0.999": lambda: OnlinePlattCalibrator(
+            forgetting=0.999
+        ),
+        "OnlinePlattCalibrator squared (Gauss-Newton)": lambda: OnlinePlattCalibrator(
+            objective="squared"
+        ),
+        "OnlineBetaCalibrator": lambda: make("beta"),
+        "OnlineIsotonicCalibrator (50 bins)": lambda: make("isotonic"),
+        "OnlineIsotonicCalibrator, forgetting=0.999": lambda: make("isotonic", forgetting=0.999),
+        "HistogramCalibrator (10 bins)": lambda: make("histogram"),
     }
     runs: dict[str, list[float]] = {name: [] for name in [*configs, "river"]}
     for _ in range(args.repeats):
-        for name, params in configs.items():
-            runs[name].append(time_calibrator(OnlinePlattCalibrator(**params), stream))
+        for name, build in configs.items():
+            runs[name].append(time_calibrator(build(), stream))
         runs["river"].append(time_river(linear_model.LogisticRegression(), stream))
 
     river_us = statistics.median(runs["river"])
@@ -77,7 +84,7 @@ def main() -> None:
     print(f"{'model':<50}{'us/example':>11}{'river / it':>12}")
     for name in configs:
         us = statistics.median(runs[name])
-        print(f"{'OnlinePlattCalibrator ' + name:<50}{us:>11.2f}{river_us / us:>12.2f}")
+        print(f"{name:<50}{us:>11.2f}{river_us / us:>12.2f}")
     print(f"{'river LogisticRegression({u: logit(s)})':<50}{river_us:>11.2f}{1.0:>12.2f}")
 
 

@@ -108,9 +108,11 @@ def test_policy_names_cover_the_controller_and_bandits():
     assert set(bandits.POLICIES) <= set(names)
     assert {"never", "always", "both", "every-<N>"} <= set(names)
     assert check_policy("every-12") == "every-12"
-    for bad in ("every-", "every-x", "every-0", "<N>"):
+    for bad in ("every-", "every-x", "<N>"):
         with pytest.raises(ValueError, match=f"unknown policy '{bad}'"):
             check_policy(bad)
+    with pytest.raises(ValueError, match="policy 'every-0': N must be a whole number >= 1"):
+        check_policy("every-0")
     assert set(DEFAULT_GRID["policies"]) <= {*names, "every-4"}
 
 
