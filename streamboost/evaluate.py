@@ -353,8 +353,10 @@ def prequential(
 
 
 def _progress_bar(total: int | None, unit: str = "ex"):
+    """A tqdm progress bar, or None without the `progress` extra: a core install runs every
+    default command, the extras only add."""
     try:
         from tqdm.auto import tqdm
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError('progress bars need tqdm: pip install "streamboost[progress]"') from error
+    except ImportError:
+        return None
     return tqdm(total=total, unit=unit, mininterval=0.5, leave=False)

@@ -198,3 +198,19 @@ def test_compare_without_matplotlib_prints_the_table_and_skips_figures(
     assert "Policies ranked by brier" in out
     assert 'figures: skipped (figures need matplotlib: pip install "streamboost[plots]")' in out
     assert not (tmp_path / "figures").exists()
+
+
+def test_a_core_install_runs_the_default_commands(tmp_path, monkeypatch, capsys):
+    """Without the progress and parallel extras (tqdm, joblib), run and compare still work:
+    no progress bar, and the grid's cells run one after the other."""
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # importing them now raises ImportError
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    monkeypatch.setitem(sys.modules, "joblib", None)
+    assert main(["run", "--dataset", "phishing", "--max-rows", "400"]) == 0
+    assert "Brier" in capsys.readouterr().out
+    argv = ["compare", "--datasets", "phishing", "--policies", "never", "both", "--seeds", "1",
+            "--max-rows", "400", "--no-figures", "--n-jobs", "2", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "running the 2 cells one after the other" in captured.err
+    assert "2 runs ok" in captured.out

@@ -273,10 +273,15 @@ def run_grid(
 def _run_joblib(todo, keep, *, n_jobs, scheduler, client) -> None:
     try:
         import joblib
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            'parallel grids need joblib: pip install "streamboost[parallel]"'
-        ) from error
+    except ImportError:
+        # A core install runs grids one cell after the other; joblib (the `parallel` extra)
+        # only adds workers.
+        if n_jobs not in (None, 1):
+            print(f'joblib is not installed: running the {len(todo)} cells one after the '
+                  'other (pip install "streamboost[parallel]" for workers)', file=sys.stderr)
+        for cell in todo:
+            keep(run_cell(cell))
+        return
     n_jobs = n_jobs if n_jobs is not None else -1
     # Unordered: each record is stored as soon as its cell finishes, not in submission order.
     parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
