@@ -289,3 +289,24 @@ def test_with_forgetting_every_calibrator_recovers_from_a_long_one_class_stretch
     cal.learn_many(scores.tolist(), (rng.random(20_000) < scores).tolist())
     assert abs(cal.predict_one(0.5) - 0.5) < 0.1
     assert cal.predict_one(0.9) > 0.75 and cal.predict_one(0.1) < 0.25
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cls=st.sampled_from([HistogramCalibrator, OnlineIsotonicCalibrator]),
+    n_bins=st.integers(1, 30),
+    pairs=st.lists(st.tuples(st.floats(0.0, 1.0), st.booleans()), max_size=120),
+    every=st.integers(1, 4),
+)
+def test_incremental_pooling_equals_pooling_from_scratch(cls, n_bins, pairs, every):
+    """With a prior and no forgetting, the pooling is updated around the changed bin; it must
+    give what pooling every bin from scratch gives, whether predictions come after every update
+    or after several."""
+    cal, reference = cls(n_bins=n_bins), cls(n_bins=n_bins)
+    for i, (s, y) in enumerate(pairs):
+        cal.learn_one(s, y)
+        reference.learn_one(s, y)
+        if i % every == 0:
+            reference._blocks = None  # force a full pooling
+            for q in (0.0, s, 0.37, 1.0):
+                assert cal.predict_one(q) == pytest.approx(reference.predict_one(q), abs=1e-12)

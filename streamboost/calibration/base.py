@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 import numbers
 
@@ -137,20 +138,75 @@ def pool_adjacent_violators(values: list[float], weights: list[float]) -> list[f
     [0.1, 0.35, 0.35, 0.9]
 
     """
-    means: list[float] = []
-    totals: list[float] = []
-    sizes: list[int] = []
-    for v, w in zip(values, weights, strict=True):
-        means.append(v)
-        totals.append(w)
-        sizes.append(1)
-        while len(means) > 1 and means[-2] > means[-1]:
-            m2, w2, n2 = means.pop(), totals.pop(), sizes.pop()
-            w1 = totals[-1]
-            means[-1] = (means[-1] * w1 + m2 * w2) / (w1 + w2) if w1 + w2 > 0.0 else m2
-            totals[-1] = w1 + w2
-            sizes[-1] += n2
-    fitted: list[float] = []
-    for m, n in zip(means, sizes, strict=True):
-        fitted.extend([m] * n)
-    return fitted
+    blocks = Blocks([], [], [])
+    blocks.extend(values, weights, 0)
+    return blocks.expand(len(values))
+
+
+class Blocks:
+    """The blocks of a Pool Adjacent Violators fit: block k starts at position `starts[k]` and
+    holds the weighted sum `sums[k]` of its values and their total weight `weights[k]` (its
+    fitted value is `sums[k] / weights[k]`).
+
+    `extend` continues the left-to-right scan with more positions; `update` re-fits after the
+    value of one position changed, in O(size of its block + merges) rather than O(n): the
+    blocks left of the changed one are exactly the scan's stack at that point (a block, once
+    the scan has passed it and it is final, never merges again), and blocks to the right are
+    pushed whole until one stays on its own, after which nothing further can change.
+    """
+
+    __slots__ = ("starts", "sums", "weights")
+
+    def __init__(self, starts: list[int], sums: list[float], weights: list[float]):
+        self.starts, self.sums, self.weights = starts, sums, weights
+
+    def _push(self, start: int, total: float, weight: float) -> bool:
+        """Push a block and pool while the order is violated; whether it was pooled."""
+        starts, sums, weights = self.starts, self.sums, self.weights
+        starts.append(start)
+        sums.append(total)
+        weights.append(weight)
+        pooled = False
+        # mean(k-1) > mean(k), compared without dividing (weights are positive)
+        while len(sums) > 1 and sums[-2] * weights[-1] > sums[-1] * weights[-2]:
+            total, weight = sums.pop(), weights.pop()
+            starts.pop()
+            sums[-1] += total
+            weights[-1] += weight
+            pooled = True
+        return pooled
+
+    def extend(self, values: list[float], weights: list[float], first: int) -> None:
+        """Scan further positions `first`, `first + 1`, ... with these values and weights."""
+        for i, (v, w) in enumerate(zip(values, weights, strict=True), start=first):
+            self._push(i, v * w, w)
+
+    def update(self, position: int, values: list[float], weights: list[float]) -> None:
+        """Re-fit after the value or weight of `position` changed (`values` and `weights` are
+        every position's current ones)."""
+        k = bisect.bisect_right(self.starts, position) - 1
+        start = self.starts[k]
+        end = self.starts[k + 1] if k + 1 < len(self.starts) else len(values)
+        old = (self.starts[k + 1 :], self.sums[k + 1 :], self.weights[k + 1 :])
+        del self.starts[k:], self.sums[k:], self.weights[k:]
+        self.extend(values[start:end], weights[start:end], start)
+        for b, (first, total, weight) in enumerate(zip(*old, strict=True)):
+            if not self._push(first, total, weight):
+                self.starts += old[0][b + 1 :]
+                self.sums += old[1][b + 1 :]
+                self.weights += old[2][b + 1 :]
+                break
+
+    def value(self, position: int) -> float:
+        """The fitted value at `position`."""
+        k = bisect.bisect_right(self.starts, position) - 1
+        return self.sums[k] / self.weights[k]
+
+    def expand(self, n: int) -> list[float]:
+        """The fitted value of every position."""
+        bounds = [*self.starts[1:], n]
+        fitted: list[float] = []
+        for start, end, total, weight in zip(self.starts, bounds, self.sums, self.weights,
+                                             strict=True):
+            fitted.extend([total / weight] * (end - start))
+        return fitted

@@ -2,9 +2,10 @@ r"""Histogram binning, online: the positive rate of each score bin, kept monoton
 
 from __future__ import annotations
 
+import bisect
 import numbers
 
-from .base import Calibrator, check_forgetting, check_positive, pool_adjacent_violators
+from .base import Blocks, Calibrator, check_forgetting, check_positive
 
 __all__ = ["HistogramCalibrator"]
 
@@ -30,7 +31,8 @@ class HistogramCalibrator(Calibrator):
 
     **Forgetting.** With $\lambda$ < 1 every count is discounted by $\lambda$ per example, an
     effective memory of $1/(1-\lambda)$ examples; the prior is not discounted. An update costs
-    O(1) (one bin changes); the pooling, O(`n_bins`), runs at the next prediction.
+    O(1) (one bin changes); the pooling runs at the next prediction, around the changed bin's
+    block only when there is a prior and no forgetting, else over all bins (O(`n_bins`)).
 
     Parameters
     ----------
@@ -78,7 +80,14 @@ class HistogramCalibrator(Calibrator):
         self._pos = [0.0] * n_bins
         self._score_sum = [0.0] * n_bins
         self._weight = 1.0  # stored weight of the next example
-        self._fit: list[float] | None = None  # pooled estimates; None: stale
+        # The pooling (PAV blocks) over the bins with weight, each bin's rate, weight and mean
+        # score, and the one bin changed since (None: none); _blocks None: pool from scratch.
+        self._blocks: Blocks | None = None
+        self._rates: list[float] = []
+        self._weights: list[float] = []
+        self._means: list[float] = []
+        self._used: list[int] | None = None
+        self._changed: int | None = None
         self._n_seen = 0
 
     @classmethod
@@ -88,6 +97,12 @@ class HistogramCalibrator(Calibrator):
 
     def _bin(self, score: float) -> int:
         return min(int(score * self.n_bins), self.n_bins - 1)
+
+    @property
+    def _incremental(self) -> bool:
+        # With a prior every bin has weight, and without forgetting an update changes one bin's
+        # rate only: the pooling can then be updated around that bin instead of redone.
+        return self.prior > 0.0 and self.forgetting == 1.0
 
     def _learn(self, score: float, positive: bool) -> None:
         j, w = self._bin(score), self._weight
@@ -99,7 +114,14 @@ class HistogramCalibrator(Calibrator):
             self._weight = w / self.forgetting
             if self._weight > _RESCALE_AT:
                 self._rescale()
-        self._fit = None
+        if self._blocks is not None and self._incremental and self._changed in (None, j):
+            n, centre, prior = self._n[j] + self.prior, self._centres[j], self.prior
+            self._rates[j] = (self._pos[j] + prior * centre) / n
+            self._weights[j] = n
+            self._means[j] = (self._score_sum[j] + prior * centre) / n
+            self._changed = j
+        else:
+            self._blocks = None  # pooled from scratch at the next prediction
 
     def _rescale(self) -> None:
         factor = 1.0 / (self.forgetting * self._weight)  # to effective weights, newest = 1
@@ -107,42 +129,39 @@ class HistogramCalibrator(Calibrator):
             counts[:] = [c * factor for c in counts]
         self._weight = 1.0 / self.forgetting
 
-    def _bins(self) -> tuple[list[float], list[float], list[float], list[int]]:
-        """Each bin's positive rate, weight and mean score (prior included), for the bins with
-        any weight, and their indices."""
-        factor = 1.0 / (self.forgetting * self._weight)  # newest example: weight 1
-        prior = self.prior
-        rates, weights, means, used = [], [], [], []
-        for j, centre in enumerate(self._centres):
-            n = self._n[j] * factor + prior
-            if n <= 0.0:
-                continue
-            rates.append((self._pos[j] * factor + prior * centre) / n)
-            weights.append(n)
-            means.append((self._score_sum[j] * factor + prior * centre) / n)
-            used.append(j)
-        return rates, weights, means, used
+    def _fitted(self) -> Blocks:
+        """The pooled blocks over the bins with any weight (`self._used`; None: all bins)."""
+        if self._blocks is None:
+            factor = 1.0 / (self.forgetting * self._weight)  # newest example: weight 1
+            prior = self.prior
+            rates, weights, means, used = [], [], [], []
+            for j, centre in enumerate(self._centres):
+                n = self._n[j] * factor + prior
+                if n <= 0.0:
+                    continue
+                rates.append((self._pos[j] * factor + prior * centre) / n)
+                weights.append(n)
+                means.append((self._score_sum[j] * factor + prior * centre) / n)
+                used.append(j)
+            self._rates, self._weights, self._means = rates, weights, means
+            self._used = None if len(used) == self.n_bins else used
+            self._blocks = Blocks([], [], [])
+            self._blocks.extend(rates, weights, 0)
+        elif self._changed is not None:
+            self._blocks.update(self._changed, self._rates, self._weights)
+        self._changed = None
+        return self._blocks
 
-    def _fitted(self):
-        if self._fit is None:
-            self._fit = self._refit()
-        return self._fit
-
-    def _refit(self) -> list[float]:
-        """The pooled estimate of every bin (an empty bin takes its lower neighbour's)."""
-        rates, weights, _, used = self._bins()
-        fitted = pool_adjacent_violators(rates, weights)
-        fit = [0.0] * self.n_bins
-        value = fitted[0] if fitted else 0.0
-        k = 0
-        for j in range(self.n_bins):
-            if k < len(used) and used[k] == j:
-                value = fitted[k]
-                k += 1
-            fit[j] = value
-        return fit
+    def _position(self, j: int) -> int:
+        """The pooled position of bin `j` (an empty bin takes its lower neighbour's)."""
+        if self._used is None:
+            return j
+        return max(bisect.bisect_right(self._used, j) - 1, 0)
 
     def _predict(self, score: float) -> float:
         if self._n_seen == 0 and self.prior == 0.0:
             return score  # nothing learned and no prior: pass the score through
-        return self._fitted()[self._bin(score)]
+        blocks = self._fitted()
+        if not self._rates:
+            return score
+        return blocks.value(self._position(self._bin(score)))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import bisect
 
-from .base import pool_adjacent_violators
 from .histogram import HistogramCalibrator
 
 __all__ = ["OnlineIsotonicCalibrator"]
@@ -57,21 +56,19 @@ class OnlineIsotonicCalibrator(HistogramCalibrator):
     def __init__(self, n_bins: int = 50, forgetting: float = 1.0, prior: float = 1.0):
         super().__init__(n_bins=n_bins, forgetting=forgetting, prior=prior)
 
-    def _refit(self) -> tuple[list[float], list[float]]:
-        """The interpolation points: each used bin's mean score and pooled rate."""
-        rates, weights, means, _ = self._bins()
-        return means, pool_adjacent_violators(rates, weights)
-
     def _predict(self, score: float) -> float:
         if self._n_seen == 0 and self.prior == 0.0:
             return score
-        xs, ys = self._fitted()
+        blocks, xs = self._fitted(), self._means
+        if not xs:
+            return score
         i = bisect.bisect_right(xs, score)
         if i == 0:
-            return ys[0]
+            return blocks.value(0)
         if i == len(xs):
-            return ys[-1]
+            return blocks.value(len(xs) - 1)
         x0, x1 = xs[i - 1], xs[i]
+        y0, y1 = blocks.value(i - 1), blocks.value(i)
         if x1 == x0:
-            return ys[i]
-        return ys[i - 1] + (ys[i] - ys[i - 1]) * (score - x0) / (x1 - x0)
+            return y1
+        return y0 + (y1 - y0) * (score - x0) / (x1 - x0)
