@@ -4,7 +4,8 @@ Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on p
 (no scaler is timed). For each base model (`streamboost.experiments.models`), the model alone is
 timed against controllers that wrap the same model: `"both"` (a schedule: the calibrator learns
 every prequential score) and discounted UCB measuring its reward with different budgets
-(`reward_examples` scored per minibatch, one minibatch in `reward_every` measured). Runs are
+(`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
+arms train / both only, whose rewards need no copy of the model. Runs are
 interleaved, so load changes hit every configuration alike; medians are reported, with the
 Brier score and the bandit's arm shares, so what a cheaper reward costs in quality shows too.
 
@@ -33,6 +34,7 @@ CONFIGS = {
     "D-UCB, reward_every=4": {"policy": "discounted-ucb", "reward_every": 4},
     "D-UCB, reward_every=16": {"policy": "discounted-ucb", "reward_every": 16},
     "D-UCB, reward_every=64": {"policy": "discounted-ucb", "reward_every": 64},
+    "D-UCB, arms train/both": {"policy": "discounted-ucb", "arms": ("train", "both")},
 }
 
 

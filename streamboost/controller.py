@@ -48,12 +48,13 @@ class BanditCalibratedClassifier(
     examples of minibatch $t+1$, paired: the model and calibrator after $t$ against the same
     pair with what the action changed rolled back; a minibatch that trains the model also scores
     the arms it did not take (`counterfactual`). Improvements over a running RMS scale are
-    squashed into the policy's range. Snapshots cost a pickle of the model per measured
+    squashed into the policy's range. Snapshots cost a copy of the model per measured
     minibatch (for grown trees, hundreds of examples' worth of learning), so `reward_every`
-    measures one minibatch in N. Schedules (`"never"`, `"every-N"`, `"always"`, `"both"`)
-    measure nothing. Which policy to pick, and what each costs: docs/controller.md.
-    `arm_counts` (warm-up counted as `"train"`), `n_batches`, `trace` and `last_batch` record
-    the allocation.
+    measures one minibatch in N; with arms that all train the model (`("train", "both")`) the
+    model's common part is left out of the rewards and it is never copied. Schedules
+    (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. Which policy to pick, and
+    what each costs: docs/controller.md. `arm_counts` (warm-up counted as `"train"`),
+    `n_batches`, `trace` and `last_batch` record the allocation.
 
     Parameters
     ----------
@@ -200,7 +201,10 @@ class BanditCalibratedClassifier(
         self._score_key = True if self._bools else pos_label
         m = batch_size if reward_examples is None else min(reward_examples, batch_size)
         self._meter = PairedReward(
-            reward, reward_smoothing, {k * batch_size // m for k in range(m)}
+            reward,
+            reward_smoothing,
+            {k * batch_size // m for k in range(m)},
+            model_free="calibrate" not in self._arms,
         )
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)

@@ -14,6 +14,13 @@ $c_{FP} + c_{FN}$. A minibatch that trains the model also reveals what `"calibra
 counterfactual rewards, one round with side observations (Mannor & Shamir 2011). Improvements
 are divided by a running root-mean-square scale and squashed by the logistic function into the
 policy's reward range.
+
+When every arm trains the model (arms `"train"` and `"both"`, no `"calibrate"`), the model's part
+of each arm's improvement is the same for all of them, so it is left out (`model_free`): the
+arms are compared on the live model's scores with the calibrator before and after, and the model
+is never copied. Copies are what make rewards expensive (a grown tree's pickle costs hundreds of
+examples' learning); the arms' order is unchanged, since a term common to all arms of a round
+shifts every one of their rewards alike.
 """
 
 from __future__ import annotations
@@ -95,6 +102,8 @@ class PairedReward:
         Weight of the newest round's mean squared improvement in the running scale.
     sample
         In-minibatch positions of the examples that score a round (the rest are not scored).
+    model_free
+        Every arm trains the model: leave its common part out and never copy it (see above).
 
     Examples
     --------
@@ -105,10 +114,13 @@ class PairedReward:
 
     """
 
-    def __init__(self, loss: str, smoothing: float, sample: typing.Collection[int]):
+    def __init__(
+        self, loss: str, smoothing: float, sample: typing.Collection[int], model_free: bool = False
+    ):
         self.loss = loss
         self.smoothing = smoothing
         self.sample = frozenset(sample)
+        self.model_free = model_free
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
         self._next: _Round | None = None  # the current minibatch's own action
@@ -124,7 +136,8 @@ class PairedReward:
         scoring = self._round is not None
         # Frozen copies of what the current action changes: the model as this minibatch began
         # is the "before" of its own round and the "after" of the round scored on it.
-        self._model_start = snapshot(model) if trains and (arm is not None or scoring) else None
+        copy = trains and (arm is not None or scoring) and not self.model_free
+        self._model_start = snapshot(model) if copy else None
         self._calibrator_start = snapshot(calibrator) if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -149,8 +162,11 @@ class PairedReward:
         r = self._round
         if r is None or position not in self.sample:
             return
-        after = score_of(self._model_start, x) if self._model_start is not None else score
-        before = score_of(r.model_before, x) if r.model_before is not None else after
+        if self.model_free:  # the model is common to every arm: the live one's score serves
+            after = before = score
+        else:
+            after = score_of(self._model_start, x) if self._model_start is not None else score
+            before = score_of(r.model_before, x) if r.model_before is not None else after
         cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
         name, (c_fp, c_fn) = self.loss, costs
         baseline = loss(name, calibrated(r.calibrator_before, before), positive, c_fp, c_fn)

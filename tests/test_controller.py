@@ -382,3 +382,38 @@ def test_learn_many_is_a_learn_one_loop():
     assert sum(r["rewards"] is not None and len(r["rewards"]) == 3 for r in one.trace) > 5
     for x, _ in data[:20]:
         assert one.predict_proba_one(x) == many.predict_proba_one(x)
+
+
+def test_arms_that_all_train_need_no_model_copy_and_compare_calibrators():
+    """With arms train and both, the model is never copied; "train" earns exactly no
+    improvement and "both" the calibrator's improvement on the live model's scores, replayed by
+    hand."""
+    data = phishing(200)
+    size = 20
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=AlwaysTrain(n_arms=2, arm=0), arms=("train", "both"),
+        batch_size=size, warmup=0,
+    )
+    raw = booster()
+    calibrators, scores = [], []
+    for i, (x, y) in enumerate(data):
+        if i % size == 0:
+            calibrators.append(model.calibrator_.clone())
+        s = raw.score_one(x)
+        scores.append(s)
+        calibrators[-1].learn_one(s, y)
+        model.learn_one(x, y)
+        assert model._meter._model_start is None
+        raw.learn_one(x, y)
+    rounds = [r for r in model.trace if r["improvements"] is not None]
+    assert len(rounds) == len(data) // size - 1
+    for t, record in enumerate(rounds):
+        batch = range((t + 1) * size, (t + 2) * size)
+        calibrator = calibrators[t]
+        both = sum(
+            log_loss(scores[i], data[i][1])
+            - log_loss(calibrator.predict_one(scores[i]), data[i][1])
+            for i in batch
+        ) / size
+        assert record["improvements"]["train"] == 0.0
+        assert record["improvements"]["both"] == pytest.approx(both, abs=1e-12)
