@@ -256,7 +256,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def score_one(self, x: dict, **kwargs) -> float:
         """The uncalibrated score of `x` for the positive class: Eq. 7.6 or 7.7."""
-        check_features(x)
+        return self._score_one(check_features(x), **kwargs)
+
+    def _score_one(self, x: dict, **kwargs) -> float:
+        # `x` already checked (the wrappers check it once for the whole call)
         total = 0.0
         positive = 0.0
         votes = []

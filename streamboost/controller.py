@@ -280,14 +280,21 @@ class BanditCalibratedClassifier(
     # ------------------------------------------------------------------ learning
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        # Everything is checked before a policy selects or anything learns.
+        # Everything is checked before a policy selects or anything learns (an x just scored by
+        # predict_proba_one was checked there).
         positive = self._labels.is_positive(y)
-        check_features(x)
+        scored = self._scored
+        if scored is not None and scored[0] == x:
+            score = scored[1]
+        else:
+            score = None
+            check_features(x)
+        self._scored = None
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
-        scored, self._scored = self._scored, None
-        score = scored[1] if scored is not None and scored[0] == x else self._score(self._model, x)
+        if score is None:
+            score = self._score(self._model, x)
         # measure: the previous action, on this example, before anything learns it
         self._meter.observe(self._in_batch, x, score, positive, self._score,
                             (self.c_fp, self.c_fn))

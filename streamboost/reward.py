@@ -167,13 +167,23 @@ class PairedReward:
         else:
             after = score_of(self._model_start, x) if self._model_start is not None else score
             before = score_of(r.model_before, x) if r.model_before is not None else after
+        cal_before = r.calibrator_before
         cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
         name, (c_fp, c_fn) = self.loss, costs
-        baseline = loss(name, calibrated(r.calibrator_before, before), positive, c_fp, c_fn)
+        same = after == before  # then "train" is the baseline and "calibrate" is "both"
+        baseline = loss(name, calibrated(cal_before, before), positive, c_fp, c_fn)
+        calibrated_loss = None
         for i, arm in enumerate(r.names):
-            s = before if arm == "calibrate" else after
-            calibrator = r.calibrator_before if arm == "train" else cal_after
-            r.totals[i] += baseline - loss(name, calibrated(calibrator, s), positive, c_fp, c_fn)
+            if arm == "train":
+                if same:
+                    continue  # no improvement
+                arm_loss = loss(name, calibrated(cal_before, after), positive, c_fp, c_fn)
+            else:
+                if calibrated_loss is None or not same:
+                    s = before if arm == "calibrate" else after
+                    calibrated_loss = loss(name, calibrated(cal_after, s), positive, c_fp, c_fn)
+                arm_loss = calibrated_loss
+            r.totals[i] += baseline - arm_loss
         r.n += 1
 
     def shadow(self, score: float, positive: bool) -> None:

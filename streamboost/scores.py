@@ -64,7 +64,8 @@ def learns_bools(model: base.Classifier) -> bool:
 
 
 def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) -> float:
-    """The model's P(pos_label | x), in [0, 1].
+    """The model's P(pos_label | x), in [0, 1], for an `x` the caller has checked
+    (`validation.check_features`).
 
     `OzaBoostClassifier` gives its thesis score directly; any other classifier's
     `predict_proba_one` is read with `decision.positive_proba`. An empty dict (a model that has
@@ -83,7 +84,9 @@ def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) 
     0.0
 
     """
-    if isinstance(model, OzaBoostClassifier | FrozenLinearBooster):
+    if isinstance(model, OzaBoostClassifier):
+        return model._score_one(x)
+    if isinstance(model, FrozenLinearBooster):
         return model.score_one(x)
     proba = model.predict_proba_one(x)
     if not proba:
