@@ -35,6 +35,7 @@ from .experiments import (
     run_grid,
     write_table,
 )
+from .experiments.execution import result_rows
 from .experiments.models import MODELS
 
 __all__ = ["main"]
@@ -318,6 +319,23 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
+    """Every dataset's file is found before any run starts (else one error naming them all)."""
+    missing = []
+    for name in names:
+        try:
+            datasets.load(name, data_dir=data_dir)
+        except FileNotFoundError:
+            missing.append(name)
+    if missing:
+        files = ", ".join(datasets.REGISTRY[name].filename for name in missing)
+        raise ValueError(
+            f"dataset(s) {', '.join(missing)} not found (files {files}); pass --data-dir DIR "
+            "with a folder that holds them, or set STREAMBOOST_DATA (`streamboost datasets` "
+            "lists what is where)"
+        )
+
+
 class Interrupted(Exception):
     """Ctrl-C during a command, with what was kept."""
 
@@ -325,6 +343,7 @@ class Interrupted(Exception):
 def _run(args: argparse.Namespace) -> int:
     if args.trace is not None and Path(args.trace).is_dir():
         raise ValueError(f"--trace {args.trace} is a directory; expected a CSV file path")
+    _check_data([args.dataset], args.data_dir)
     cell = Cell(
         args.dataset,
         args.policy,
@@ -348,6 +367,11 @@ def _run(args: argparse.Namespace) -> int:
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
         f"seed {cell.seed}"
     )
+    spec = datasets.REGISTRY[cell.dataset]
+    print(
+        f"positive class: {spec.positive!r} (c_FN = {cell.c_fn:g} is the cost of missing one), "
+        f"negative: {', '.join(repr(c) for c in spec.negatives)}"
+    )
     result = cell.run(progress=not args.no_progress)
     threshold = cell.c_fp / (cell.c_fp + cell.c_fn)
     lines = [
@@ -363,7 +387,11 @@ def _run(args: argparse.Namespace) -> int:
             "calibration error",
             f"{result.ece:.4f} (ECE, all); {result.final_ece:.4f} (last 1000 predictions)",
         ),
-        ("Brier curve area", _fmt(result.brier_curve_area)),
+        (
+            "Brier curve area",
+            f"{_fmt(result.brier_curve_area)} (the thesis's summary: normalised cost averaged "
+            "over 21 cost proportions, each decided at its own threshold)",
+        ),
     ]
     counts = result.arm_counts or {}
     total = sum(counts.values())
@@ -374,7 +402,11 @@ def _run(args: argparse.Namespace) -> int:
     )
     lines += [
         ("allocation", f"{allocation} of {total} minibatches"),
-        ("cumulative reward", _fmt(result.cumulative_reward)),
+        (
+            "cumulative reward",
+            f"{_fmt(result.cumulative_reward)} (sum of the policy's rewards, each in its reward "
+            "range, 1/2 = no change)",
+        ),
         ("time", f"{result.seconds:.1f} s"),
     ]
     width = max(len(k) for k, _ in lines)
@@ -411,6 +443,7 @@ def _compare(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; expected a directory for the results")
+    _check_data(args.datasets, args.data_dir)
     rows_note = (
         "whole streams"
         if args.max_rows is None
@@ -463,7 +496,10 @@ def _compare(args: argparse.Namespace) -> int:
         f"{len(rows) - n_failed} runs ok ({grid.n_cached} from earlier runs), "
         f"{n_failed} failed, in {elapsed:.1f} s"
     )
-    results = write_table(rows, out / f"results.{args.format}")
+    # The table keeps every run stored in this folder, earlier grids' too (merged, not
+    # overwritten); the ranking below is this grid's.
+    kept = result_rows(CellStore(out / "cells").records())
+    results = write_table(kept, out / f"results.{args.format}")
     config = {
         "version": __version__,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -502,10 +538,16 @@ def _compare(args: argparse.Namespace) -> int:
     else:
         print(comparison.format())
     print()
-    print(f"results: {results} ({len(rows)} rows), configuration: {out / 'config.json'}")
+    earlier = len(kept) - len(rows)
+    merged = f": this grid's {len(rows)} and {earlier} from earlier grids in {out}"
+    print(
+        f"results: {results} ({len(kept)} rows{merged if earlier else ''}), "
+        f"configuration: {out / 'config.json'}"
+    )
     if args.no_figures:
         print("figures: skipped (--no-figures)")
     else:
+        print("figures: drawing ...", flush=True)
         try:
             paths = figures.grid_figures(grid.records, out / "figures")
             if comparison is not None and len(comparison.policies) >= 2:

@@ -126,16 +126,37 @@ def test_compare_writes_results_config_figures_and_resumes(tmp_path, capsys):
     assert "12 runs ok (12 from earlier runs)" in capsys.readouterr().out
 
 
-def test_compare_reports_a_failed_run_and_returns_1(tmp_path, capsys):
+def test_compare_checks_its_data_before_any_run(tmp_path, capsys):
     bad = tmp_path / "data"
     bad.mkdir()
     (bad / "phishing.csv.gz").write_bytes(b"corrupt")
+    status = main(["compare", "--datasets", "phishing", "--policies", "never", "both",
+                   "--seeds", "1", "--data-dir", str(bad), "--out", str(tmp_path / "out"),
+                   "--no-figures", *TINY])  # fmt: skip
+    assert status == 2
+    assert "phishing.csv.gz has sha256" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "cells").exists()  # nothing ran
+    status = main(["compare", "--datasets", "electricity", "--policies", "never",
+                   "--data-dir", str(tmp_path), "--out", str(tmp_path / "out")])  # fmt: skip
+    assert status == 2
+    assert "electricity not found (files electricity.csv.gz); pass --data-dir" in (
+        capsys.readouterr().err
+    )
+
+
+def test_compare_reports_a_failed_run_and_returns_1(tmp_path, capsys, monkeypatch):
+    from streamboost.experiments import grid
+
+    def fail(self, **kwargs):
+        raise RuntimeError(f"boom in {self.policy}")
+
+    monkeypatch.setattr(grid.Cell, "run", fail)
     status = main(["compare", "--datasets", "phishing", "--policies", "never", "both", "ucb1",
-                   "--seeds", "1", "--n-jobs", "1", "--data-dir", str(bad), "--out",
-                   str(tmp_path / "out"), "--no-figures", *TINY])  # fmt: skip
+                   "--seeds", "1", "--n-jobs", "1", "--out", str(tmp_path / "out"),
+                   "--no-figures", *TINY])  # fmt: skip
     assert status == 1
     captured = capsys.readouterr()
-    assert captured.err.count("FAILED phishing") == 3 and "ChecksumError" in captured.err
+    assert captured.err.count("FAILED phishing") == 3 and "boom in ucb1" in captured.err
     assert "0 runs ok (0 from earlier runs), 3 failed" in captured.out
     assert "No ranking" in captured.out
 
@@ -214,3 +235,14 @@ def test_a_core_install_runs_the_default_commands(tmp_path, monkeypatch, capsys)
     captured = capsys.readouterr()
     assert "running the 2 cells one after the other" in captured.err
     assert "2 runs ok" in captured.out
+
+
+def test_a_second_grid_in_the_same_folder_adds_to_the_results(tmp_path, capsys):
+    common = ["--datasets", "phishing", "--seeds", "1", "--n-jobs", "1", "--out", str(tmp_path),
+              "--no-figures", *TINY]
+    assert main(["compare", "--policies", "never", "both", *common]) == 0
+    assert main(["compare", "--policies", "never", "every-2", *common]) == 0
+    out = capsys.readouterr().out
+    assert "(3 rows: this grid's 2 and 1 from earlier grids" in out
+    with open(tmp_path / "results.csv") as f:
+        assert sorted(row["policy"] for row in csv.DictReader(f)) == ["both", "every-2", "never"]

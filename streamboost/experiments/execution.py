@@ -31,7 +31,7 @@ from ..evaluate import RunResult, _progress_bar
 from .grid import Cell
 from .store import CellStore
 
-__all__ = ["BACKENDS", "GridRun", "run_cell", "run_grid", "write_table"]
+__all__ = ["BACKENDS", "GridRun", "result_rows", "run_cell", "run_grid", "write_table"]
 
 BACKENDS: tuple[str, ...] = ("joblib", "dask")
 
@@ -152,23 +152,29 @@ class GridRun:
 
         Failed cells have status "failed", the last line of their error, and no metrics.
         """
-        rows = []
-        for record in self.records:
-            config = record["config"]
-            row = {column: config[column] for column in _CONFIG_COLUMNS}
-            row["arms"] = "+".join(row["arms"])  # one CSV cell, e.g. "train+calibrate"
-            row.update(key=record["key"], status=record["status"])
-            if record["result"] is not None:
-                row.update(_summary(record["result"]))
-            lines = (record.get("error") or "").strip().splitlines()
-            row.update(
-                error=lines[-1] if lines else "",
-                seconds=record["seconds"],
-                version=record["version"],
-                host=record["host"],
-            )
-            rows.append(row)
-        return rows
+        return result_rows(self.records)
+
+
+def result_rows(records: typing.Iterable[dict[str, typing.Any]]) -> list[dict[str, typing.Any]]:
+    """One flat results row per cell record (see `GridRun.rows`); a configuration field that
+    an older version did not record is left empty."""
+    rows = []
+    for record in records:
+        config = record["config"]
+        row = {column: config.get(column) for column in _CONFIG_COLUMNS}
+        row["arms"] = "+".join(row["arms"] or ())  # one CSV cell, e.g. "train+calibrate"
+        row.update(key=record["key"], status=record["status"])
+        if record["result"] is not None:
+            row.update(_summary(record["result"]))
+        lines = (record.get("error") or "").strip().splitlines()
+        row.update(
+            error=lines[-1] if lines else "",
+            seconds=record["seconds"],
+            version=record["version"],
+            host=record["host"],
+        )
+        rows.append(row)
+    return rows
 
 
 def _summary(result: dict[str, typing.Any]) -> dict[str, typing.Any]:
