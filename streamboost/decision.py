@@ -540,14 +540,12 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
                 f"classifier must be a river base.Classifier, got {type(classifier).__name__}"
             )
         validate_costs(c_fp, c_fn)
-        if neg_label is not None and neg_label == pos_label:
-            raise ValueError(f"neg_label must differ from pos_label, both are {pos_label!r}")
+        self._labels = BinaryLabels(pos_label, neg_label, owner="CostSensitiveClassifier")
         self.classifier = classifier
         self.c_fp = c_fp
         self.c_fn = c_fn
         self.pos_label = pos_label
         self.neg_label = neg_label
-        self._seen_negative = neg_label
 
     @property
     def _wrapped_model(self) -> base.Classifier:
@@ -565,14 +563,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         yield {"classifier": linear_model.LogisticRegression(), "c_fp": 1.0, "c_fn": 4.0}
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        if y != self.pos_label:
-            if self._seen_negative is None:
-                self._seen_negative = y
-            elif y != self._seen_negative:
-                raise ValueError(
-                    f"label {y!r} is neither pos_label={self.pos_label!r} nor the negative label "
-                    f"{self._seen_negative!r}: CostSensitiveClassifier is binary"
-                )
+        self._labels.is_positive(y)  # a third label raises before the model learns
+        self._labels.learn(y)
         self.classifier.learn_one(x, y, **kwargs)
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
@@ -584,8 +576,4 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         for label in proba:
             if label != self.pos_label:
                 return label
-        if self._seen_negative is not None:
-            return self._seen_negative
-        if isinstance(self.pos_label, bool):
-            return not self.pos_label
-        return None
+        return self._labels.negative  # learned from the stream, or not pos_label for a bool
