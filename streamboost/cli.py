@@ -141,6 +141,17 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--batch-size", type=_positive_int, default=32, help="examples per minibatch (32)"
     )
     parser.add_argument(
+        "--target",
+        default="target",
+        help="the label column, for a dataset given as a CSV file (target)",
+    )
+    parser.add_argument(
+        "--pos-label",
+        default=None,
+        help="the positive class as written in the data (default: the registry's; for a CSV "
+        "file the minority class)",
+    )
+    parser.add_argument(
         "--model",
         choices=sorted(MODELS),
         default="oza-lr",
@@ -213,7 +224,13 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_RUN_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run.add_argument("--dataset", type=_dataset, required=True, help="a registered dataset")
+    run.add_argument(
+        "--dataset",
+        type=_dataset,
+        required=True,
+        help="a registered dataset (streamboost datasets) or a CSV file, gzipped or not, "
+        "with a label column (--target)",
+    )
     run.add_argument(
         "--policy",
         type=_policy,
@@ -248,8 +265,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_dataset,
         nargs="+",
         default=list(DEFAULT_GRID["datasets"]),
-        metavar="NAME",
-        help=f"datasets ({' '.join(DEFAULT_GRID['datasets'])})",
+        metavar="NAME|FILE.csv",
+        help=f"registered datasets or CSV files ({' '.join(DEFAULT_GRID['datasets'])})",
     )
     grid.add_argument(
         "--policies",
@@ -323,6 +340,8 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
     """Every dataset's file is found before any run starts (else one error naming them all)."""
     missing = []
     for name in names:
+        if name not in datasets.REGISTRY:
+            continue  # a CSV file path, found by check_dataset
         try:
             datasets.load(name, data_dir=data_dir)
         except FileNotFoundError:
@@ -359,6 +378,8 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         model=args.model,
         calibrator=args.calibrator,
+        target=args.target,
+        pos_label=args.pos_label,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
     print(
@@ -367,11 +388,10 @@ def _run(args: argparse.Namespace) -> int:
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
         f"seed {cell.seed}"
     )
-    spec = datasets.REGISTRY[cell.dataset]
-    print(
-        f"positive class: {spec.positive!r} (c_FN = {cell.c_fn:g} is the cost of missing one), "
-        f"negative: {', '.join(repr(c) for c in spec.negatives)}"
+    positive = datasets.positive_label(
+        cell.dataset, positive=cell.pos_label, target=cell.target, data_dir=cell.data_dir
     )
+    print(f"positive class: {positive!r} (c_FN = {cell.c_fn:g} is the cost of missing one)")
     result = cell.run(progress=not args.no_progress)
     threshold = cell.c_fp / (cell.c_fp + cell.c_fn)
     lines = [
@@ -439,6 +459,8 @@ def _compare(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         model=args.model,
         calibrator=args.calibrator,
+        target=args.target,
+        pos_label=args.pos_label,
     )
     out: Path = args.out
     if out.exists() and not out.is_dir():
@@ -519,6 +541,8 @@ def _compare(args: argparse.Namespace) -> int:
             "data_dir": args.data_dir,
             "model": args.model,
             "calibrator": args.calibrator,
+            "target": args.target,
+            "pos_label": args.pos_label,
         },
         "metric": args.metric,
         "alpha": args.alpha,

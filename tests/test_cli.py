@@ -246,3 +246,44 @@ def test_a_second_grid_in_the_same_folder_adds_to_the_results(tmp_path, capsys):
     assert "(3 rows: this grid's 2 and 1 from earlier grids" in out
     with open(tmp_path / "results.csv") as f:
         assert sorted(row["policy"] for row in csv.DictReader(f)) == ["both", "every-2", "never"]
+
+
+def write_own_csv(path, n=1500, seed=0):
+    import gzip
+    import random
+
+    rng = random.Random(seed)
+    with gzip.open(path, "wt") as f:
+        f.write("amount,country,label\n")
+        for _ in range(n):
+            fraud = rng.random() < 0.2
+            amount = rng.gauss(300 if fraud else 100, 60)
+            country = rng.choice(["fr", "de"] if fraud else ["fr", "de", "uk", "es"])
+            f.write(f"{amount:.2f},{country},{'fraud' if fraud else 'ok'}\n")
+    return path
+
+
+def test_run_and_compare_take_a_csv_file_of_the_users(tmp_path, capsys):
+    own = str(write_own_csv(tmp_path / "payments.csv.gz"))
+    assert main(["run", "--dataset", own, "--target", "label", "--c-fn", "10",
+                 "--no-progress"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "positive class: 'fraud'" in out  # the minority class
+    brier = float(next(line for line in out.splitlines() if "Brier score" in line).split()[-1])
+    assert brier < 0.1  # the amount separates the classes: far better than the prior's 0.16
+    assert main(["run", "--dataset", own, "--target", "label", "--pos-label", "ok",
+                 "--no-progress", "--max-rows", "300"]) == 0  # fmt: skip
+    assert "positive class: 'ok'" in capsys.readouterr().out
+    other = str(write_own_csv(tmp_path / "other.csv.gz", seed=1))
+    assert main(["compare", "--datasets", own, other, "--target", "label", "--policies",
+                 "never", "both", "--seeds", "2", "--n-jobs", "1", "--no-figures",
+                 "--no-progress", "--out", str(tmp_path / "out")]) == 0  # fmt: skip
+    assert "8 runs ok" in capsys.readouterr().out
+
+
+def test_a_dataset_that_is_neither_registered_nor_a_file(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--dataset", "nowhere.csv"])
+    assert "neither a registered name" in capsys.readouterr().err
+    assert main(["run", "--dataset", "phishing", "--pos-label", "maybe"]) == 2
+    assert "pos_label 'maybe' is not a class of 'phishing'" in capsys.readouterr().err

@@ -83,7 +83,7 @@ def test_cell_model_is_the_agreed_pipeline():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"dataset": "nope"}, ValueError, "unknown dataset 'nope'; accepted: .*phishing"),
+        ({"dataset": "nope"}, ValueError, "unknown dataset 'nope': neither .*phishing"),
         ({"policy": "sometimes"}, ValueError, "unknown policy 'sometimes'; accepted: never"),
         ({"cost_ratio": 0}, ValueError, "cost_ratio .* got 0"),
         ({"cost_ratio": "10"}, TypeError, "cost_ratio must be a number, got '10'"),

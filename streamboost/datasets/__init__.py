@@ -15,7 +15,7 @@ from .drift import ConceptSwitch, Drift, LabelFlip, PriorShift
 from .files import ChecksumError, cache_dir, download_url, fetch, locate, sha256_file, verify
 from .reader import CSVTable, Dataset, load
 from .registry import REGISTRY, DatasetSpec, describe_registry
-from .stream import stream
+from .stream import positive_label, stream
 
 __all__ = [
     "REGISTRY",
@@ -33,6 +33,7 @@ __all__ = [
     "fetch",
     "load",
     "locate",
+    "positive_label",
     "sha256_file",
     "stream",
     "verify",

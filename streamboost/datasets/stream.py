@@ -125,7 +125,9 @@ def _table_rows(X: Any, y: Any) -> _Records:
     return _Records(records, labels)
 
 
-def _resolve(source: Any, positive: Any, data_dir: str | os.PathLike | None) -> _Source:
+def _resolve(
+    source: Any, positive: Any, data_dir: str | os.PathLike | None, target: str = "target"
+) -> _Source:
     spec = None
     if isinstance(source, Dataset):
         spec = source.spec
@@ -139,12 +141,12 @@ def _resolve(source: Any, positive: Any, data_dir: str | os.PathLike | None) -> 
                 f"{source!r} is neither a registered dataset ({', '.join(sorted(REGISTRY))}) "
                 f"nor an existing CSV file"
             )
-        rows = CSVTable(source)
+        rows = CSVTable(source, label_column=target)
     elif (pd := sys.modules.get("pandas")) is not None and isinstance(source, pd.DataFrame):
-        if "target" not in source.columns:
-            raise ValueError("a DataFrame source needs a 'target' label column; "
-                             "pass (X, y) to name the labels otherwise")
-        rows = _table_rows(source.drop(columns="target"), source["target"])
+        if target not in source.columns:
+            raise ValueError(f"a DataFrame source needs a {target!r} label column; "
+                             "pass target= or (X, y) to name the labels otherwise")
+        rows = _table_rows(source.drop(columns=target), source[target])
     elif isinstance(source, tuple) and len(source) == 2 and not isinstance(source[0], dict):
         rows = _table_rows(*source)
     elif isinstance(source, Iterable):
@@ -164,6 +166,27 @@ def _resolve(source: Any, positive: Any, data_dir: str | os.PathLike | None) -> 
     if positive is None:
         positive = _infer_positive(Counter(label for _, label in rows))
     return _Source(rows, positive, time_ordered=False)
+
+
+def positive_label(
+    source: Any,
+    *,
+    positive: Any = None,
+    target: str = "target",
+    data_dir: str | os.PathLike | None = None,
+) -> Any:
+    """The label ``stream`` treats as positive for ``source``: ``positive`` if given (checked
+    against a registered dataset's classes), the registry's, True for boolean labels, else the
+    minority class (one pass over a file to count).
+
+    Examples
+    --------
+    >>> from streamboost import datasets
+    >>> datasets.positive_label("phishing")
+    '-1'
+
+    """
+    return _resolve(source, positive, data_dir, target).positive
 
 
 def _infer_positive(counts: Counter) -> Any:
@@ -299,6 +322,7 @@ def stream(
     raw_labels: bool = False,
     drop_ambiguous: bool = False,
     data_dir: str | os.PathLike | None = None,
+    target: str = "target",
 ) -> Iterator[tuple[dict, Any]]:
     """Replay ``source`` as a stream of ``(x, y)`` with ``y = (label == positive)``.
 
@@ -350,6 +374,8 @@ def stream(
     data_dir
         Directory searched first for registry files.
 
+    target
+        The label column of a CSV file or DataFrame source (``"target"``).
     Examples
     --------
     The thesis protocol on a UCI set: one-vs-rest, 50/50 undersampling, seeded shuffling.
@@ -370,7 +396,9 @@ def stream(
     """
     drifts = _check_options(seed, shuffle, balance, passes, positive_prior, encode, missing,
                             scale, raw_labels, drop_ambiguous, drift)
-    src = _resolve(source, positive, data_dir)
+    if not isinstance(target, str) or not target:
+        raise ValueError(f"target must be the name of the label column, got {target!r}")
+    src = _resolve(source, positive, data_dir, target)
     if shuffle is None:
         shuffle = not src.time_ordered if src.spec is not None else False
     pos = src.positive

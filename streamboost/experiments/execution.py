@@ -52,6 +52,8 @@ _CONFIG_COLUMNS = (
     "data_dir",
     "model",
     "calibrator",
+    "target",
+    "pos_label",
 )
 
 

@@ -15,6 +15,7 @@ import math
 import numbers
 import re
 import typing
+from pathlib import Path
 
 from river import compose, preprocessing
 
@@ -89,12 +90,14 @@ def check_policy(name: str) -> str:
 
 
 def check_dataset(name: str) -> str:
-    """Return `name` if it is a registered dataset, else raise ValueError naming them all."""
+    """Return `name` if it is a registered dataset or an existing CSV file (gzipped or not),
+    else raise ValueError naming the registered ones."""
     if not isinstance(name, str):
         raise TypeError(f"a dataset name must be a str, got {name!r}")
-    if name not in datasets.REGISTRY:
+    if name not in datasets.REGISTRY and not Path(name).is_file():
         raise ValueError(
-            f"unknown dataset {name!r}; accepted: {', '.join(sorted(datasets.REGISTRY))}"
+            f"unknown dataset {name!r}: neither a registered name "
+            f"({', '.join(sorted(datasets.REGISTRY))}) nor an existing CSV file"
         )
     return name
 
@@ -150,6 +153,11 @@ class Cell:
         and slides, or with `"both"` (the default).
     data_dir
         Where the dataset files are (None: the package's bundled data / the default).
+    target
+        The label column, for a dataset given as a CSV file path.
+    pos_label
+        The positive class (a label as written in the file); None: the registry's, or for a
+        CSV file the minority class.
 
     Examples
     --------
@@ -178,6 +186,8 @@ class Cell:
     data_dir: str | None = None
     model: str = "oza-lr"
     calibrator: str = "platt"
+    target: str = "target"
+    pos_label: str | None = None
 
     def __post_init__(self):
         check_dataset(self.dataset)
@@ -209,6 +219,15 @@ class Cell:
                 f"unknown calibrator {self.calibrator!r}; expected one of "
                 f"{', '.join(sorted(CALIBRATORS))}"
             )
+        if not isinstance(self.target, str) or not self.target:
+            raise TypeError(f"target must be a column name, got {self.target!r}")
+        if self.pos_label is not None and not isinstance(self.pos_label, str):
+            raise TypeError(f"pos_label must be a label as written in the file, got "
+                            f"{self.pos_label!r}")
+        spec = datasets.REGISTRY.get(self.dataset)
+        if spec is not None and self.pos_label is not None and self.pos_label not in spec.classes:
+            raise ValueError(f"pos_label {self.pos_label!r} is not a class of {self.dataset!r}: "
+                             f"{list(spec.classes)}")
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
 
@@ -245,21 +264,26 @@ class Cell:
             arms=self.arms,
             seed=self.seed,
         )
-        if datasets.REGISTRY[self.dataset].categorical:
+        spec = datasets.REGISTRY.get(self.dataset)
+        if spec is None or spec.categorical:
             # River's scaler sees a one-hot indicator only when it is 1 (absent keys are not
             # zeros), so it would scale every indicator to 0; indicators are on a unit scale.
+            # A CSV file's numeric columns are scaled by the stream itself.
             return compose.Pipeline(controller)
         return preprocessing.StandardScaler() | controller
 
     def stream(self) -> typing.Iterator[tuple[dict, bool]]:
         """The cell's stream (y is True for the positive class)."""
-        return datasets.stream(
-            self.dataset, seed=self.seed, encode="onehot", data_dir=self.data_dir
-        )
+        if self.dataset in datasets.REGISTRY:
+            return datasets.stream(self.dataset, seed=self.seed, encode="onehot",
+                                   data_dir=self.data_dir, positive=self.pos_label)
+        return datasets.stream(self.dataset, seed=self.seed, encode="onehot", scale=True,
+                               target=self.target, positive=self.pos_label)
 
     def run(self, *, progress: bool = False) -> RunResult:
         """Evaluate the cell's model prequentially on its stream (see `evaluate.prequential`)."""
-        n_rows = datasets.REGISTRY[self.dataset].n_rows
+        spec = datasets.REGISTRY.get(self.dataset)
+        n_rows = spec.n_rows if spec is not None else None
         return prequential(
             self.pipeline(),
             self.stream(),
