@@ -395,3 +395,55 @@ def test_rolling_window_uses_revert(cls):
     for yt, pp in zip(y, p, strict=True):
         rolling.update(bool(yt), float(pp))
     assert rolling.get() == pytest.approx(_fill(cls(), y[-50:], p[-50:]).get(), abs=1e-12)
+
+
+@pytest.mark.parametrize(("c_fp", "c_fn"), [(1.0, 1.0), (1.0, 5.0), (4.0, 1.0)])
+def test_gmean_and_kappa_match_scikit_learn_at_the_cost_threshold(c_fp, c_fn):
+    from sklearn.metrics import cohen_kappa_score, recall_score
+
+    rng = np.random.default_rng(3)
+    y = rng.random(500) < 0.2
+    p = np.clip(0.6 * y + rng.normal(0.2, 0.2, 500), 0.0, 1.0)
+    w = rng.uniform(0.5, 2.0, 500)
+    decisions = p > c_fp / (c_fp + c_fn)
+    gmean, kappa = metrics.GMean(c_fp, c_fn), metrics.CohenKappa(c_fp, c_fn)
+    for yi, pi, wi in zip(y.tolist(), p.tolist(), w.tolist(), strict=True):
+        gmean.update(yi, pi, w=wi)
+        kappa.update(yi, pi, w=wi)
+    tpr = recall_score(y, decisions, sample_weight=w)
+    tnr = recall_score(~y, ~decisions, sample_weight=w)
+    assert gmean.get() == pytest.approx(np.sqrt(tpr * tnr), rel=1e-12)
+    assert kappa.get() == pytest.approx(cohen_kappa_score(y, decisions, sample_weight=w), rel=1e-9)
+    assert gmean.bigger_is_better and kappa.bigger_is_better
+    # revert undoes an update exactly
+    before = kappa.get()
+    kappa.update(True, 0.01, w=3.0)
+    kappa.revert(True, 0.01, w=3.0)
+    assert kappa.get() == pytest.approx(before, rel=1e-12)
+
+
+def test_gmean_is_zero_when_a_class_is_never_recognised():
+    metric = metrics.GMean()
+    for y in (True, False, True, False):
+        metric.update(y, 0.1)  # always negative
+    assert metric.get() == 0.0
+    assert metrics.CohenKappa().get() == 0.0
+
+
+def test_binarized_gives_river_metrics_the_booleans_they_expect():
+    from river import metrics as river_metrics
+
+    pairs = [("phish", 0.9), ("legit", 0.2), ("phish", 0.4), ("legit", 0.6), ("phish", 0.8)]
+    for make in (river_metrics.LogLoss, river_metrics.ROCAUC, river_metrics.Accuracy):
+        wrapped, reference = metrics.Binarized(make(), pos_val="phish"), make()
+        for y, p in pairs:
+            wrapped.update(y, {"phish": p, "legit": 1 - p})
+            if reference.requires_labels:
+                reference.update(y == "phish", p > 0.5)
+            else:
+                reference.update(y == "phish", {True: p, False: 1 - p})
+        assert wrapped.get() == reference.get()
+    with pytest.raises(ValueError, match="label 'spam' is neither pos_label='phish'"):
+        wrapped.update("spam", 0.5)
+    with pytest.raises(TypeError, match="metric must be a River metric"):
+        metrics.Binarized("LogLoss")

@@ -12,15 +12,21 @@ from . import base
 from .brier import BrierDecomposition, BrierScore
 from .brier_curve import THESIS_COST_RATIOS, BrierCurve, BrierCurvePoint
 from .calibration import ExpectedCalibrationError
-from .cost import ExpectedCost
+from .cost import DecisionMetric, ExpectedCost
+from .imbalance import CohenKappa, GMean
+from .river import Binarized
 
 __all__ = [
     "THESIS_COST_RATIOS",
+    "Binarized",
     "BrierCurve",
     "BrierCurvePoint",
     "BrierDecomposition",
     "BrierScore",
+    "CohenKappa",
+    "DecisionMetric",
     "ExpectedCalibrationError",
     "ExpectedCost",
+    "GMean",
     "base",
 ]

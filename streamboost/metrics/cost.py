@@ -7,10 +7,66 @@ import typing
 from ..decision import cost_threshold
 from .base import ProbabilityMetric
 
-__all__ = ["ExpectedCost"]
+__all__ = ["DecisionMetric", "ExpectedCost"]
 
 
-class ExpectedCost(ProbabilityMetric):
+class DecisionMetric(ProbabilityMetric):
+    """A metric of the minimum-expected-cost decisions $\\hat p > c_{FP} / (c_{FP} + c_{FN})$.
+
+    Each probability is turned into the decision a cost-sensitive `predict_one` takes (thesis
+    Eq. 2.8, strict inequality) and counted in a weighted confusion matrix; subclasses say what
+    to make of it (`ExpectedCost`, `GMean`, `CohenKappa`). Thresholding here, rather than
+    receiving labels, is what keeps these metrics right inside a River `metrics.Metrics`
+    combination, where label metrics get the argmax (threshold 1/2).
+
+    Parameters
+    ----------
+    c_fp
+        Cost of a false positive (finite, > 0).
+    c_fn
+        Cost of a false negative (finite, > 0).
+    pos_val
+        The positive label.
+
+    Examples
+    --------
+    >>> from streamboost import metrics
+    >>> metric = metrics.GMean(c_fp=1.0, c_fn=4.0)  # a DecisionMetric, threshold 0.2
+    >>> metric.update(True, 0.3)
+    >>> metric.confusion()
+    {'tp': 1.0, 'fp': 0.0, 'tn': 0.0, 'fn': 0.0}
+
+    """
+
+    def __init__(self, c_fp: float = 1.0, c_fn: float = 1.0, pos_val: typing.Hashable = True):
+        self._threshold = cost_threshold(c_fp, c_fn)
+        super().__init__(pos_val=pos_val)
+        self.c_fp = c_fp
+        self.c_fn = c_fn
+        self._tp = self._fp = self._tn = self._fn = 0.0
+
+    @property
+    def threshold(self) -> float:
+        """The decision threshold c_FP / (c_FP + c_FN)."""
+        return self._threshold
+
+    def _accumulate(self, positive: bool, p: float, w: float) -> None:
+        if p > self._threshold:
+            if positive:
+                self._tp += w
+            else:
+                self._fp += w
+        elif positive:
+            self._fn += w
+        else:
+            self._tn += w
+
+    def confusion(self) -> dict[str, float]:
+        """Weighted counts of true/false positives/negatives of the thresholded decisions."""
+        return {"tp": self._tp, "fp": self._fp, "tn": self._tn, "fn": self._fn}
+
+
+class ExpectedCost(DecisionMetric):
     r"""Mean cost per example of the decisions $\hat p > c_{FP} / (c_{FP} + c_{FN})$.
 
     Each probability is turned into the minimum-expected-cost decision (thesis Eq. 2.8, strict
@@ -64,33 +120,6 @@ class ExpectedCost(ProbabilityMetric):
     """
 
     _fmt = ".6f"
-
-    def __init__(self, c_fp: float = 1.0, c_fn: float = 1.0, pos_val: typing.Hashable = True):
-        self._threshold = cost_threshold(c_fp, c_fn)
-        super().__init__(pos_val=pos_val)
-        self.c_fp = c_fp
-        self.c_fn = c_fn
-        self._tp = self._fp = self._tn = self._fn = 0.0
-
-    @property
-    def threshold(self) -> float:
-        """The decision threshold c_FP / (c_FP + c_FN)."""
-        return self._threshold
-
-    def _accumulate(self, positive: bool, p: float, w: float) -> None:
-        if p > self._threshold:
-            if positive:
-                self._tp += w
-            else:
-                self._fp += w
-        elif positive:
-            self._fn += w
-        else:
-            self._tn += w
-
-    def confusion(self) -> dict[str, float]:
-        """Weighted counts of true/false positives/negatives of the thresholded decisions."""
-        return {"tp": self._tp, "fp": self._fp, "tn": self._tn, "fn": self._fn}
 
     def _total_cost(self) -> float:
         return self.c_fp * self._fp + self.c_fn * self._fn
