@@ -280,6 +280,35 @@ class Comparison:
     incomplete: tuple[str, ...]
     confidence: float = 0.95
 
+    def _verdict(self) -> str:
+        """One statistics story (Demsar 2006): the Iman-Davenport test, then Nemenyi's critical
+        difference if it finds a difference; no test at all when none could succeed."""
+        n, k, cd = len(self.datasets), len(self.policies), self.critical_difference
+        if self.friedman is None or cd is None:
+            return (
+                f"No test: ranking needs at least 2 datasets and 3 policies (have {n} and {k}); "
+                "the table is descriptive."
+            )
+        if cd >= k - 1:
+            # Mean ranks lie in [1, k]: no difference can reach CD, so no test can succeed.
+            return (
+                f"No test: with {n} datasets and {k} policies, Nemenyi's critical difference "
+                f"(CD = {cd:.3f} at alpha = {self.alpha}) exceeds the largest possible "
+                f"difference of mean ranks ({k - 1}); the table is descriptive, add datasets "
+                "to test it."
+            )
+        f = self.friedman
+        test = (
+            f"Iman-Davenport F = {f.iman_davenport:.3f} (df {k - 1}, {(k - 1) * (n - 1)}), "
+            f"p = {f.iman_davenport_pvalue:.4g}"
+        )
+        if f.iman_davenport_pvalue >= self.alpha:
+            return f"{test}: no difference between the policies at alpha = {self.alpha}."
+        return (
+            f"{test}: the policies differ; Nemenyi CD = {cd:.3f} (alpha = {self.alpha}): mean "
+            "ranks further apart than CD are significantly different."
+        )
+
     def format(self) -> str:
         """The ranked table and the test results as plain text."""
         direction = "higher" if self.bigger_is_better else "lower"
@@ -302,29 +331,7 @@ class Comparison:
         lines += [
             "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
         ]
-        if self.friedman is not None:
-            f = self.friedman
-            lines.append(
-                f"Friedman chi2 = {f.statistic:.3f} (df {f.n_methods - 1}), p = {f.pvalue:.4g}; "
-                f"Iman-Davenport F = {f.iman_davenport:.3f} "
-                f"(df {f.n_methods - 1}, {(f.n_methods - 1) * (f.n_datasets - 1)}), "
-                f"p = {f.iman_davenport_pvalue:.4g}"
-            )
-        else:
-            lines.append(
-                "Friedman test skipped: it needs at least 2 datasets and 3 policies "
-                f"(have {len(self.datasets)} and {len(self.policies)})"
-            )
-        if self.critical_difference is not None:
-            lines.append(
-                f"Nemenyi critical difference (alpha = {self.alpha}): "
-                f"CD = {self.critical_difference:.3f}; mean ranks closer than CD are not "
-                "significantly different"
-            )
-        if 0 < len(self.datasets) < 5:
-            lines.append(
-                f"Note: with only {len(self.datasets)} dataset(s) these tests have little power."
-            )
+        lines.append(self._verdict())
         if self.incomplete:
             lines.append("Left out (a policy has no successful run): " + ", ".join(self.incomplete))
         return "\n".join(lines)
