@@ -21,7 +21,7 @@ from . import __version__, datasets
 from .arms import ARMS
 from .atomic import written
 from .calibration import CALIBRATORS
-from .controller import REWARDS
+from .controller import REWARDS, BanditCalibratedClassifier
 from .experiments import (
     BACKENDS,
     DEFAULT_GRID,
@@ -355,6 +355,26 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
         )
 
 
+_POLICY_LINES = {
+    "never": "the model alone, never calibrated (the raw baseline)",
+    "both": "every example calibrates on its prequential score, then trains the model "
+    "(CalibratedClassifier)",
+    "always": "after the warm-up only the calibrator learns",
+    "ucb1": "bandit, UCB1 (Auer et al. 2002) over the arms",
+    "discounted-ucb": "bandit, discounted UCB (Garivier & Moulines 2011): forgets old rewards",
+    "sliding-window-ucb": "bandit, UCB over a window of recent rounds",
+}
+
+
+def _describe(policy: str) -> str:
+    """One line on what a policy does, for the comparison's legend."""
+    if policy in _POLICY_LINES:
+        return _POLICY_LINES[policy]
+    if policy.startswith("every-"):
+        return f"calibrate every {policy.removeprefix('every-')}-th minibatch, train the others"
+    return "bandit policy of streamboost.bandits choosing, per minibatch, what learns"
+
+
 class Interrupted(Exception):
     """Ctrl-C during a command, with what was kept."""
 
@@ -481,6 +501,14 @@ def _compare(args: argparse.Namespace) -> int:
         + (f" at {args.scheduler}" if args.scheduler else "")
         + f"; results in {out}/"
     )
+    warmup = BanditCalibratedClassifier().warmup * args.batch_size
+    if args.max_rows is not None and args.max_rows <= warmup:
+        print(
+            f"Warning: --max-rows {args.max_rows} is within the controller's warm-up "
+            f"({warmup} examples, every minibatch trains): every policy is the same model, so "
+            "their ranking is noise",
+            file=sys.stderr,
+        )
 
     def report(record: dict[str, typing.Any]) -> None:
         if record["status"] != "ok":
@@ -561,6 +589,9 @@ def _compare(args: argparse.Namespace) -> int:
         print(f"No ranking: {error}")
     else:
         print(comparison.format())
+        print()
+        for policy in comparison.policies:
+            print(f"  {policy}: {_describe(policy)}")
     print()
     earlier = len(kept) - len(rows)
     merged = f": this grid's {len(rows)} and {earlier} from earlier grids in {out}"

@@ -287,3 +287,13 @@ def test_a_dataset_that_is_neither_registered_nor_a_file(capsys):
     assert "neither a registered name" in capsys.readouterr().err
     assert main(["run", "--dataset", "phishing", "--pos-label", "maybe"]) == 2
     assert "pos_label 'maybe' is not a class of 'phishing'" in capsys.readouterr().err
+
+
+def test_compare_warns_within_the_warm_up_and_says_what_each_policy_is(tmp_path, capsys):
+    assert main(["compare", "--datasets", "phishing", "--policies", "never", "both", "every-4",
+                 "--seeds", "1", "--max-rows", "300", "--no-figures", "--no-progress",
+                 "--out", str(tmp_path)]) == 0  # fmt: skip
+    captured = capsys.readouterr()
+    assert "within the controller's warm-up (320 examples" in captured.err
+    assert "  never: the model alone, never calibrated" in captured.out
+    assert "  every-4: calibrate every 4-th minibatch" in captured.out
