@@ -22,6 +22,7 @@ from .arms import ARMS
 from .atomic import written
 from .calibration import CALIBRATORS
 from .controller import REWARDS, BanditCalibratedClassifier
+from .evaluate import RunResult
 from .experiments import (
     BACKENDS,
     DEFAULT_GRID,
@@ -355,6 +356,38 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
         )
 
 
+_HEADLINE_RATIOS = (0.1, 1.0, 10.0)  # c_FN / c_FP
+
+
+def _headline(records: typing.Sequence[dict[str, typing.Any]]) -> str:
+    """What calibrating buys: "both" against the raw model "never", on probabilities and on
+    decisions at three cost ratios (mean over the grid's datasets and seeds); "" if either
+    policy is missing."""
+    results: dict[str, list[RunResult]] = {"never": [], "both": []}
+    for record in records:
+        policy = record["config"]["policy"]
+        if record["status"] == "ok" and policy in results:
+            results[policy].append(RunResult(**record["result"]))
+    if not all(results.values()):
+        return ""
+
+    def mean(policy: str, value: typing.Callable[[RunResult], float]) -> float:
+        return sum(value(r) for r in results[policy]) / len(results[policy])
+
+    lines = ["What calibrating buys here (both against the raw model, never; mean over "
+             "datasets and seeds):"]
+    for name, value in (("Brier score", lambda r: r.brier), ("log-loss", lambda r: r.log_loss)):
+        lines.append(f"  {name:<38}{mean('never', value):.4f} -> {mean('both', value):.4f}")
+    for ratio in _HEADLINE_RATIOS:
+        def cost(r: RunResult, ratio: float = ratio) -> float:
+            return r.cost_at_threshold(ratio) / min(1.0, ratio)  # the cheaper error costs 1
+
+        label = f"cost per example at c_FN:c_FP = {ratio:g}:1" if ratio >= 1 else (
+            f"cost per example at c_FN:c_FP = 1:{1 / ratio:g}")
+        lines.append(f"  {label:<38}{mean('never', cost):.4f} -> {mean('both', cost):.4f}")
+    return "\n".join(lines)
+
+
 _POLICY_LINES = {
     "never": "the model alone, never calibrated (the raw baseline)",
     "both": "every example calibrates on its prequential score, then trains the model "
@@ -592,6 +625,10 @@ def _compare(args: argparse.Namespace) -> int:
         print()
         for policy in comparison.policies:
             print(f"  {policy}: {_describe(policy)}")
+    headline = _headline(grid.records)
+    if headline:
+        print()
+        print(headline)
     print()
     earlier = len(kept) - len(rows)
     merged = f": this grid's {len(rows)} and {earlier} from earlier grids in {out}"

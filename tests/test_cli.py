@@ -297,3 +297,27 @@ def test_compare_warns_within_the_warm_up_and_says_what_each_policy_is(tmp_path,
     assert "within the controller's warm-up (320 examples" in captured.err
     assert "  never: the model alone, never calibrated" in captured.out
     assert "  every-4: calibrate every 4-th minibatch" in captured.out
+
+
+def test_compare_says_what_calibrating_buys(tmp_path, capsys):
+    assert main(["compare", "--datasets", "phishing", "--policies", "never", "both", "--seeds",
+                 "2", "--max-rows", "1500", "--no-figures", "--no-progress", "--n-jobs", "1",
+                 "--out", str(tmp_path)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    lines = {line.split("  ")[1].strip(): line.split()[-3:] for line in out.splitlines()
+             if line.startswith("  ") and "->" in line}  # fmt: skip
+    with (tmp_path / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+
+    def mean(policy, column):
+        values = [float(r[column]) for r in rows if r["policy"] == policy]
+        return sum(values) / len(values)
+
+    raw, _, calibrated = lines["Brier score"]
+    assert float(raw) == pytest.approx(mean("never", "brier"), abs=1e-4)
+    assert float(calibrated) == pytest.approx(mean("both", "brier"), abs=1e-4)
+    raw, _, calibrated = lines["log-loss"]
+    assert float(calibrated) < float(raw)  # the raw vote score is over-confident
+    assert {"cost per example at c_FN:c_FP = 1:10", "cost per example at c_FN:c_FP = 10:1"} <= set(
+        lines
+    )
