@@ -38,10 +38,10 @@ from pathlib import Path
 from river import compose, metrics, preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets
-from streamboost.calibration import CALIBRATORS, resolve
+from streamboost.calibration import CALIBRATORS
 from streamboost.experiments.models import make_model
 from streamboost.metrics import BrierScore, ExpectedCost
-from streamboost.scores import positive_score
+from streamboost.scores import calibrator_for, positive_score
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "calibrate_any_model"
@@ -90,10 +90,7 @@ def task(dataset: str, model_name: str, seed: int, data_dir: str | None, max_row
     # Pass 1: the raw model, every calibrator beside it on the same prequential scores.
     model = scaled(make_model(model_name, 10, seed), dataset)
     base = make_model(model_name, 10, seed)
-    votes = getattr(base, "score", None) == "vote"
-    calibrators = {
-        f"+{n}": resolve(n, vote_members=base.n_models if votes else None) for n in CALIBRATORS
-    }
+    calibrators = {f"+{n}": calibrator_for(n, base) for n in CALIBRATORS}
     scores = {v: Scores() for v in ("raw", *calibrators)}
     for x, y in rows:
         t = clock()

@@ -6,13 +6,11 @@ import typing
 
 from river import base
 
-from . import calibration
-from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated
-from .scores import check_model, learns_bools, positive_score
+from .scores import calibrator_for, check_model, learns_bools, positive_score
 from .validation import check_features
 
 __all__ = ["CalibratedClassifier"]
@@ -95,10 +93,7 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         self.c_fn = c_fn
         self.pos_label = pos_label
         self.neg_label = neg_label
-        votes = isinstance(model, OzaBoostClassifier) and model.score == "vote"
-        self._calibrator = calibration.resolve(
-            calibrator, vote_members=model.n_models if votes else None
-        )
+        self._calibrator = calibrator_for(calibrator, model)
         self._scored: tuple[dict, float] | None = None
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(model)
@@ -126,10 +121,14 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         return self._calibrator
 
     def _score(self, x: dict) -> float:
-        scored, self._scored = self._scored, None
+        """The score predict_proba_one just computed for this x, or a fresh one (x checked)."""
+        scored = self._scored
         if scored is not None and scored[0] == x:
-            return scored[1]
-        return positive_score(self.model, x, self._score_key)
+            score = scored[1]
+        else:
+            score = positive_score(self.model, check_features(x), self._score_key)
+        self._scored = None
+        return score
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
         score = positive_score(self.model, check_features(x), self._score_key)
@@ -137,8 +136,8 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         return self._labels.proba(calibrated(self._calibrator, score))
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        positive = self._labels.is_positive(y)  # checked before anything changes
-        check_features(x)
+        positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
+        score = self._score(x)
         self._labels.learn(y)
-        self._calibrator.learn_one(self._score(x), positive)
+        self._calibrator.learn_one(score, positive)
         self.model.learn_one(x, positive if self._bools else y, **kwargs)

@@ -408,7 +408,7 @@ def _describe(policy: str) -> str:
     return "bandit policy of streamboost.bandits choosing, per minibatch, what learns"
 
 
-class Interrupted(Exception):
+class _Interrupted(Exception):
     """Ctrl-C during a command, with what was kept."""
 
 
@@ -568,7 +568,7 @@ def _compare(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         store = CellStore(out / "cells")
         kept = sum(store.load(c.key(), c.config()) is not None for c in cells)
-        raise Interrupted(
+        raise _Interrupted(
             f"interrupted; {kept} of {len(cells)} runs kept in {out / 'cells'}; run the same "
             "command to resume"
         ) from None
@@ -680,7 +680,7 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     except (ValueError, FileNotFoundError, ImportError, IsADirectoryError) as error:
         print(f"streamboost: error: {error}", file=sys.stderr)
         return 2
-    except Interrupted as message:
+    except _Interrupted as message:
         print(f"\nstreamboost: {message}", file=sys.stderr)
         return 130
     except KeyboardInterrupt:

@@ -8,14 +8,14 @@ import typing
 
 from river import base
 
-from . import bandits, calibration
+from . import bandits
 from .arms import resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import LOSSES, PairedReward, calibrated
-from .scores import check_model, learns_bools, positive_score
+from .scores import calibrator_for, check_model, learns_bools, positive_score
 from .validation import check_features, records
 
 if typing.TYPE_CHECKING:
@@ -191,10 +191,7 @@ class BanditCalibratedClassifier(
                 _default_member(), pos_label=pos_label, neg_label=neg_label, seed=seed
             )
         )
-        votes = isinstance(self._model, OzaBoostClassifier) and self._model.score == "vote"
-        self._calibrator = calibration.resolve(
-            calibrator, vote_members=self._model.n_models if votes else None
-        )
+        self._calibrator = calibrator_for(calibrator, self._model)
         self._labels = labels
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)
@@ -287,14 +284,11 @@ class BanditCalibratedClassifier(
         if scored is not None and scored[0] == x:
             score = scored[1]
         else:
-            score = None
-            check_features(x)
+            score = self._score(self._model, check_features(x))  # a bad model output raises
         self._scored = None
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
-        if score is None:
-            score = self._score(self._model, x)
         # measure: the previous action, on this example, before anything learns it
         self._meter.observe(self._in_batch, x, score, positive, self._score,
                             (self.c_fp, self.c_fn))

@@ -107,10 +107,24 @@ class PairedReward:
 
     Examples
     --------
+    Arms train and both (model-free): minibatch 0 trains and calibrates, minibatch 1 scores it.
+
+    >>> from streamboost.calibration import OnlinePlattCalibrator
     >>> from streamboost.reward import PairedReward
-    >>> meter = PairedReward("brier", smoothing=0.05, sample=(0, 2))
-    >>> meter.scale
-    0.0
+    >>> calibrator = OnlinePlattCalibrator(gamma=1.0)
+    >>> meter = PairedReward("brier", smoothing=0.05, sample=(0, 1), model_free=True)
+    >>> names = ("train", "both")
+    >>> meter.begin(True, 1, names, (0, 1), model=None, calibrator=calibrator)
+    >>> for s, y in [(0.9, False), (0.8, False), (0.9, False), (0.7, False)]:
+    ...     calibrator.learn_one(s, y)  # the "both" action: the calibrator learns
+    >>> meter.end((0.0, 1.0)) is None  # nothing was being scored yet
+    True
+    >>> meter.begin(True, None, names, (), model=None, calibrator=calibrator)
+    >>> for i, (s, y) in enumerate([(0.9, False), (0.8, False)]):
+    ...     meter.observe(i, {}, s, y, None, (1.0, 1.0))
+    >>> arm, arms, scored, improvements, rewards = meter.end((0.0, 1.0))
+    >>> scored, improvements[0], improvements[1] > 0, rewards[1] > 0.5
+    (('train', 'both'), 0.0, True, True)
 
     """
 

@@ -11,7 +11,14 @@ from river import base, linear_model, optim
 from .boosting import OzaBoostClassifier, _sigmoid
 from .decision import positive_proba
 
-__all__ = ["FrozenLinearBooster", "check_model", "learns_bools", "positive_score", "snapshot"]
+__all__ = [
+    "FrozenLinearBooster",
+    "calibrator_for",
+    "check_model",
+    "learns_bools",
+    "positive_score",
+    "snapshot",
+]
 
 
 def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -> None:
@@ -39,6 +46,28 @@ def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -
         raise ValueError(
             f"the booster's pos_label={model.pos_label!r} differs from pos_label={pos_label!r}"
         )
+
+
+def calibrator_for(calibrator, model: base.Classifier):
+    """A fresh calibrator for `model`'s scores: `calibrator` (a name or a `Calibrator`) through
+    `calibration.resolve`, told how many members vote when the model is an Oza booster with the
+    vote score (its scores are vote fractions, clipped accordingly).
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost import OzaBoostClassifier
+    >>> from streamboost.scores import calibrator_for
+    >>> calibrator_for("platt", OzaBoostClassifier(linear_model.LogisticRegression())).eps
+    0.045454545454545456
+    >>> calibrator_for("platt", linear_model.LogisticRegression()).eps
+    0.001
+
+    """
+    from .calibration import resolve
+
+    votes = isinstance(model, OzaBoostClassifier) and model.score == "vote"
+    return resolve(calibrator, vote_members=model.n_models if votes else None)
 
 
 def learns_bools(model: base.Classifier) -> bool:

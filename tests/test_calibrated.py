@@ -196,3 +196,18 @@ def test_pipelines_and_progressive_val_score_with_any_model():
         )
         result = evaluate.progressive_val_score(datasets.Phishing(), pipeline, metrics.LogLoss())
         assert 0.0 < result.get() < 0.6
+
+
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
+def test_an_unusable_model_output_is_refused_in_learn_one_with_nothing_changed(cls):
+    """The score is computed before anything changes: a model that predicts three labels makes
+    learn_one raise, and neither the labels, the calibrator nor a policy has moved."""
+    model = cls(model=tree.HoeffdingTreeClassifier(), pos_label="a")
+    inner = model.model_ if cls is BanditCalibratedClassifier else model.model  # (a clone)
+    for x, y in ROWS[:50]:
+        inner.learn_one(x, {True: "a", False: "b"}[y])
+    inner.learn_one(ROWS[0][0], "c")  # behind the wrapper's back
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="expected a binary prediction, got 3 labels"):
+        model.learn_one(ROWS[1][0], "b")
+    assert pickle.dumps(model) == before

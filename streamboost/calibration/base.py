@@ -153,6 +153,20 @@ class Blocks:
     blocks left of the changed one are exactly the scan's stack at that point (a block, once
     the scan has passed it and it is final, never merges again), and blocks to the right are
     pushed whole until one stays on its own, after which nothing further can change.
+
+    Examples
+    --------
+    >>> from streamboost.calibration.base import Blocks
+    >>> values, weights = [0.1, 0.5, 0.3, 0.9], [1.0, 1.0, 3.0, 1.0]
+    >>> blocks = Blocks([], [], [])
+    >>> blocks.extend(values, weights, 0)
+    >>> blocks.starts, blocks.expand(4)
+    ([0, 1, 3], [0.1, 0.35, 0.35, 0.9])
+    >>> values[2] = 0.7  # one position changes: re-pooled around it only
+    >>> blocks.update(2, values, weights)
+    >>> blocks.starts, blocks.expand(4)
+    ([0, 1, 2, 3], [0.1, 0.5, 0.7, 0.9])
+
     """
 
     __slots__ = ("starts", "sums", "weights")
