@@ -7,6 +7,7 @@ import typing
 
 from river import base, linear_model, tree
 
+from . import members
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels
 from .poisson import poisson
@@ -87,6 +88,11 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         The negative label, or None to infer it.
     seed
         Seed of the Poisson draws.
+    engine
+        How the members are held (`streamboost.members`): `"auto"` uses arrays when the member
+        kind has an exact array engine (River's `LogisticRegression` with plain SGD: the same
+        predictions, 3-5x faster), else River objects; `"vectorised"` insists on arrays;
+        `"reference"` asks River members one at a time.
 
     Examples
     --------
@@ -129,6 +135,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         pos_label: typing.Hashable = True,
         neg_label: typing.Hashable | None = None,
         seed: int | None = None,
+        engine: str = "auto",
     ):
         if not isinstance(model, base.Classifier):
             raise TypeError(f"model must be a river Classifier instance, got {model!r}")
@@ -145,14 +152,25 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self.pos_label = pos_label
         self.neg_label = neg_label
         self._labels = labels
+        self.engine = engine
         self._lambda_sc = [0.0] * n_models
         self._lambda_sw = [0.0] * n_models
-        # The members' votes on the last scored example. In a prequential loop the same x is
-        # scored and then learned; a member that draws k = 0 has not changed since, so its vote
-        # is reused instead of predicted again (about e^-1 of the members when lambda = 1).
-        self._voted_x: dict | None = None
-        self._votes: list = []
         self._alphas: list[float] | None = None
+        self._members = members.resolve(engine, model, n_models, self.__dict__["_data"])
+
+    # Where the members live: `self.data` (River's list of members) is brought up to date from
+    # the arrays whenever it is read, so `booster.models` always shows the learned members.
+    @property
+    def data(self) -> list:
+        held = self.__dict__.get("_members")
+        if isinstance(held, members.ArrayMembers) and held.changed:
+            held.export(self.__dict__["_data"])
+            held.changed = False
+        return self.__dict__["_data"]
+
+    @data.setter
+    def data(self, value: list) -> None:
+        self.__dict__["_data"] = value
 
     @property
     def _min_number_of_models(self) -> int:
@@ -177,29 +195,36 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         target = self._labels.is_positive(y)  # a third label raises before any change
         check_features(x)
+        held = self._members
+        if kwargs:
+            self._check_kwargs(kwargs)
+            before = held.begin(x, target, **kwargs)
+        else:
+            before = held.begin(x, target)  # array members check x before any change
         self._labels.learn(y)
+        self._alphas = None
         rng = self._rng
         sc = self._lambda_sc
         sw = self._lambda_sw
-        votes = self._votes if self._voted_x == x else ()
-        self._voted_x = None
-        self._alphas = None
+        vote_after = held.vote_after
         lam = 1.0
-        for i, member in enumerate(self.models):
+        for i in range(self.n_models):
+            # member i learns x k times, then Oza checks it on x (Oza 2005, Fig. 2)
             k = poisson(lam, rng)
-            for _ in range(k):
-                member.learn_one(x, target, **kwargs)
-            # Oza checks the member on the example after training it (Oza 2005, Fig. 2).
-            if k == 0 and i < len(votes) and votes[i] is not None:
-                vote = votes[i]
-            else:
-                vote = member.predict_one(x)
-            if vote == target:
+            if (vote_after(i, k) if k else before[i]) == target:
                 sc[i] += lam
                 lam *= (sc[i] + sw[i]) / (2.0 * sc[i])
             else:
                 sw[i] += lam
                 lam *= (sc[i] + sw[i]) / (2.0 * sw[i])
+        held.commit()
+
+    def _check_kwargs(self, kwargs: dict) -> None:
+        if isinstance(self._members, members.ArrayMembers):
+            raise TypeError(
+                f"the vectorised members take no keyword arguments, got {sorted(kwargs)}; "
+                "use engine='reference' to pass them to River members"
+            )
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch, row by row: Oza boosting is sequential, so this equals a
@@ -240,18 +265,21 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def _compute_alphas(self) -> list[float]:
         alphas = []
-        stopped = False
+        stop = self.weak_rule == "stop"
+        log = math.log
         for sc, sw in zip(self._lambda_sc, self._lambda_sw, strict=True):
+            if sw >= sc:  # epsilon >= 1/2, or no example seen (0 >= 0)
+                alphas.append(0.0)
+                if stop and sw > 0.0:
+                    alphas.extend([0.0] * (len(self._lambda_sc) - len(alphas)))
+                    break
+                continue
             n = sc + sw
-            if stopped or n == 0.0:
-                alphas.append(0.0)
-                continue
-            if sw >= sc:  # epsilon >= 1/2
-                alphas.append(0.0)
-                stopped = self.weak_rule == "stop"
-                continue
-            eps = max(sw / n, 0.5 / (n + 1.0))
-            alphas.append(0.5 * math.log((1.0 - eps) / eps))
+            eps = sw / n
+            floor = 0.5 / (n + 1.0)
+            if eps < floor:
+                eps = floor
+            alphas.append(0.5 * log((1.0 - eps) / eps))
         return alphas
 
     def score_one(self, x: dict, **kwargs) -> float:
@@ -260,23 +288,18 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def _score_one(self, x: dict, **kwargs) -> float:
         # `x` already checked (the wrappers check it once for the whole call)
+        if kwargs:
+            self._check_kwargs(kwargs)
+        alphas = self._vote_weights()
+        votes = self._members.votes(x, alphas, **kwargs)
         total = 0.0
         positive = 0.0
-        votes = []
-        for alpha, member in zip(self._vote_weights(), self.models, strict=True):
-            if alpha == 0.0:
-                votes.append(None)
-                continue
-            vote = member.predict_one(x, **kwargs)
-            votes.append(vote)
-            if vote is None:  # a member with no class yet abstains
+        for alpha, vote in zip(alphas, votes, strict=True):
+            if alpha == 0.0 or vote is None:  # a member with no class yet abstains
                 continue
             total += alpha
             if vote:
                 positive += alpha
-        if not kwargs:
-            self._voted_x = dict(x)  # a copy: the model must not alias its input
-            self._votes = votes
         if total == 0.0:
             return 0.5
         if self.score == "vote":

@@ -1,0 +1,107 @@
+"""What every array engine shares: features mapped to columns as they appear, and the protocol
+the booster drives (score, then for each member a vote after k steps, then one commit)."""
+
+from __future__ import annotations
+
+import abc
+import itertools
+import numbers
+
+import numpy as np
+
+__all__ = ["ArrayMembers"]
+
+
+class ArrayMembers(abc.ABC):
+    """The members of a booster held as arrays, one row per member and one column per feature.
+
+    A feature dict becomes a dense vector over the columns seen so far; a new key gets a new
+    column, whose parameters start at the member kind's initial value (River's convention: a new
+    feature starts at weight 0). Columns grow by doubling, so memory is bounded by the number of
+    features seen and appending stays O(1) amortised.
+
+    The booster calls, for each example: `begin(x, target)` (vectorised work on every member
+    before it learns; it returns their current votes), then `vote_after(i, k)` for each member
+    that draws k >= 1 (O(1) Python: member i's vote after it learns x k times), then `commit()`
+    (every member's update in one vectorised step). `votes(x, alphas)` scores without learning.
+    """
+
+    def __init__(self, n_models: int):
+        self.n_models = n_models
+        self.changed = False  # learned since the last `export`
+        self._columns: dict = {}
+        self._keys: list = []
+        self._width = 0
+
+    # ------------------------------------------------------------------ features
+
+    def vector(self, x: dict, lead: float | None = None) -> np.ndarray:
+        """`x` as a dense float vector over the known columns (new keys appended, without any
+        change when a value is not a number), preceded by `lead` unless it is None."""
+        keys = self._keys
+        offset = lead is not None
+        if len(x) == len(keys) and list(x) == keys:  # the usual case: same features, same order
+            values = itertools.chain((lead,), x.values()) if offset else x.values()
+            try:
+                return np.fromiter(values, dtype=float, count=len(keys) + offset)
+            except (TypeError, ValueError) as error:
+                raise _not_numeric(x) from error
+        for value in x.values():
+            if not isinstance(value, numbers.Real):
+                raise _not_numeric(x)
+        for key in x:
+            if key not in self._columns:
+                self._add_column(key)
+        xv = np.zeros(len(keys) + offset)
+        if offset:
+            xv[0] = lead
+        columns = self._columns
+        for key, value in x.items():
+            xv[columns[key] + offset] = value
+        return xv
+
+    def _add_column(self, key) -> None:
+        self._columns[key] = len(self._keys)
+        self._keys.append(key)
+        if len(self._keys) > self._width:
+            self._width = max(8, 2 * self._width)
+            self._grow(self._width)
+
+    @abc.abstractmethod
+    def _grow(self, width: int) -> None:
+        """Widen the parameter arrays to `width` columns, new ones at their initial value."""
+
+    # ------------------------------------------------------------------ the booster's protocol
+
+    @abc.abstractmethod
+    def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
+        """Every member's vote (True for the positive class) on `x`, learning nothing (the
+        vote weights `alphas` are not needed: one vectorised step scores every member)."""
+
+    @abc.abstractmethod
+    def begin(self, x: dict, target: bool) -> list[bool]:
+        """Start learning `x` (`target` True for the positive class): every member's vote on `x`
+        before it learns, checking `x` before any change."""
+
+    @abc.abstractmethod
+    def vote_after(self, i: int, k: int) -> bool:
+        """Member `i`'s vote on the current example after learning it `k` >= 1 times; the update
+        itself waits for `commit`."""
+
+    @abc.abstractmethod
+    def commit(self) -> None:
+        """Apply every member's update for the current example."""
+
+    @abc.abstractmethod
+    def export(self, members: list) -> None:
+        """Write the learned state into the River members (for `booster.models`)."""
+
+
+def _not_numeric(x: dict) -> TypeError:
+    bad = next(
+        (key for key, value in x.items() if not isinstance(value, numbers.Real)), None
+    )
+    return TypeError(
+        f"feature {bad!r} is {x.get(bad)!r}; the vectorised members take numbers only (encode "
+        "nominal features first, or use engine='reference')"
+    )

@@ -1,0 +1,157 @@
+"""River `LogisticRegression` members as one weight matrix: Oza boosting's exact fast path."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from river import linear_model, optim, utils
+
+from .base import ArrayMembers
+
+__all__ = ["LinearMembers"]
+
+# Below this |margin| a member's vote is decided by River's own arithmetic (sigmoid, then
+# p > 1 - p), not by the sign: there rounding decides, and numpy's exp may differ by an ulp.
+_TIE_BAND = 1e-9
+
+
+def _river_vote(margin: float) -> bool:
+    """`LogisticRegression.predict_one` from the margin: True iff p > 1 - p, as River decides
+    (its dict lists False first, so a tie is False)."""
+    p = utils.math.sigmoid(margin)
+    return p > 1.0 - p
+
+
+class LinearMembers(ArrayMembers):
+    r"""`n_models` River logistic regressions (plain SGD, log loss) as one weight matrix.
+
+    One matrix-vector product gives every member's margin. Learning $x$ $k$ times is River's
+    `learn_one` repeated: each step takes $g_j = \ell'(m_j)$ (clipped, River's `Log.gradient`)
+    and moves the weights by $-\eta g_j x$ and the intercept by $-\eta_0 g_j$, so the margin on
+    $x$ moves to $m_{j+1} = m_j - g_j (\eta \lVert x \rVert^2 + \eta_0)$: the post-training vote
+    needs no dot product, and the weights take the $k$ steps at once, $-\eta x \sum_j g_j$.
+    This is River's arithmetic, reassociated: weights agree to rounding, and the votes (hence
+    the booster's predictions) are equal to the reference path's, which the tests check on
+    every example of real streams. Supported: `LogisticRegression` with `optim.SGD` at a
+    constant rate, `Log` loss, no L1/L2 penalty, zero initial weights, a constant intercept
+    rate (River's defaults, any rates and clipping).
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.members.linear import LinearMembers
+    >>> LinearMembers.supports(linear_model.LogisticRegression())
+    True
+    >>> LinearMembers.supports(linear_model.LogisticRegression(l2=0.1))
+    False
+
+    """
+
+    def __init__(self, model: linear_model.LogisticRegression, n_models: int):
+        super().__init__(n_models)
+        self._lr = float(model.optimizer.learning_rate)
+        self._intercept_lr = float(model.intercept_lr.learning_rate)
+        self._clip = model.clip_gradient
+        self._weight_pos = model.loss.weight_pos
+        self._weight_neg = model.loss.weight_neg
+        # Column 0 holds the intercepts: x is scored as [1, x] and moved along
+        # [intercept_lr / lr, x] (the same vector at River's default rates), so one product
+        # scores and one update learns.
+        self._ratio = self._intercept_lr / self._lr
+        self.weights = np.zeros((n_models, 1))
+        self.weights[:, 0] = float(model.intercept_init)
+        self.steps = [0] * n_models
+        self._x: dict | None = None  # the last example scored, with its margins and votes
+        self._margins: list[float] = []
+        self._votes: list[bool] = []
+
+    @staticmethod
+    def supports(model) -> bool:
+        """Whether `model` is a logistic regression this class reproduces."""
+        return (
+            type(model) is linear_model.LogisticRegression
+            and type(model.optimizer) is optim.SGD
+            and type(model.optimizer.lr) is optim.schedulers.Constant
+            and type(model.intercept_lr) is optim.schedulers.Constant
+            and type(model.loss) is optim.losses.Log
+            and type(model.initializer) is optim.initializers.Zeros
+            and model.l1 == 0
+            and model.l2 == 0
+        )
+
+    def _grow(self, width: int) -> None:
+        grown = np.zeros((self.n_models, width + 1))
+        grown[:, : self.weights.shape[1]] = self.weights
+        self.weights = grown
+
+    @property
+    def intercepts(self) -> np.ndarray:
+        """Each member's intercept."""
+        return self.weights[:, 0]
+
+    def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
+        if x is not self._x and x != self._x:  # a prequential loop scores, then learns, one x
+            xa = self.vector(x, lead=1.0)
+            margins = (self.weights[:, : len(xa)] @ xa).tolist()
+            self._votes = [
+                m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m) for m in margins
+            ]
+            self._margins = margins
+            self._xa = xa
+            self._x = dict(x)
+        return self._votes
+
+    def begin(self, x: dict, target: bool) -> list[bool]:
+        votes = self.votes(x)
+        xa = self._xa
+        # River's Log.gradient for a bool label (the sign of y, the loss's class weight), its
+        # clip, and how far a unit gradient moves the margin on x
+        self._step = (
+            1 if target else -1,
+            self._weight_pos if target else self._weight_neg,
+            self._clip,
+            self._lr * (float(xa @ xa) - 1.0) + self._intercept_lr,
+        )
+        self._moves = [0.0] * self.n_models  # each member's move along x: lr * sum of g
+        self._trained = False
+        return votes
+
+    def vote_after(self, i: int, k: int) -> bool:
+        m = self._margins[i]
+        sign, weight, clip, curvature = self._step
+        total = 0.0
+        for _ in range(k):
+            z = m * sign
+            if z > 18.0:
+                g = weight * math.exp(-z) * -sign
+            elif z < -18.0:
+                g = weight * -sign
+            else:
+                g = weight * -sign / (math.exp(z) + 1.0)
+            if g > clip or g < -clip:
+                g = clip if g > 0.0 else -clip
+            total += g
+            m -= g * curvature
+        self._moves[i] = self._lr * total
+        self.steps[i] += k
+        self._trained = True
+        return m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m)
+
+    def commit(self) -> None:
+        self._x = None  # the weights move: the cached margins go stale
+        if not self._trained:
+            return
+        along = self._xa
+        if self._ratio != 1.0:
+            along = along.copy()
+            along[0] = self._ratio
+        self.weights[:, : len(along)] -= np.multiply.outer(self._moves, along)
+        self.changed = True
+
+    def export(self, members: list) -> None:
+        keys = self._keys
+        for member, row, steps in zip(members, self.weights.tolist(), self.steps, strict=True):
+            member._weights = utils.VectorDict(dict(zip(keys, row[1:], strict=False)))
+            member.intercept = row[0]
+            member.optimizer.n_iterations = steps

@@ -1,0 +1,79 @@
+"""Any River classifier as a member, one object each: the booster's reference path."""
+
+from __future__ import annotations
+
+__all__ = ["RiverMembers"]
+
+
+class RiverMembers:
+    """The booster's members as River objects, asked one at a time (Oza 2005, Fig. 2).
+
+    It speaks the protocol of `ArrayMembers` (`votes`, `begin`, `vote_after`, `commit`) so the
+    booster has one loop for both paths. Votes on the last scored example are kept: in a
+    prequential loop the same x is scored and then learned, and a member that draws k = 0 has
+    not changed since, so its vote is reused instead of predicted again (about e^-1 of the
+    members when lambda = 1).
+
+    Parameters
+    ----------
+    members
+        The booster's list of members (shared, not copied: replacing an item is seen here).
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.members.river import RiverMembers
+    >>> members = RiverMembers([linear_model.LogisticRegression() for _ in range(2)])
+    >>> before = members.begin({"a": 1.0}, True)
+    >>> members.vote_after(0, 3), before[1]
+    (True, False)
+
+    """
+
+    def __init__(self, members: list):
+        self.members = members
+        self._voted_x: dict | None = None
+        self._votes: list = []
+
+    def votes(self, x: dict, alphas: list[float], **kwargs) -> list:
+        """The votes of the members with a nonzero weight in `alphas` (None for the others)."""
+        votes = [
+            member.predict_one(x, **kwargs) if alpha else None
+            for alpha, member in zip(alphas, self.members, strict=True)
+        ]
+        if not kwargs:
+            self._voted_x = dict(x)  # a copy: the model must not alias its input
+            self._votes = votes
+        return votes
+
+    def begin(self, x: dict, target: bool, **kwargs) -> _Votes:
+        known = self._votes if self._voted_x == x else [None] * len(self.members)
+        self._voted_x = None
+        self._x = x
+        self._target = target
+        self._kwargs = kwargs
+        return _Votes(known, self.members, x)
+
+    def vote_after(self, i: int, k: int):
+        member = self.members[i]
+        for _ in range(k):
+            member.learn_one(self._x, self._target, **self._kwargs)
+        return member.predict_one(self._x)
+
+    def commit(self) -> None:
+        self._x = None
+
+
+class _Votes:
+    """The members' votes before learning: the known ones, the others predicted when asked."""
+
+    __slots__ = ("known", "members", "x")
+
+    def __init__(self, known: list, members: list, x: dict):
+        self.known = known
+        self.members = members
+        self.x = x
+
+    def __getitem__(self, i: int):
+        vote = self.known[i]
+        return self.members[i].predict_one(self.x) if vote is None else vote
