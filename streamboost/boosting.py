@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import typing
 
+import numpy as np
 from river import base, linear_model, tree
 
 from . import members
@@ -157,6 +158,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self._lambda_sw = [0.0] * n_models
         self._alphas: list[float] | None = None
         self._members = members.resolve(engine, model, n_models, self.__dict__["_data"])
+        self._generator: np.random.Generator | None = None  # learn_many's draws, made when needed
 
     # Where the members live: `self.data` (River's list of members) is brought up to date from
     # the arrays whenever it is read, so `booster.models` always shows the learned members.
@@ -179,6 +181,12 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     @property
     def _multiclass(self) -> bool:
         return False
+
+    def _unit_test_skips(self) -> set[str]:
+        # with array members learn_many is boosting by minibatch (see its docstring)
+        if isinstance(self._members, members.ArrayMembers):
+            return {"check_learn_many_matches_learn_one"}
+        return set()
 
     @classmethod
     def _unit_test_params(cls):
@@ -227,19 +235,74 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             )
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
-        """Learn a minibatch, row by row: Oza boosting is sequential, so this equals a
-        `learn_one` loop. NaN cells are missing values (left out of their row); the whole frame
-        and every label are checked before any row is learned (`streamboost.validation`)."""
-        rows = records(X)
-        targets = list(y)
-        if len(rows) != len(targets):
-            raise ValueError(f"X has {len(rows)} rows but y has {len(targets)} labels")
+        r"""Learn a minibatch; the whole frame and every label are checked first (NaN cells are
+        missing values, `streamboost.validation`).
+
+        With River members (`engine="reference"`, or members without an array engine) this is
+        a `learn_one` loop. With array members it is Oza boosting by minibatch: member $m$
+        draws $k_b \sim \text{Poisson}(\lambda_b)$ for every row $b$, takes one gradient
+        step with row $b$ weighted by $k_b$, and is then checked on every row; row $b$'s
+        $\lambda$ is updated as in `learn_one`, with $\lambda^{sc}_m, \lambda^{sw}_m$
+        accumulated over the rows up to $b$. What differs from a `learn_one` loop: a member
+        learns the whole minibatch before it is checked on any row; its step takes every row's
+        gradient at the same weights, a draw of k as one step of weight k (River's `learn_one`
+        with `w=k`) rather than k steps; and the draws come from numpy's generator (seeded by
+        `seed`). The prequential loss this costs grows with the batch size (docs/boosting.md).
+        """
+        if kwargs:
+            self._check_kwargs(kwargs)
+        held = self._members
+        if not isinstance(held, members.ArrayMembers):
+            rows = records(X)
+            labels = list(y)
+            self._check_labels(labels, len(rows))
+            for x, label in zip(rows, labels, strict=True):
+                self.learn_one(x, label, **kwargs)
+            return
+        labels = list(y)
+        self._check_labels(labels, len(X))
+        table = held.frame(X)  # checked before any change
+        positive = {}
+        for label in labels:  # each distinct label once (in order: the first one names neg)
+            if label not in positive:
+                positive[label] = self._labels.is_positive(label)
+                self._labels.learn(label)
+        targets = np.fromiter(map(positive.__getitem__, labels), dtype=bool, count=len(labels))
+        self._learn_table(table, targets, self._batch_draws)
+
+    def _check_labels(self, labels: list, n_rows: int) -> None:
+        if len(labels) != n_rows:
+            raise ValueError(f"X has {n_rows} rows but y has {len(labels)} labels")
         check = BinaryLabels(self.pos_label, self._labels.negative, owner="OzaBoostClassifier")
-        for label in targets:  # validate the whole batch before learning any of it
+        for label in dict.fromkeys(labels):  # each distinct label once, in order
             check.is_positive(label)
             check.learn(label)
-        for x, label in zip(rows, targets, strict=True):
-            self.learn_one(x, label, **kwargs)
+
+    def _batch_draws(self, lam: np.ndarray) -> np.ndarray:
+        if self._generator is None:
+            self._generator = np.random.default_rng(self.seed)
+        return self._generator.poisson(lam)
+
+    def _learn_table(self, table: np.ndarray, targets: np.ndarray, draw) -> None:
+        """The minibatch rule of `learn_many` on a checked table, with Poisson draws `draw`."""
+        if not len(table):
+            return
+        held = self._members
+        self._alphas = None
+        lam = np.ones(len(table))
+        sc, sw = self._lambda_sc, self._lambda_sw
+        for i in range(self.n_models):
+            correct = held.learn_batch(i, table, draw(lam), targets) == targets
+            # cumulative sums starting at the member's totals: the running sums of a row loop
+            sc_run = np.cumsum(np.concatenate(([sc[i]], np.where(correct, lam, 0.0))))[1:]
+            sw_run = np.cumsum(np.concatenate(([sw[i]], np.where(correct, 0.0, lam))))[1:]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lam = np.where(
+                    correct,
+                    lam * ((sc_run + sw_run) / (2.0 * sc_run)),
+                    lam * ((sc_run + sw_run) / (2.0 * sw_run)),
+                )
+            sc[i], sw[i] = float(sc_run[-1]), float(sw_run[-1])
 
     # ------------------------------------------------------------------ weights and scores
 
@@ -311,10 +374,35 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return self._labels.proba(self.score_one(x, **kwargs))
 
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
+        """The probabilities of every row, equal to `predict_proba_one`'s row by row; with
+        array members every member scores the whole frame at once."""
         import pandas as pd
 
-        probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
-        return pd.DataFrame(probas, index=X.index)
+        if kwargs:
+            self._check_kwargs(kwargs)
+        held = self._members
+        if not isinstance(held, members.ArrayMembers):
+            probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
+            return pd.DataFrame(probas, index=X.index)
+        scores = np.array(self._score_table(held.frame(X)), dtype=float)
+        columns = {self._labels.pos_label: scores}
+        if self._labels.negative is not None:
+            columns = {self._labels.negative: 1.0 - scores, **columns}
+        return pd.DataFrame(columns, index=X.index)
+
+    def _score_table(self, table: np.ndarray) -> list[float]:
+        alphas = self._vote_weights()
+        total = 0.0
+        for alpha in alphas:  # in member order, as _score_one sums them
+            total += alpha
+        if total == 0.0:
+            return [0.5] * len(table)
+        # a running sum over the members adds them in _score_one's order: the same floats
+        weighted = self._members.batch_votes(table) * np.array(alphas)
+        positive = np.cumsum(weighted, axis=1)[:, -1]
+        if self.score == "vote":
+            return (positive / total).tolist()
+        return [_sigmoid(2.0 * (2.0 * p - total)) for p in positive.tolist()]
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd

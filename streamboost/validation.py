@@ -23,12 +23,13 @@ from __future__ import annotations
 import numbers
 import typing
 
+import numpy as np
 from river import base
 
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LIMIT", "FiniteFeatures", "check_features", "records"]
+__all__ = ["LIMIT", "FiniteFeatures", "check_features", "matrix", "records"]
 
 #: The largest magnitude a numeric feature may have.
 LIMIT = 1e150
@@ -98,13 +99,42 @@ def records(X: pd.DataFrame) -> list[dict]:
             if value != value:  # NaN: a missing cell
                 continue
             if _bad(value):
-                raise ValueError(
-                    f"row {index!r}, column {key!r} is {value!r}; expected a finite number "
-                    f"within +/-{LIMIT:g} or NaN for a missing value"
-                )
+                raise _bad_cell(index, key, value)
             x[key] = value
         rows.append(x)
     return rows
+
+
+def _bad_cell(index, key, value) -> ValueError:
+    return ValueError(
+        f"row {index!r}, column {key!r} is {value!r}; expected a finite number "
+        f"within +/-{LIMIT:g} or NaN for a missing value"
+    )
+
+
+def matrix(X: pd.DataFrame) -> np.ndarray:
+    """The frame as a float matrix with NaN for missing cells, under the frame policy of
+    `records` (an infinite or absurd number raises ValueError naming its row and column; a
+    non-numeric column raises TypeError naming it).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from streamboost.validation import matrix
+    >>> matrix(pd.DataFrame({"a": [1.0, float("nan")], "b": [2, 3]}))
+    array([[ 1.,  2.],
+           [nan,  3.]])
+
+    """
+    for key, dtype in X.dtypes.items():
+        if not (np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_)):
+            raise TypeError(f"column {key!r} has dtype {dtype}; expected numbers")
+    values = X.to_numpy(dtype=float)
+    bad = np.abs(values) > LIMIT  # NaN compares False: missing cells pass
+    if bad.any():
+        row, col = map(int, np.argwhere(bad)[0])
+        raise _bad_cell(X.index[row], X.columns[col], X.iat[row, col])
+    return values
 
 
 class FiniteFeatures(base.Transformer):

@@ -9,6 +9,8 @@ import numbers
 
 import numpy as np
 
+from ..validation import matrix
+
 __all__ = ["ArrayMembers"]
 
 
@@ -26,6 +28,9 @@ class ArrayMembers(abc.ABC):
     (every member's update in one vectorised step). `votes(x, alphas)` scores without learning.
     """
 
+    #: A constant put before the features (the linear members' intercept column), or None.
+    lead: float | None = None
+
     def __init__(self, n_models: int):
         self.n_models = n_models
         self.changed = False  # learned since the last `export`
@@ -35,10 +40,11 @@ class ArrayMembers(abc.ABC):
 
     # ------------------------------------------------------------------ features
 
-    def vector(self, x: dict, lead: float | None = None) -> np.ndarray:
+    def vector(self, x: dict) -> np.ndarray:
         """`x` as a dense float vector over the known columns (new keys appended, without any
         change when a value is not a number), preceded by `lead` unless it is None."""
         keys = self._keys
+        lead = self.lead
         offset = lead is not None
         if len(x) == len(keys) and list(x) == keys:  # the usual case: same features, same order
             values = itertools.chain((lead,), x.values()) if offset else x.values()
@@ -59,6 +65,22 @@ class ArrayMembers(abc.ABC):
         for key, value in x.items():
             xv[columns[key] + offset] = value
         return xv
+
+    def frame(self, X) -> np.ndarray:
+        """The frame `X` as a float matrix over the known columns (new columns appended after
+        the whole frame is checked, `validation.matrix`), a missing cell as 0 like an absent
+        key, preceded by a column of `lead` unless it is None."""
+        values = np.nan_to_num(matrix(X), nan=0.0)
+        for key in X.columns:
+            if key not in self._columns:
+                self._add_column(key)
+        lead = self.lead
+        offset = lead is not None
+        out = np.zeros((len(values), len(self._keys) + offset))
+        if offset:
+            out[:, 0] = lead
+        out[:, [self._columns[key] + offset for key in X.columns]] = values
+        return out
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
@@ -91,6 +113,15 @@ class ArrayMembers(abc.ABC):
     @abc.abstractmethod
     def commit(self) -> None:
         """Apply every member's update for the current example."""
+
+    @abc.abstractmethod
+    def batch_votes(self, X: np.ndarray) -> np.ndarray:
+        """Every member's votes on the rows of `X` (from `frame`), shape (rows, members)."""
+
+    @abc.abstractmethod
+    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """Member `i` learns the rows of `X`, row b `ks[b]` times (`targets[b]` True for the
+        positive class); its votes on every row afterwards."""
 
     @abc.abstractmethod
     def export(self, members: list) -> None:

@@ -23,6 +23,14 @@ def _river_vote(margin: float) -> bool:
     return p > 1.0 - p
 
 
+def _vote_array(margins: np.ndarray) -> np.ndarray:
+    """`_river_vote` of every margin: the sign, and River's arithmetic in the tie band."""
+    votes = margins > 0.0
+    for index in map(tuple, np.argwhere(np.abs(margins) <= _TIE_BAND)):
+        votes[index] = _river_vote(float(margins[index]))
+    return votes
+
+
 class LinearMembers(ArrayMembers):
     r"""`n_models` River logistic regressions (plain SGD, log loss) as one weight matrix.
 
@@ -47,6 +55,8 @@ class LinearMembers(ArrayMembers):
     False
 
     """
+
+    lead = 1.0  # column 0 holds the intercepts
 
     def __init__(self, model: linear_model.LogisticRegression, n_models: int):
         super().__init__(n_models)
@@ -92,7 +102,7 @@ class LinearMembers(ArrayMembers):
 
     def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
         if x is not self._x and x != self._x:  # a prequential loop scores, then learns, one x
-            xa = self.vector(x, lead=1.0)
+            xa = self.vector(x)
             margins = (self.weights[:, : len(xa)] @ xa).tolist()
             self._votes = [
                 m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m) for m in margins
@@ -148,6 +158,29 @@ class LinearMembers(ArrayMembers):
             along[0] = self._ratio
         self.weights[:, : len(along)] -= np.multiply.outer(self._moves, along)
         self.changed = True
+
+    def batch_votes(self, X: np.ndarray) -> np.ndarray:
+        return _vote_array(X @ self.weights[:, : X.shape[1]].T)
+
+    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        # One step along the gradients of every row, row b weighted by its draw k_b, all taken
+        # at the member's current weights (on one row: River's learn_one with w = k).
+        w = self.weights[i, : X.shape[1]]
+        signs = np.where(targets, 1.0, -1.0)
+        z = (X @ w) * signs
+        weights = np.where(targets, self._weight_pos, self._weight_neg) * -signs
+        with np.errstate(over="ignore"):
+            g = np.where(
+                z > 18.0, weights * np.exp(-z), weights / (np.exp(np.minimum(z, 18.0)) + 1.0)
+            )
+        g = np.clip(np.where(z < -18.0, weights, g) * ks, -self._clip, self._clip)
+        step = g @ X
+        step[0] *= self._ratio  # the intercept moves at its own rate
+        w -= self._lr * step
+        self.steps[i] += int(np.count_nonzero(ks))
+        self.changed = True
+        self._x = None
+        return _vote_array(X @ w)
 
     def export(self, members: list) -> None:
         keys = self._keys
