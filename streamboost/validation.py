@@ -126,14 +126,17 @@ def matrix(X: pd.DataFrame) -> np.ndarray:
            [nan,  3.]])
 
     """
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
     for key, dtype in X.dtypes.items():
-        if not (np.issubdtype(dtype, np.number) or np.issubdtype(dtype, np.bool_)):
+        if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype)):
             raise TypeError(f"column {key!r} has dtype {dtype}; expected numbers")
     values = X.to_numpy(dtype=float)
     bad = np.abs(values) > LIMIT  # NaN compares False: missing cells pass
     if bad.any():
         row, col = map(int, np.argwhere(bad)[0])
-        raise _bad_cell(X.index[row], X.columns[col], X.iat[row, col])
+        value = X.iat[row, col]
+        raise _bad_cell(X.index[row], X.columns[col], getattr(value, "item", lambda: value)())
     return values
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from river import datasets, linear_model, optim, tree
 
-from streamboost import OzaBoostClassifier
+from streamboost import OzaBoostClassifier, validation
 from streamboost.datasets import stream
 from streamboost.members import LinearMembers, RiverMembers, engine_for
 
@@ -142,3 +142,112 @@ def test_a_margin_at_zero_votes_as_river_does():
     booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=0)
     assert booster._members.votes({"a": 1.0}) == [False, False]
     assert linear_model.LogisticRegression().predict_one({"a": 1.0}) is False
+
+
+# ---------------------------------------------------------------------- minibatches
+
+
+def frames(rows, size):
+    import pandas as pd
+
+    for start in range(0, len(rows), size):
+        chunk = rows[start : start + size]
+        yield pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk])
+
+
+def prequential_brier(model, rows, size) -> float:
+    total = 0.0
+    for X, y in frames(rows, size):
+        p = model.predict_proba_many(X)[True].to_numpy()
+        total += float(((p - y.to_numpy()) ** 2).sum())
+        model.learn_many(X, y)
+    return total / len(rows)
+
+
+@pytest.mark.parametrize("score", ["vote", "logistic"])
+def test_predict_proba_many_equals_predict_proba_one_row_by_row(score):
+    import pandas as pd
+
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), score=score, seed=2)
+    rows = list(datasets.Phishing())
+    for x, y in rows[:700]:
+        booster.learn_one(x, y)
+    X = pd.DataFrame([x for x, _ in rows[700:]])
+    X.iloc[::7, 2] = float("nan")  # a missing cell is an absent key
+    many = booster.predict_proba_many(X)
+    one = pd.DataFrame([booster.predict_proba_one(x) for x in validation.records(X)], index=X.index)
+    assert list(many.columns) == [False, True]
+    assert many.equals(one)  # the same floats, not merely close
+
+
+def test_one_row_drawn_k_times_is_rivers_learn_one_with_weight_k():
+    import pandas as pd
+
+    member = linear_model.LogisticRegression()
+    booster = OzaBoostClassifier(member, n_models=1, seed=0)
+    x = {"a": 0.7, "b": -1.2}
+    table = booster._members.frame(pd.DataFrame([x]))
+    booster._learn_table(table, np.array([True]), lambda lam: np.array([3]))
+    member.learn_one(x, True, w=3.0)
+    assert booster.models[0].weights == pytest.approx(member.weights, rel=1e-12)
+    assert booster.models[0].intercept == pytest.approx(member.intercept, rel=1e-12)
+
+
+def test_running_sums_are_the_per_row_lambda_updates():
+    # Members whose votes after learning are given: the minibatch's lambda sums must equal
+    # Oza's per-row loop over the same votes.
+    rng = np.random.default_rng(4)
+    votes = rng.random((6, 40)) < 0.6  # member x row
+    targets = rng.random(40) < 0.5
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=6, seed=0)
+    booster._lambda_sc = [0.5, 0.0, 2.0, 0.0, 1.0, 3.0]
+    booster._lambda_sw = [0.5, 0.0, 1.0, 0.0, 0.0, 0.0]
+    sc, sw = list(booster._lambda_sc), list(booster._lambda_sw)
+    booster._members.learn_batch = lambda i, X, ks, t: votes[i] == t
+    booster._learn_table(np.zeros((40, 1)), targets, lambda lam: np.zeros(len(lam), int))
+    for b in range(40):
+        lam = 1.0
+        for i in range(6):
+            # learn_batch returned votes[i] == targets, compared with targets again
+            if (votes[i, b] == targets[b]) == targets[b]:
+                sc[i] += lam
+                lam *= (sc[i] + sw[i]) / (2.0 * sc[i])
+            else:
+                sw[i] += lam
+                lam *= (sc[i] + sw[i]) / (2.0 * sw[i])
+    assert booster._lambda_sc == sc
+    assert booster._lambda_sw == sw
+
+
+def test_minibatch_boosting_beats_one_member_and_is_seeded():
+    rows = list(datasets.Phishing())
+    ten = prequential_brier(
+        OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=1), rows, 64
+    )
+    again = prequential_brier(
+        OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=1), rows, 64
+    )
+    one = prequential_brier(
+        OzaBoostClassifier(linear_model.LogisticRegression(), n_models=1, seed=1), rows, 64
+    )
+    assert ten == again
+    assert ten < one - 0.02
+
+
+def test_a_rejected_minibatch_changes_nothing():
+    import pandas as pd
+
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), seed=1)
+    booster.learn_many(pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([True, False]))
+    before = pickle.dumps(booster)
+    with pytest.raises(ValueError, match="neither"):
+        booster.learn_many(pd.DataFrame({"a": [1.0, 2.0], "new": 1.0}), pd.Series([True, 2]))
+    with pytest.raises(ValueError, match="row 1, column 'new' is inf"):
+        booster.learn_many(
+            pd.DataFrame({"a": [1.0, 2.0], "new": [1.0, np.inf]}), pd.Series([True, False])
+        )
+    with pytest.raises(TypeError, match="column 'colour' has dtype"):
+        booster.learn_many(pd.DataFrame({"colour": ["red", "blue"]}), pd.Series([True, False]))
+    with pytest.raises(ValueError, match="2 rows but y has 1"):
+        booster.learn_many(pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([True]))
+    assert pickle.dumps(booster) == before
