@@ -1,0 +1,115 @@
+"""The booster's engines against River's AdaBoostClassifier, measured in one process.
+
+* exact path: `OzaBoostClassifier` with array members (engine "auto") and with River members
+  (engine "reference") against River's `AdaBoostClassifier`, 10 logistic regressions,
+  prequential (predict_proba_one, then learn_one); the three runs alternate, medians are printed;
+* minibatch path: `predict_proba_many` then `learn_many` per minibatch of B rows, with its
+  prequential Brier score at that B (the exact path's is printed beside it);
+* scaling: the array engine's time per example and pickled size against n_models and the
+  number of examples (electricity replayed), to show linear time and flat memory.
+
+    python benchmarks/booster_engines.py --data-dir ../shared/data
+    python benchmarks/booster_engines.py --data-dir ../shared/data --repeats 1 --lengths 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import pickle
+import platform
+import statistics
+import time
+
+import numpy as np
+import pandas as pd
+import river
+from river import ensemble, linear_model
+
+import streamboost
+from streamboost import OzaBoostClassifier
+from streamboost.datasets import stream
+
+
+def exact(model, rows) -> tuple[float, float]:
+    """Examples per second and prequential Brier score, one example at a time."""
+    brier = 0.0
+    start = time.perf_counter()
+    for x, y in rows:
+        brier += (model.predict_proba_one(x).get(True, 0.5) - y) ** 2
+        model.learn_one(x, y)
+    return len(rows) / (time.perf_counter() - start), brier / len(rows)
+
+
+def minibatch(model, batches, n_rows: int) -> tuple[float, float]:
+    """Examples per second and prequential Brier score, one minibatch at a time."""
+    brier = 0.0
+    start = time.perf_counter()
+    for X, y in batches:
+        p = model.predict_proba_many(X)[True].to_numpy()
+        brier += float(((p - y.to_numpy()) ** 2).sum())
+        model.learn_many(X, y)
+    return n_rows / (time.perf_counter() - start), brier / n_rows
+
+
+def booster(n_models: int = 10, engine: str = "auto") -> OzaBoostClassifier:
+    return OzaBoostClassifier(
+        linear_model.LogisticRegression(), n_models=n_models, seed=42, engine=engine
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--rows", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--batches", type=int, nargs="+", default=[16, 256, 1024])
+    parser.add_argument("--lengths", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    args = parser.parse_args()
+    print(f"streamboost {streamboost.__version__}, river {river.__version__}, numpy "
+          f"{np.__version__}, Python {platform.python_version()}, {platform.machine()}; "
+          f"median of {args.repeats} alternating runs")
+
+    for name in ("electricity", "phishing"):
+        rows = list(itertools.islice(stream(name, data_dir=args.data_dir), args.rows))
+        runs = {"river AdaBoost": [], "reference": [], "arrays": []}
+        for _ in range(args.repeats):
+            runs["river AdaBoost"].append(exact(ensemble.AdaBoostClassifier(
+                linear_model.LogisticRegression(), n_models=10, seed=42), rows))
+            runs["reference"].append(exact(booster(engine="reference"), rows))
+            runs["arrays"].append(exact(booster(), rows))
+        river_eps = statistics.median(r[0] for r in runs["river AdaBoost"])
+        print(f"\n{name}, {len(rows):,} rows, 10 logistic regressions, one example at a time")
+        print(f"{'':<22}{'ex/s':>10}{'vs River':>10}{'Brier':>9}")
+        for label, result in runs.items():
+            eps = statistics.median(r[0] for r in result)
+            print(f"{label:<22}{eps:>10,.0f}{eps / river_eps:>10.2f}{result[0][1]:>9.4f}")
+        X = pd.DataFrame([x for x, _ in rows])
+        y = pd.Series([t for _, t in rows])
+        for size in args.batches:
+            batches = [(X.iloc[s : s + size], y.iloc[s : s + size]) for s in range(0, len(X), size)]
+            result = [minibatch(booster(), batches, len(X)) for _ in range(args.repeats)]
+            eps = statistics.median(r[0] for r in result)
+            print(f"{f'minibatch B={size}':<22}{eps:>10,.0f}{eps / river_eps:>10.2f}"
+                  f"{result[0][1]:>9.4f}")
+
+    print("\nscaling, electricity replayed, arrays, one example at a time")
+    print(f"{'n_models':>9}{'examples':>11}{'us/example':>12}{'pickled KiB':>13}")
+    base = list(itertools.islice(stream("electricity", data_dir=args.data_dir), 45_312))
+    for n_models in (1, 10, 100):
+        for length in args.lengths:
+            if n_models == 100 and length > 100_000:
+                continue  # 100 members x 10^6 examples: about 20 min on this machine
+            model = booster(n_models=n_models)
+            rows = itertools.islice(itertools.cycle(base), length)
+            start = time.perf_counter()
+            for x, t in rows:
+                model.predict_proba_one(x)
+                model.learn_one(x, t)
+            us = (time.perf_counter() - start) / length * 1e6
+            size = len(pickle.dumps(model)) / 1024
+            print(f"{n_models:>9}{length:>11,}{us:>12.1f}{size:>13.1f}")
+
+
+if __name__ == "__main__":
+    main()
