@@ -191,6 +191,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     @classmethod
     def _unit_test_params(cls):
         yield {"model": linear_model.LogisticRegression()}
+        yield {"model": linear_model.LogisticRegression(), "engine": "reference"}
         yield {
             "model": tree.HoeffdingTreeClassifier(),
             "n_models": 3,
