@@ -92,7 +92,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     engine
         How the members are held (`streamboost.members`): `"auto"` uses arrays when the member
         kind has an exact array engine (River's `LogisticRegression` with plain SGD: the same
-        predictions, 3-5x faster), else River objects; `"vectorised"` insists on arrays;
+        predictions, about 4x faster), else River objects; `"vectorised"` insists on arrays;
         `"reference"` asks River members one at a time.
 
     Examples

@@ -203,13 +203,12 @@ def test_running_sums_are_the_per_row_lambda_updates():
     booster._lambda_sc = [0.5, 0.0, 2.0, 0.0, 1.0, 3.0]
     booster._lambda_sw = [0.5, 0.0, 1.0, 0.0, 0.0, 0.0]
     sc, sw = list(booster._lambda_sc), list(booster._lambda_sw)
-    booster._members.learn_batch = lambda i, X, ks, t: votes[i] == t
+    booster._members.learn_batch = lambda i, X, ks, t: votes[i]
     booster._learn_table(np.zeros((40, 1)), targets, lambda lam: np.zeros(len(lam), int))
     for b in range(40):
         lam = 1.0
         for i in range(6):
-            # learn_batch returned votes[i] == targets, compared with targets again
-            if (votes[i, b] == targets[b]) == targets[b]:
+            if votes[i, b] == targets[b]:
                 sc[i] += lam
                 lam *= (sc[i] + sw[i]) / (2.0 * sc[i])
             else:

@@ -95,11 +95,6 @@ class LinearMembers(ArrayMembers):
         grown[:, : self.weights.shape[1]] = self.weights
         self.weights = grown
 
-    @property
-    def intercepts(self) -> np.ndarray:
-        """Each member's intercept."""
-        return self.weights[:, 0]
-
     def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
         if x is not self._x and x != self._x:  # a prequential loop scores, then learns, one x
             xa = self.vector(x)
@@ -168,12 +163,10 @@ class LinearMembers(ArrayMembers):
         w = self.weights[i, : X.shape[1]]
         signs = np.where(targets, 1.0, -1.0)
         z = (X @ w) * signs
-        weights = np.where(targets, self._weight_pos, self._weight_neg) * -signs
+        scale = np.where(targets, self._weight_pos, self._weight_neg) * -signs  # weight * -y
         with np.errstate(over="ignore"):
-            g = np.where(
-                z > 18.0, weights * np.exp(-z), weights / (np.exp(np.minimum(z, 18.0)) + 1.0)
-            )
-        g = np.clip(np.where(z < -18.0, weights, g) * ks, -self._clip, self._clip)
+            g = np.where(z > 18.0, scale * np.exp(-z), scale / (np.exp(np.minimum(z, 18.0)) + 1.0))
+        g = np.clip(np.where(z < -18.0, scale, g) * ks, -self._clip, self._clip)
         step = g @ X
         step[0] *= self._ratio  # the intercept moves at its own rate
         w -= self._lr * step
