@@ -8,7 +8,7 @@ import typing
 import numpy as np
 from river import base, linear_model, tree
 
-from . import members
+from . import members, weak
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels
 from .poisson import poisson
@@ -183,8 +183,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return False
 
     def _unit_test_skips(self) -> set[str]:
-        # with array members learn_many is boosting by minibatch (see its docstring)
-        if isinstance(self._members, members.ArrayMembers):
+        # with minibatch array members learn_many is boosting by minibatch (see its docstring)
+        if self._members.minibatch:
             return {"check_learn_many_matches_learn_one"}
         return set()
 
@@ -192,6 +192,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def _unit_test_params(cls):
         yield {"model": linear_model.LogisticRegression()}
         yield {"model": linear_model.LogisticRegression(), "engine": "reference"}
+        yield {"model": weak.DecisionStump(), "n_models": 5}
         yield {
             "model": tree.HoeffdingTreeClassifier(),
             "n_models": 3,
@@ -253,7 +254,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if kwargs:
             self._check_kwargs(kwargs)
         held = self._members
-        if not isinstance(held, members.ArrayMembers):
+        if not held.minibatch:
             rows = records(X)
             labels = list(y)
             self._check_labels(labels, len(rows))
@@ -382,7 +383,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if kwargs:
             self._check_kwargs(kwargs)
         held = self._members
-        if not isinstance(held, members.ArrayMembers):
+        if not held.minibatch:
             probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
             return pd.DataFrame(probas, index=X.index)
         scores = np.array(self._score_table(held.frame(X)), dtype=float)

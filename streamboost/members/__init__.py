@@ -7,7 +7,9 @@
 * `"auto"` (the booster's default): the array engine when one supports the member, else the
   reference path.
 
-Array engines: `LinearMembers` (River's `LogisticRegression` with plain SGD).
+Array engines: `LinearMembers` (River's `LogisticRegression` with plain SGD), `UnivariateMembers`
+and `StumpMembers` (the weak learners of `streamboost.weak`). Any other member (trees, forests,
+pipelines, naive Bayes...) takes the reference path.
 """
 
 from __future__ import annotations
@@ -15,12 +17,22 @@ from __future__ import annotations
 from .base import ArrayMembers
 from .linear import LinearMembers
 from .river import RiverMembers
+from .weak import StumpMembers, UnivariateMembers
 
-__all__ = ["ENGINES", "ArrayMembers", "LinearMembers", "RiverMembers", "engine_for", "resolve"]
+__all__ = [
+    "ENGINES",
+    "ArrayMembers",
+    "LinearMembers",
+    "RiverMembers",
+    "StumpMembers",
+    "UnivariateMembers",
+    "engine_for",
+    "resolve",
+]
 
 ENGINES = ("auto", "vectorised", "reference")
 
-_ARRAY_ENGINES: tuple[type[ArrayMembers], ...] = (LinearMembers,)
+_ARRAY_ENGINES: tuple[type[ArrayMembers], ...] = (LinearMembers, UnivariateMembers, StumpMembers)
 
 
 def engine_for(model) -> type[ArrayMembers] | None:

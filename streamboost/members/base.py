@@ -89,9 +89,10 @@ class ArrayMembers(abc.ABC):
             self._width = max(8, 2 * self._width)
             self._grow(self._width)
 
-    @abc.abstractmethod
     def _grow(self, width: int) -> None:
-        """Widen the parameter arrays to `width` columns, new ones at their initial value."""
+        """Widen the parameter arrays to `width` columns, new ones at their initial value (an
+        engine that places its columns itself overrides `_add_column` instead)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ the booster's protocol
 
@@ -114,14 +115,17 @@ class ArrayMembers(abc.ABC):
     def commit(self) -> None:
         """Apply every member's update for the current example."""
 
-    @abc.abstractmethod
+    #: Whether `batch_votes` and `learn_batch` exist (else the booster loops over the rows).
+    minibatch = False
+
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         """Every member's votes on the rows of `X` (from `frame`), shape (rows, members)."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """Member `i` learns the rows of `X`, row b `ks[b]` times (`targets[b]` True for the
         positive class); its votes on every row afterwards."""
+        raise NotImplementedError
 
     @abc.abstractmethod
     def export(self, members: list) -> None:

@@ -57,6 +57,7 @@ class LinearMembers(ArrayMembers):
     """
 
     lead = 1.0  # column 0 holds the intercepts
+    minibatch = True
 
     def __init__(self, model: linear_model.LogisticRegression, n_models: int):
         super().__init__(n_models)

@@ -30,6 +30,8 @@ class RiverMembers:
 
     """
 
+    minibatch = False  # learn_many is a learn_one loop
+
     def __init__(self, members: list):
         self.members = members
         self._voted_x: dict | None = None
@@ -56,8 +58,11 @@ class RiverMembers:
 
     def vote_after(self, i: int, k: int):
         member = self.members[i]
-        for _ in range(k):
-            member.learn_one(self._x, self._target, **self._kwargs)
+        if getattr(member, "oza_weight", False):  # one example of weight k (`WeakLearner`)
+            member.learn_one(self._x, self._target, w=k, **self._kwargs)
+        else:
+            for _ in range(k):
+                member.learn_one(self._x, self._target, **self._kwargs)
         return member.predict_one(self._x)
 
     def commit(self) -> None:

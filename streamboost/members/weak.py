@@ -1,0 +1,190 @@
+"""Weak members (`streamboost.weak`) as arrays: one row per member, one column per feature."""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
+from ..weak.stump import stump_vote
+from ..weak.univariate import gradients
+from .base import ArrayMembers, _not_numeric
+
+__all__ = ["StumpMembers", "UnivariateMembers", "WeakMembers"]
+
+
+class WeakMembers(ArrayMembers):
+    r"""`n_models` weak learners of one kind as arrays: each candidate parameter and the scores
+    form (members x features) matrices, so one set of array operations checks and updates every
+    candidate of every member, with the learner's own arithmetic (`WeakLearner`).
+
+    Member $i$'s vote after learning $x$ with weight $k$ needs no array work. Its candidates
+    present in $x$ split into those right on $x$, whose scores all rise by $k$, and those
+    wrong, whose scores all fall by $k$; the best of each group does not depend on $k$, so
+    `begin` finds both and `vote_after` compares $S_r + k$ with $S_w - k$, then updates the
+    winner alone, in scalars. Scores are sums of integer draws, so these comparisons are exact.
+    The columns are kept sorted by the features' `repr`, the learner's order for ties, so that
+    the first of the highest scores in a row is the learner's choice.
+    """
+
+    kind: type[WeakLearner]
+
+    def __init__(self, model: WeakLearner, n_models: int):
+        super().__init__(n_models)
+        self._model = model
+        self._fields = model._fields
+        self._score = np.zeros((n_models, 0))
+        self._params = np.zeros((len(self._fields), n_models, 0))  # field x member x column
+        self._names: list[str] = []  # repr of each column's feature, sorted
+        self._layout: tuple = ((), None, None)  # x's keys, their order by column, the columns
+        self._x: dict | None = None  # the last example scored, with what begin needs of it
+        self._before: list[bool] = []
+
+    @classmethod
+    def supports(cls, model) -> bool:
+        return type(model) is cls.kind
+
+    def _add_column(self, key) -> None:
+        # inserted at its place in the learner's tie order; O(members x features), but a
+        # feature is new only once
+        name = repr(key)
+        position = bisect.bisect(self._names, name)
+        self._names.insert(position, name)
+        self._keys.insert(position, key)
+        self._columns = {key: j for j, key in enumerate(self._keys)}
+        self._score = np.insert(self._score, position, 0.0, axis=1)
+        self._params = np.insert(self._params, position, 0.0, axis=2)
+
+    def _present(self, x: dict) -> tuple[np.ndarray, slice | np.ndarray]:
+        """`x`'s values sorted by column, and their columns."""
+        try:
+            xv = np.fromiter(x.values(), dtype=float, count=len(x))
+        except (TypeError, ValueError) as error:
+            raise _not_numeric(x) from error
+        keys = tuple(x)
+        if keys != self._layout[0]:  # new features, or another order than the last example's
+            for key in keys:
+                if key not in self._columns:
+                    self._add_column(key)
+            cols = [self._columns[key] for key in keys]
+            order = sorted(range(len(cols)), key=cols.__getitem__)
+            ordered = [cols[j] for j in order]
+            whole = ordered == list(range(len(self._keys)))
+            self._layout = (keys, np.array(order, dtype=int), slice(None) if whole else ordered)
+        _, order, cols = self._layout
+        return xv[order], cols
+
+    def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
+        if x is self._x or x == self._x:  # a prequential loop scores, then learns, one x
+            return self._before
+        xv, cols = self._present(x)
+        self._x = dict(x)
+        self._xv, self._cols = xv, cols
+        if not len(xv):
+            self._before = [False] * self.n_models
+            return self._before
+        params = self._params[:, :, cols]
+        self._params_x = params
+        named = dict(zip(self._fields, params, strict=True))
+        self._candidates = self.kind._candidate_votes(named, xv)
+        self._scores_x = scores = self._score[:, cols]
+        best = scores.argmax(axis=1)  # the first of the highest: the learner's tie order
+        self._before = self._candidates[np.arange(self.n_models), best].tolist()
+        return self._before
+
+    def begin(self, x: dict, target: bool) -> list[bool]:
+        before = self.votes(x)
+        self._target = target
+        self._ks = [0] * self.n_models
+        if not len(self._xv):
+            return before
+        right = self._candidates == target
+        self._right = right
+        scores = self._scores_x
+        right_scores = np.where(right, scores, -np.inf)
+        wrong_scores = np.where(right, -np.inf, scores)
+        best_right = right_scores.argmax(axis=1)
+        best_wrong = wrong_scores.argmax(axis=1)
+        rows = np.arange(self.n_models)
+        gap = wrong_scores[rows, best_wrong] - right_scores[rows, best_right]
+        # The right candidate wins after weight k iff S_r + k > S_w - k, i.e. 2k > gap, or
+        # 2k = gap and it comes first; both sides are integers, so shift the tie by 1/2.
+        self._switch = (gap - 0.5 * (best_right < best_wrong)).tolist()
+        self._best = best_right.tolist(), best_wrong.tolist()
+        self._xs = self._xv.tolist()
+        self._prepare()
+        return before
+
+    def vote_after(self, i: int, k: int) -> bool:
+        self._ks[i] = k
+        if not len(self._xv):
+            return False
+        best = self._best[0] if 2 * k > self._switch[i] else self._best[1]
+        return self._vote_after(i, best[i], k)
+
+    def _prepare(self) -> None:
+        """Array work on every candidate that the update needs (after `begin` set x)."""
+
+    def _vote_after(self, i: int, f: int, k: int) -> bool:
+        """Member i's candidate at position f (of x's values by column) votes after learning
+        x with weight k."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        self._x = None  # the parameters move: what was computed on x goes stale
+        if not len(self._xv) or not any(self._ks):
+            return
+        cols = self._cols
+        weights = np.array(self._ks, dtype=float)[:, None]
+        self._score[:, cols] = self._scores_x + weights * np.where(self._right, 1.0, -1.0)
+        learned = self._learn(dict(zip(self._fields, self._params_x, strict=True)), weights)
+        for name, values in learned.items():
+            self._params[self._fields.index(name)][:, cols] = values
+        self.changed = True
+
+    def _learn(self, params: dict, weights: np.ndarray) -> dict:
+        return self._model._candidate_learn(params, self._xv, self._target, weights)
+
+    def export(self, members: list) -> None:
+        width = len(self._keys)
+        for i, member in enumerate(members):
+            member._index = dict(self._columns)
+            member._score = self._score[i, :width].copy()
+            member._params = {
+                name: values[i, :width].copy()
+                for name, values in zip(self._fields, self._params, strict=True)
+            }
+
+
+class UnivariateMembers(WeakMembers):
+    """`UnivariateLogisticRegression` members as arrays."""
+
+    kind = UnivariateLogisticRegression
+
+    def _prepare(self) -> None:
+        coef, bias = self._params_x
+        self._gradients = gradients(coef * self._xv + bias, self._target)
+
+    def _vote_after(self, i: int, f: int, k: int) -> bool:
+        # the learner's step (`_move`) on one candidate, in the same order of operations
+        params, x = self._params_x, self._xs[f]
+        step = k * (self._model.lr * self._gradients.item(i, f))
+        return (params.item(0, i, f) - step * x) * x + (params.item(1, i, f) - step) > 0.0
+
+    def _learn(self, params: dict, weights: np.ndarray) -> dict:
+        return self._model._move(params, self._xv, self._gradients, weights)
+
+
+class StumpMembers(WeakMembers):
+    """`DecisionStump` members as arrays."""
+
+    kind = DecisionStump
+
+    def _vote_after(self, i: int, f: int, k: int) -> bool:
+        params, x = self._params_x, self._xs[f]
+        n_pos, n_neg = params.item(0, i, f), params.item(1, i, f)
+        s_pos, s_neg = params.item(2, i, f), params.item(3, i, f)
+        if self._target:
+            return stump_vote(n_pos + k, n_neg, s_pos + k * x, s_neg, x)
+        return stump_vote(n_pos, n_neg + k, s_pos, s_neg + k * x, x)

@@ -1,0 +1,76 @@
+"""Logistic regression on one feature, the feature chosen online: the thesis's weak learner."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .base import WeakLearner
+
+__all__ = ["UnivariateLogisticRegression", "gradients"]
+
+
+def gradients(margins: np.ndarray, target: bool) -> np.ndarray:
+    """The log loss's derivative in the margin, sigma(margin) - y, elementwise."""
+    with np.errstate(over="ignore"):  # exp(-margin) = inf gives sigma = 0, as it should
+        return 1.0 / (1.0 + np.exp(-margins)) - (1.0 if target else 0.0)
+
+
+class UnivariateLogisticRegression(WeakLearner):
+    r"""A logistic regression on the one feature it finds best so far (see `WeakLearner`).
+
+    Candidate $f$ is $p_f(x) = \sigma(a_f x_f + b_f)$, learned by SGD on the log loss: an
+    example of weight $w$ moves $a_f$ by $-\eta w g x_f$ and $b_f$ by $-\eta w g$, with
+    $g = \sigma(a_f x_f + b_f) - y$; parameters start at 0. It votes positive iff
+    $a_f x_f + b_f > 0$. The thesis boosts 100 of these, fitted to convergence on the weighted
+    sample (Section 8.1); online, each sees an example once, weighted, so scale the features
+    (e.g. `preprocessing.StandardScaler`) for one rate to suit them all.
+
+    Parameters
+    ----------
+    lr
+        The SGD learning rate $\eta$.
+
+    Examples
+    --------
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> from streamboost.weak import UnivariateLogisticRegression
+
+    >>> model = preprocessing.StandardScaler() | UnivariateLogisticRegression()
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
+    Accuracy: 87.20%
+    >>> model["UnivariateLogisticRegression"].feature
+    'empty_server_form_handler'
+
+    References
+    ----------
+    [^1]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis,
+        University of Manchester (Section 8.1: univariate logistic regressions, M = 100).
+
+    """
+
+    _fields = ("coef", "bias")
+
+    def __init__(self, lr: float = 0.1):
+        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not 0 < lr < math.inf:
+            raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+        super().__init__()
+        self.lr = lr
+
+    @staticmethod
+    def _candidate_votes(params: dict, xv: np.ndarray) -> np.ndarray:
+        return params["coef"] * xv + params["bias"] > 0.0
+
+    def _candidate_learn(self, params: dict, xv: np.ndarray, target: bool, w) -> dict:
+        return self._move(params, xv, gradients(params["coef"] * xv + params["bias"], target), w)
+
+    def _move(self, params: dict, xv: np.ndarray, g: np.ndarray, w) -> dict:
+        """The parameters after one step of weight `w` along the gradients `g`."""
+        step = w * (self.lr * g)
+        return {"coef": params["coef"] - step * xv, "bias": params["bias"] - step}
+
+    def _probability(self, params: dict, xv: float, vote: bool, score: float) -> float:
+        margin = params["coef"] * xv + params["bias"]
+        return 1.0 / (1.0 + math.exp(-margin)) if margin > -700.0 else 0.0

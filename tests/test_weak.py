@@ -1,0 +1,224 @@
+"""Weak learners (`streamboost.weak`) and their array engines: hand-worked updates, the
+choice of feature, bad input refused before any change, and boosters of 100 weak members whose
+every prediction equals the reference path's on real streams."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import pickle
+import random
+
+import numpy as np
+import pytest
+from river import checks, datasets, preprocessing
+
+from streamboost import OzaBoostClassifier
+from streamboost.members import RiverMembers, StumpMembers, UnivariateMembers, engine_for
+from streamboost.weak import DecisionStump, UnivariateLogisticRegression
+from tests.test_members import electricity, twins
+
+KINDS = [UnivariateLogisticRegression, DecisionStump]
+
+
+def sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_check_estimator(kind):
+    checks.check_estimator(kind())
+
+
+def test_univariate_logistic_regression_by_hand():
+    model = UnivariateLogisticRegression(lr=0.1)
+    model.learn_one({"a": 1.0, "b": 2.0}, True)
+    # both candidates had margin 0 (vote False, wrong: score -1), gradient 1/2 - 1 = -1/2,
+    # step 0.1 * -1/2: a = 0.05, b = 0.1, both intercepts 0.05
+    assert model._score.tolist() == [-1.0, -1.0]
+    assert model._params["coef"].tolist() == pytest.approx([0.05, 0.1])
+    assert model._params["bias"].tolist() == pytest.approx([0.05, 0.05])
+    # on a tie the feature whose name sorts first decides, in any order of x
+    assert model.predict_proba_one({"b": 2.0, "a": 1.0})[True] == pytest.approx(sigmoid(0.1))
+    assert model.predict_proba_one({"b": 2.0})[True] == pytest.approx(sigmoid(0.25))
+    model.learn_one({"a": -2.0, "b": 1.0}, True, w=2.0)  # a: margin -0.05, wrong; b: right
+    assert model._score.tolist() == [-3.0, 1.0]
+    assert model.feature == "b"
+    # b's step: g = sigmoid(0.15) - 1, coef 0.1 - 2 * 0.1 * g, bias 0.05 - 2 * 0.1 * g
+    g = sigmoid(0.15) - 1.0
+    coef, bias = 0.1 - 0.2 * g, 0.05 - 0.2 * g
+    assert model.predict_proba_one({"a": 9.0, "b": -1.0})[True] == pytest.approx(
+        sigmoid(bias - coef)
+    )
+
+
+def test_decision_stump_by_hand():
+    model = DecisionStump()
+    assert model.predict_proba_one({"a": 1.0}) == {False: 0.5, True: 0.5}
+    model.learn_one({"a": 1.0}, True)
+    assert model.predict_one({"a": 100.0}) is True  # one class seen: it votes that class
+    model.learn_one({"a": 3.0}, False)
+    # means 1 (positive) and 3 (negative): split at 2, positive below it
+    assert [model.predict_one({"a": v}) for v in (1.5, 2.0, 2.5)] == [True, False, False]
+    assert model._params["n_pos"].tolist() == [1.0]
+    model.learn_one({"a": 5.0}, True, w=3.0)  # positive mean (1 + 15) / 4 = 4: split at 3.5
+    assert [model.predict_one({"a": v}) for v in (3.4, 3.6)] == [False, True]
+    # scores: +1 (True on 1: right after nothing? no: one class unseen votes False) ...
+    hits = (model._params["n_pos"] + model._params["n_neg"] + model._score) / 2
+    p = max(0.5, (hits[0] + 0.5) / (5.0 + 1.0))
+    assert model.predict_proba_one({"a": 4.0})[True] == pytest.approx(p)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_learner_finds_the_informative_feature(kind):
+    rng = random.Random(0)
+    model = kind()
+    right = 0
+    for n in range(2_000):
+        x = {"noise": rng.gauss(0, 1), "signal": rng.gauss(0, 1), "more noise": rng.random()}
+        y = x["signal"] + 0.3 * rng.gauss(0, 1) > 0.0
+        right += n >= 1_000 and model.predict_one(x) == y
+        model.learn_one(x, y)
+    assert model.feature == "signal"
+    assert right > 0.85 * 1_000
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_absent_feature_is_left_as_it_was(kind):
+    model = kind()
+    model.learn_one({"a": 1.0, "b": 2.0}, True)
+    model.learn_one({"a": -1.0, "b": 0.5}, False)
+    b_before = {name: values[1] for name, values in model._params.items()}
+    score_before = model._score[1]
+    model.learn_one({"a": 2.0}, True, w=4.0)
+    assert {name: values[1] for name, values in model._params.items()} == b_before
+    assert model._score[1] == score_before
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_bad_input_is_refused_before_any_change(kind):
+    model = kind()
+    model.learn_one({"a": 1.0}, True)
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="label 'yes' is not binary"):
+        model.learn_one({"a": 1.0, "new": 2.0}, "yes")
+    with pytest.raises(ValueError, match="w must be a finite number >= 0, got nan"):
+        model.learn_one({"a": 1.0, "new": 2.0}, True, w=float("nan"))
+    with pytest.raises(ValueError, match="feature 'new' is inf"):
+        model.learn_one({"a": 1.0, "new": math.inf}, True)
+    with pytest.raises(TypeError, match="feature 'colour' is 'red'; a weak learner takes numbers"):
+        model.learn_one({"a": 1.0, "colour": "red"}, True)
+    assert pickle.dumps(model) == before
+    with pytest.raises(ValueError, match="lr must be a finite number > 0"):
+        UnivariateLogisticRegression(lr=0.0)
+
+
+def test_the_reference_path_gives_a_weak_member_its_draw_as_one_weight():
+    # MOA's OzaBoost convention: k draws are one example of weight k, not k calls
+    members = RiverMembers([UnivariateLogisticRegression()])
+    members.begin({"a": 1.0}, True)
+    members.vote_after(0, 3)
+    alone = UnivariateLogisticRegression()
+    alone.learn_one({"a": 1.0}, True, w=3.0)
+    learned = members.members[0]
+    assert {name: v.tolist() for name, v in learned._params.items()} == {
+        name: v.tolist() for name, v in alone._params.items()
+    }
+    assert learned._score.tolist() == [-3.0]  # checked once, weight 3 (three calls: -1 + 1 + 1)
+
+
+def test_the_engines_are_chosen_for_the_weak_learners():
+    assert engine_for(UnivariateLogisticRegression()) is UnivariateMembers
+    assert engine_for(DecisionStump()) is StumpMembers
+    assert isinstance(OzaBoostClassifier(DecisionStump())._members, StumpMembers)
+
+
+def weak_state(member, keys) -> list:
+    """A member's state over `keys` (a feature it never learned is a fresh candidate: 0)."""
+    index = member._index
+    return [member._score[index[k]] if k in index else 0.0 for k in keys] + [
+        values[index[k]] if k in index else 0.0
+        for values in member._params.values()
+        for k in keys
+    ]
+
+
+def assert_members_equal(reference, vectorised, keys) -> None:
+    for ours, theirs in zip(vectorised.models, reference.models, strict=True):
+        assert weak_state(ours, keys) == weak_state(theirs, keys)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("score", ["vote", "logistic"])
+def test_100_weak_members_on_electricity_give_the_reference_predictions(kind, score):
+    rows = electricity(1_500)
+    reference, vectorised = twins(kind(), n_models=100, score=score)
+    for n, (x, y) in enumerate(rows):
+        assert vectorised.predict_proba_one(x) == reference.predict_proba_one(x), n
+        reference.learn_one(x, y)
+        vectorised.learn_one(x, y)
+    assert vectorised._lambda_sc == reference._lambda_sc
+    assert max(max(vectorised._lambda_sc), max(vectorised._lambda_sw)) > 10  # large draws too
+    assert_members_equal(reference, vectorised, rows[0][0])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_weak_members_on_phishing_after_scaling_give_the_reference_predictions(kind):
+    reference, vectorised = (
+        preprocessing.StandardScaler() | booster
+        for booster in twins(kind(), n_models=30, weak_rule="skip")
+    )
+    for n, (x, y) in enumerate(datasets.Phishing()):
+        assert vectorised.predict_proba_one(x) == reference.predict_proba_one(x), n
+        reference.learn_one(x, y)
+        vectorised.learn_one(x, y)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_features_that_come_and_go_in_any_order_give_the_reference_predictions(kind):
+    # x's order changes from row to row; ties between candidates must not depend on it
+    rng = random.Random(4)
+    rows = []
+    for _ in range(1_500):
+        keys = rng.sample(range(12), rng.randint(0, 12))
+        x = {f"f{j}": float(rng.randint(-2, 2)) for j in keys}  # small integers: many ties
+        rows.append((x, x.get("f0", 0.0) + x.get("f5", 0.0) > 0.0))
+    reference, vectorised = twins(kind(), n_models=20)
+    for n, (x, y) in enumerate(rows):
+        assert vectorised.predict_proba_one(x) == reference.predict_proba_one(x), n
+        reference.learn_one(x, y)
+        vectorised.learn_one(x, y)
+    assert_members_equal(reference, vectorised, [f"f{j}" for j in range(12)])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_weak_members_pickle_resume_and_learn_many_is_the_learn_one_loop(kind):
+    pd = pytest.importorskip("pandas")
+    rows = electricity(900)
+    booster = OzaBoostClassifier(kind(), n_models=20, seed=2)
+    looped = OzaBoostClassifier(kind(), n_models=20, seed=2)
+    for start in range(0, 600, 100):
+        chunk = rows[start : start + 100]
+        booster.learn_many(pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk]))
+        for x, y in chunk:
+            looped.learn_one(x, y)
+    resumed = pickle.loads(pickle.dumps(booster))
+    X = pd.DataFrame([x for x, _ in rows[600:]])
+    assert resumed.predict_proba_many(X).equals(looped.predict_proba_many(X))
+    for x, y in rows[600:]:
+        assert resumed.predict_proba_one(x) == looped.predict_proba_one(x)
+        resumed.learn_one(x, y)
+        looped.learn_one(x, y)
+
+
+def test_a_rejected_example_changes_nothing_in_the_weak_arrays():
+    booster = OzaBoostClassifier(DecisionStump(), n_models=5, seed=1)
+    for x, y in itertools.islice(datasets.Phishing(), 50):
+        booster.learn_one(x, y)
+    before = pickle.dumps(booster)
+    with pytest.raises(TypeError, match="feature 'colour' is 'red'"):
+        booster.learn_one({"colour": "red", "new": 1.0}, True)
+    with pytest.raises(ValueError, match="feature 'a' is nan"):
+        booster.learn_one({"a": float("nan")}, True)
+    assert pickle.dumps(booster) == before
+    assert np.all(np.isfinite(booster._members._params))
