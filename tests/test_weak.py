@@ -222,3 +222,20 @@ def test_a_rejected_example_changes_nothing_in_the_weak_arrays():
         booster.learn_one({"a": float("nan")}, True)
     assert pickle.dumps(booster) == before
     assert np.all(np.isfinite(booster._members._params))
+
+
+def test_calibration_repairs_the_vote_of_100_stumps():
+    # thesis Chapter 7: a boosted vote is a distorted probability, and calibration repairs it
+    from streamboost import CalibratedClassifier
+
+    briers = []
+    for model in (
+        OzaBoostClassifier(DecisionStump(), 100, seed=1),
+        CalibratedClassifier(OzaBoostClassifier(DecisionStump(), 100, seed=1)),
+    ):
+        loss = 0.0
+        for x, y in datasets.Phishing():
+            loss += (model.predict_proba_one(x).get(True, 0.5) - y) ** 2
+            model.learn_one(x, y)
+        briers.append(loss / 1_250)
+    assert briers[1] < 0.9 * briers[0]
