@@ -16,6 +16,7 @@ from river import datasets, linear_model, optim, tree
 from streamboost import OzaBoostClassifier, validation
 from streamboost.datasets import stream
 from streamboost.members import LinearMembers, RiverMembers, engine_for
+from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 
 def _shared() -> Path:
@@ -107,8 +108,11 @@ def test_engine_choice_is_explicit():
         OzaBoostClassifier(linear_model.LogisticRegression(), engine="fast")
 
 
-def test_a_rejected_example_changes_nothing_in_the_arrays():
-    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=4, seed=1)
+@pytest.mark.parametrize(
+    "member", [linear_model.LogisticRegression(), DecisionStump(), UnivariateLogisticRegression()]
+)
+def test_a_rejected_example_changes_nothing_in_the_arrays(member):
+    booster = OzaBoostClassifier(member, n_models=4, seed=1)
     for x, y in itertools.islice(datasets.Phishing(), 50):
         booster.learn_one(x, y)
     before = pickle.dumps(booster)

@@ -4,19 +4,17 @@ every prediction equals the reference path's on real streams."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import pickle
 import random
 
-import numpy as np
 import pytest
 from river import checks, datasets, preprocessing
+from test_members import electricity, twins
 
 from streamboost import OzaBoostClassifier
 from streamboost.members import RiverMembers, StumpMembers, UnivariateMembers, engine_for
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
-from tests.test_members import electricity, twins
 
 KINDS = [UnivariateLogisticRegression, DecisionStump]
 
@@ -209,19 +207,6 @@ def test_weak_members_pickle_resume_and_learn_many_is_the_learn_one_loop(kind):
         assert resumed.predict_proba_one(x) == looped.predict_proba_one(x)
         resumed.learn_one(x, y)
         looped.learn_one(x, y)
-
-
-def test_a_rejected_example_changes_nothing_in_the_weak_arrays():
-    booster = OzaBoostClassifier(DecisionStump(), n_models=5, seed=1)
-    for x, y in itertools.islice(datasets.Phishing(), 50):
-        booster.learn_one(x, y)
-    before = pickle.dumps(booster)
-    with pytest.raises(TypeError, match="feature 'colour' is 'red'"):
-        booster.learn_one({"colour": "red", "new": 1.0}, True)
-    with pytest.raises(ValueError, match="feature 'a' is nan"):
-        booster.learn_one({"a": float("nan")}, True)
-    assert pickle.dumps(booster) == before
-    assert np.all(np.isfinite(booster._members._params))
 
 
 def test_calibration_repairs_the_vote_of_100_stumps():
