@@ -222,11 +222,13 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             # member i learns x k times, then Oza checks it on x (Oza 2005, Fig. 2)
             k = poisson(lam, rng)
             if (vote_after(i, k) if k else before[i]) == target:
-                sc[i] += lam
-                lam *= (sc[i] + sw[i]) / (2.0 * sc[i])
+                right = sc[i] + lam
+                sc[i] = right
+                lam *= (right + sw[i]) / (2.0 * right)
             else:
-                sw[i] += lam
-                lam *= (sc[i] + sw[i]) / (2.0 * sw[i])
+                wrong = sw[i] + lam
+                sw[i] = wrong
+                lam *= (sc[i] + wrong) / (2.0 * wrong)
         held.commit()
 
     def _check_kwargs(self, kwargs: dict) -> None:
