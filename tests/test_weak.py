@@ -61,7 +61,9 @@ def test_decision_stump_by_hand():
     assert model._params["n_pos"].tolist() == [1.0]
     model.learn_one({"a": 5.0}, True, w=3.0)  # positive mean (1 + 15) / 4 = 4: split at 3.5
     assert [model.predict_one({"a": v}) for v in (3.4, 3.6)] == [False, True]
-    # scores: +1 (True on 1: right after nothing? no: one class unseen votes False) ...
+    # scores: -1 (no class seen: votes False), -1 (only positives: True), -3 (5 is above the
+    # split at 2, on the negative side: wrong, weight 3)
+    assert model._score.tolist() == [-5.0]
     hits = (model._params["n_pos"] + model._params["n_neg"] + model._score) / 2
     p = max(0.5, (hits[0] + 0.5) / (5.0 + 1.0))
     assert model.predict_proba_one({"a": 4.0})[True] == pytest.approx(p)
@@ -156,7 +158,6 @@ def test_100_weak_members_on_electricity_give_the_reference_predictions(kind, sc
         reference.learn_one(x, y)
         vectorised.learn_one(x, y)
     assert vectorised._lambda_sc == reference._lambda_sc
-    assert max(max(vectorised._lambda_sc), max(vectorised._lambda_sw)) > 10  # large draws too
     assert_members_equal(reference, vectorised, rows[0][0])
 
 

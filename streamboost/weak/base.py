@@ -40,6 +40,16 @@ class WeakLearner(base.Classifier):
     `streamboost.members` applies the same arithmetic to a whole booster at once.
 
     Labels are booleans (or 0 and 1), as for River's `LogisticRegression`.
+
+    Examples
+    --------
+    >>> from streamboost.weak import DecisionStump
+    >>> model = DecisionStump()
+    >>> for x, y in [({"a": 1.0, "b": 0.0}, True), ({"a": -1.0, "b": 0.0}, False)] * 5:
+    ...     model.learn_one(x, y)
+    >>> model.feature, model.predict_one({"b": 0.0, "a": 2.0})
+    ('a', True)
+
     """
 
     oza_weight = True
