@@ -2,13 +2,16 @@
 
 * exact path: `OzaBoostClassifier` with array members (engine "auto") and with River members
   (engine "reference") against River's `AdaBoostClassifier`, 10 logistic regressions,
-  prequential (predict_proba_one, then learn_one); the three runs alternate, medians are printed;
+  prequential (predict_proba_one, then learn_one), a draw k learned as k calls (River's rule)
+  or as one call of weight k (`draws="weight"`, MOA's); the runs alternate, medians are printed;
 * minibatch path: `predict_proba_many` then `learn_many` per minibatch of B rows, with its
-  prequential Brier score at that B (the exact path's is printed beside it);
+  prequential Brier score at that B (B = 1 is the exact path with draws as weights, other
+  draws: compare its Brier with the "arrays, weight" row);
 * weak members (the thesis's setting): 100 univariate logistic regressions or 100 decision
   stumps on the array engine, timed in the same alternation against River's AdaBoost with 10
-  logistic regressions; their Brier score raw and calibrated online (`CalibratedClassifier`,
-  Platt), since a vote of 100 weak members is a distorted probability (thesis Chapter 7);
+  logistic regressions, and on the reference path over the first `--weak-reference-rows`;
+  their Brier score raw and calibrated online (`CalibratedClassifier`, Platt), since a vote of
+  100 weak members is a distorted probability (thesis Chapter 7);
 * scaling: the array engine's time per example and pickled size against n_models and the
   number of examples (electricity replayed), to show linear time and flat memory.
 
@@ -59,9 +62,10 @@ def minibatch(model, batches, n_rows: int) -> tuple[float, float]:
     return n_rows / (time.perf_counter() - start), brier / n_rows
 
 
-def booster(n_models: int = 10, engine: str = "auto") -> OzaBoostClassifier:
+def booster(n_models: int = 10, engine: str = "auto", draws: str = "auto") -> OzaBoostClassifier:
     return OzaBoostClassifier(
-        linear_model.LogisticRegression(), n_models=n_models, seed=42, engine=engine
+        linear_model.LogisticRegression(), n_models=n_models, seed=42, engine=engine,
+        draws=draws,
     )
 
 
@@ -70,7 +74,8 @@ def main() -> None:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--batches", type=int, nargs="+", default=[16, 256, 1024])
+    parser.add_argument("--batches", type=int, nargs="+", default=[1, 16, 256, 1024])
+    parser.add_argument("--weak-reference-rows", type=int, default=2_000)
     parser.add_argument("--lengths", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     args = parser.parse_args()
     print(f"streamboost {streamboost.__version__}, river {river.__version__}, numpy "
@@ -79,12 +84,16 @@ def main() -> None:
 
     for name in ("electricity", "phishing"):
         rows = list(itertools.islice(stream(name, data_dir=args.data_dir), args.rows))
-        runs = {"river AdaBoost": [], "reference": [], "arrays": [], **{k: [] for k in WEAK}}
+        runs = {"river AdaBoost": [], "reference": [], "arrays": [], "reference, weight": [],
+                "arrays, weight": [], **{k: [] for k in WEAK}}
         for _ in range(args.repeats):
             runs["river AdaBoost"].append(exact(ensemble.AdaBoostClassifier(
                 linear_model.LogisticRegression(), n_models=10, seed=42), rows))
             runs["reference"].append(exact(booster(engine="reference"), rows))
             runs["arrays"].append(exact(booster(), rows))
+            runs["reference, weight"].append(exact(booster(engine="reference", draws="weight"),
+                                                   rows))
+            runs["arrays, weight"].append(exact(booster(draws="weight"), rows))
             for label, kind in WEAK.items():
                 runs[label].append(exact(OzaBoostClassifier(kind(), 100, seed=42), rows))
         river_eps = statistics.median(r[0] for r in runs["river AdaBoost"])
@@ -93,6 +102,11 @@ def main() -> None:
         for label, result in runs.items():
             eps = statistics.median(r[0] for r in result)
             print(f"{label:<22}{eps:>10,.0f}{eps / river_eps:>10.2f}{result[0][1]:>9.4f}")
+        head = rows[: args.weak_reference_rows]
+        for label, kind in WEAK.items():
+            reference = exact(OzaBoostClassifier(kind(), 100, seed=42, engine="reference"), head)
+            print(f"{label + ', reference':<22}{reference[0]:>10,.0f}"
+                  f"{reference[0] / river_eps:>10.2f}   (first {len(head):,} rows)")
         for label, kind in WEAK.items():
             calibrated = CalibratedClassifier(OzaBoostClassifier(kind(), 100, seed=42))
             print(f"{label + ', calibrated':<42}{exact(calibrated, rows)[1]:>9.4f}")

@@ -12,7 +12,9 @@ For each of the thesis's 18 UCI datasets and each repetition ``r`` (seed ``r``):
    (``streamboost.metrics.BrierCurve``) and by the Brier score.
 
 Online methods: ``StandardScaler() | BanditCalibratedClassifier(OzaBoostClassifier(
-LogisticRegression(), n_models=10), policy=...)`` with the policies ``never`` (uncalibrated
+LogisticRegression(), n_models=10), policy=...)`` (``--members univariate --n-models 100``: the
+thesis's own 100 univariate logistic regressions, ``streamboost.weak``; ``stump``: decision
+stumps) with the policies ``never`` (uncalibrated
 online boosting, the online analogue of AdaMEC), ``every-3`` (a third of the minibatches
 calibrate, the thesis's train/calibration ratio), ``both`` and ``discounted-ucb`` (a bandit
 over the three arms train / calibrate / both); minibatches of 16 examples, the first 2
@@ -48,7 +50,7 @@ from pathlib import Path
 from river import compose, linear_model, preprocessing
 from scipy.special import expit
 
-from streamboost import datasets
+from streamboost import datasets, weak
 from streamboost.boosting import OzaBoostClassifier
 from streamboost.calibration import platt_fit
 from streamboost.controller import BanditCalibratedClassifier
@@ -91,6 +93,7 @@ DEFAULTS = {
     "passes": 3,
     "passes_reps": None,
     "n_models": 10,
+    "members": "lr",
     "batch_size": 16,
     "warmup": 2,
     "jobs": 2,
@@ -109,9 +112,17 @@ CSV_FIELDS = (
     "calibrated_share",
     "seconds",
     "n_models",
+    "members",
     "batch_size",
     "warmup",
 )
+
+# The members a booster can boost: River's logistic regression, or the thesis's weak learners.
+MEMBERS = {
+    "lr": ("logistic regressions", linear_model.LogisticRegression),
+    "univariate": ("univariate logistic regressions", weak.UnivariateLogisticRegression),
+    "stump": ("decision stumps", weak.DecisionStump),
+}
 
 BEGIN, END = "<!-- generated: begin -->", "<!-- generated: end -->"
 
@@ -185,9 +196,9 @@ def checkpoints(passes: int) -> tuple[int, ...]:
     return (1, passes) if passes > 1 else (1,)
 
 
-def booster(seed: int, n_models: int) -> OzaBoostClassifier:
-    """Oza boosting of River logistic regressions (the thesis boosts univariate ones)."""
-    return OzaBoostClassifier(linear_model.LogisticRegression(), n_models=n_models, seed=seed)
+def booster(seed: int, n_models: int, members: str = "lr") -> OzaBoostClassifier:
+    """Oza boosting of ``MEMBERS[members]`` (the thesis boosts univariate logistic ones)."""
+    return OzaBoostClassifier(MEMBERS[members][1](), n_models=n_models, seed=seed)
 
 
 def pipeline(learner, scale: bool) -> compose.Pipeline:
@@ -202,7 +213,13 @@ def pipeline(learner, scale: bool) -> compose.Pipeline:
 
 
 def online_model(
-    policy: str, seed: int, n_models: int, batch_size: int, warmup: int, scale: bool = True
+    policy: str,
+    seed: int,
+    n_models: int,
+    batch_size: int,
+    warmup: int,
+    scale: bool = True,
+    members: str = "lr",
 ) -> compose.Pipeline:
     """``[StandardScaler |] BanditCalibratedClassifier`` with the given policy.
 
@@ -210,7 +227,7 @@ def online_model(
     whole training part of the smallest thesis datasets (parkinsons: 72 examples).
     """
     controller = BanditCalibratedClassifier(
-        model=booster(seed, n_models),
+        model=booster(seed, n_models, members),
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,
@@ -240,15 +257,16 @@ def run_online(
     batch_size: int,
     warmup: int,
     scale: bool = True,
+    members: str = "lr",
 ) -> list[dict]:
     """Stream ``train`` through an online model; score ``test`` (no learning) at checkpoints."""
     if policy == "never":
         # The controller with "never" is the bare booster (its calibrator learns nothing, so it
         # returns the raw score), but it still pays for reward bookkeeping that a constant
         # policy never reads; the bare booster gives the same numbers (tested) 3-4x faster.
-        model, controller = pipeline(booster(seed, n_models), scale), None
+        model, controller = pipeline(booster(seed, n_models, members), scale), None
     else:
-        model = online_model(policy, seed, n_models, batch_size, warmup, scale)
+        model = online_model(policy, seed, n_models, batch_size, warmup, scale, members)
         controller = model["BanditCalibratedClassifier"]
     marks = checkpoints(passes)
     results, start = [], time.perf_counter()
@@ -273,11 +291,18 @@ def run_online(
 
 
 def run_thesis_split(
-    train, test, *, seed: int, passes: int, n_models: int, scale: bool = True
+    train,
+    test,
+    *,
+    seed: int,
+    passes: int,
+    n_models: int,
+    scale: bool = True,
+    members: str = "lr",
 ) -> list[dict]:
     """Thesis Algorithm 2 with online boosting: learn 2/3, fit Platt on the other 1/3."""
     fit, calibration = stratified_split(train, CALIBRATION_FRACTION)
-    model = pipeline(booster(seed, n_models), scale)
+    model = pipeline(booster(seed, n_models, members), scale)
     marks = checkpoints(passes)
     results, start = [], time.perf_counter()
     for k, order in enumerate(epochs(fit, passes, seed), start=1):
@@ -313,6 +338,7 @@ def run_repetition(
     passes: int = DEFAULTS["passes"],
     passes_reps: int | None = None,
     n_models: int = DEFAULTS["n_models"],
+    members: str = DEFAULTS["members"],
     batch_size: int = DEFAULTS["batch_size"],
     warmup: int = DEFAULTS["warmup"],
     data_dir: Path | None = None,
@@ -321,6 +347,8 @@ def run_repetition(
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; expected some of {METHODS}")
+    if members not in MEMBERS:
+        raise ValueError(f"unknown members {members!r}; expected one of {list(MEMBERS)}")
     rows = balanced_rows(name, rep, data_dir)
     train, test = stratified_split(rows, TEST_FRACTION)
     scale = not datasets.REGISTRY[name].categorical
@@ -330,7 +358,13 @@ def run_repetition(
     for method in methods:
         if method == REFERENCE:
             results += run_thesis_split(
-                train, test, seed=rep, passes=passes, n_models=n_models, scale=scale
+                train,
+                test,
+                seed=rep,
+                passes=passes,
+                n_models=n_models,
+                scale=scale,
+                members=members,
             )
         else:
             results += run_online(
@@ -343,6 +377,7 @@ def run_repetition(
                 batch_size=batch_size,
                 warmup=warmup,
                 scale=scale,
+                members=members,
             )
     common = {
         "dataset": name,
@@ -350,6 +385,7 @@ def run_repetition(
         "n_train": len(train),
         "n_test": len(test),
         "n_models": n_models,
+        "members": members,
         "batch_size": batch_size,
         "warmup": warmup,
     }
@@ -434,6 +470,7 @@ def read_csv(path: Path) -> list[dict]:
             row[key] = int(row[key])
         for key in ("brier_curve", "brier", "calibrated_share", "seconds"):
             row[key] = float(row[key])
+        row.setdefault("members", "lr")  # CSVs written before --members existed
     return rows
 
 
@@ -523,7 +560,8 @@ def report_body(summary: typing.Sequence[dict], meta: dict) -> str:
     }
     parts = [
         f"Command: `{meta['command']}`  ",
-        f"{timing}; up to {reps} repetitions; {meta['n_models']} boosted logistic regressions; "
+        f"{timing}; up to {reps} repetitions; {meta['n_models']} boosted "
+        f"{MEMBERS[meta.get('members', 'lr')][0]}; "
         f"minibatches of {meta['batch_size']}, the first {meta['warmup']} train only; "
         f"epochs scored: {', '.join(map(str, passes))}.",
         "",
@@ -587,6 +625,13 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--methods", nargs="+", choices=METHODS, default=list(METHODS))
     parser.add_argument("--n-models", type=int, help=f"default {DEFAULTS['n_models']}")
+    parser.add_argument(
+        "--members",
+        choices=list(MEMBERS),
+        default=DEFAULTS["members"],
+        help="what is boosted: River's logistic regression (default), or the thesis's weak "
+        "learners (univariate logistic regressions, decision stumps)",
+    )
     parser.add_argument("--batch-size", type=int, default=DEFAULTS["batch_size"])
     parser.add_argument(
         "--warmup",
@@ -641,6 +686,7 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
             passes=args.passes,
             passes_reps=args.passes_reps,
             n_models=args.n_models,
+            members=args.members,
             batch_size=args.batch_size,
             warmup=args.warmup,
             data_dir=args.data_dir,
@@ -653,6 +699,7 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
         "wall_seconds": wall,
         "jobs": args.jobs,
         "n_models": rows[0]["n_models"],
+        "members": rows[0]["members"],
         "batch_size": rows[0]["batch_size"],
         "warmup": rows[0]["warmup"],
     }

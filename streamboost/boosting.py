@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 import typing
 
@@ -21,6 +22,7 @@ __all__ = ["OzaBoostClassifier"]
 
 _SCORES = ("vote", "logistic")
 _WEAK_RULES = ("stop", "skip")
+_DRAWS = ("auto", "repeat", "weight")
 
 
 class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchClassifier):
@@ -94,6 +96,11 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         kind has an exact array engine (River's `LogisticRegression` with plain SGD: the same
         predictions, about 4x faster), else River objects; `"vectorised"` insists on arrays;
         `"reference"` asks River members one at a time.
+    draws
+        How a member learns its draw $k$: `"repeat"`, $k$ calls of `learn_one` (River's
+        `AdaBoostClassifier`); `"weight"`, one call with `w=k` (MOA's `OzaBoost`: one call
+        instead of $k$, and the rule of `learn_many`'s minibatch step); `"auto"`, `"weight"`
+        for members that ask for it (`streamboost.weak`), else `"repeat"`.
 
     Examples
     --------
@@ -137,6 +144,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         neg_label: typing.Hashable | None = None,
         seed: int | None = None,
         engine: str = "auto",
+        draws: str = "auto",
     ):
         if not isinstance(model, base.Classifier):
             raise TypeError(f"model must be a river Classifier instance, got {model!r}")
@@ -146,6 +154,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             raise ValueError(f"score must be one of {_SCORES}, got {score!r}")
         if weak_rule not in _WEAK_RULES:
             raise ValueError(f"weak_rule must be one of {_WEAK_RULES}, got {weak_rule!r}")
+        weighted = _weighted(model, draws)
         labels = BinaryLabels(pos_label, neg_label, owner="OzaBoostClassifier")
         super().__init__(model, n_models, seed)
         self.score = score
@@ -154,10 +163,13 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self.neg_label = neg_label
         self._labels = labels
         self.engine = engine
+        self.draws = draws
         self._lambda_sc = [0.0] * n_models
         self._lambda_sw = [0.0] * n_models
         self._alphas: list[float] | None = None
-        self._members = members.resolve(engine, model, n_models, self.__dict__["_data"])
+        self._members = members.resolve(
+            engine, model, n_models, self.__dict__["_data"], weighted
+        )
         self._generator: np.random.Generator | None = None  # learn_many's draws, made when needed
 
     # Where the members live: `self.data` (River's list of members) is brought up to date from
@@ -193,19 +205,22 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         yield {"model": linear_model.LogisticRegression()}
         yield {"model": linear_model.LogisticRegression(), "engine": "reference"}
         yield {"model": weak.DecisionStump(), "n_models": 5}
+        yield {"model": linear_model.LogisticRegression(), "draws": "weight"}
         yield {
             "model": tree.HoeffdingTreeClassifier(),
             "n_models": 3,
             "score": "logistic",
             "weak_rule": "skip",
+            "draws": "weight",
         }
 
     # ------------------------------------------------------------------ learning
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         target = self._labels.is_positive(y)  # a third label raises before any change
-        check_features(x)
         held = self._members
+        if not held.knows(x):  # a prequential loop has just scored (and checked) this x
+            check_features(x)
         if kwargs:
             self._check_kwargs(kwargs)
             before = held.begin(x, target, **kwargs)
@@ -249,38 +264,36 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         $\lambda$ is updated as in `learn_one`, with $\lambda^{sc}_m, \lambda^{sw}_m$
         accumulated over the rows up to $b$. What differs from a `learn_one` loop: a member
         learns the whole minibatch before it is checked on any row; its step takes every row's
-        gradient at the same weights, a draw of k as one step of weight k (River's `learn_one`
-        with `w=k`) rather than k steps; and the draws come from numpy's generator (seeded by
-        `seed`). The prequential loss this costs grows with the batch size (docs/boosting.md).
+        gradient at the same weights; a draw of k is one step of weight k (`draws="weight"`)
+        whatever `draws` says; and the draws come from numpy's generator (seeded by `seed`).
+        With `draws="weight"`, a minibatch of one row is `learn_one`'s rule exactly. The
+        prequential loss of larger batches is measured in docs/boosting.md.
         """
         if kwargs:
             self._check_kwargs(kwargs)
         held = self._members
+        labels = y.tolist() if hasattr(y, "tolist") else list(y)
+        positive = self._check_labels(labels, len(X))
         if not held.minibatch:
-            rows = records(X)
-            labels = list(y)
-            self._check_labels(labels, len(rows))
-            for x, label in zip(rows, labels, strict=True):
+            for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)
             return
-        labels = list(y)
-        self._check_labels(labels, len(X))
         table = held.frame(X)  # checked before any change
-        positive = {}
-        for label in labels:  # each distinct label once (in order: the first one names neg)
-            if label not in positive:
-                positive[label] = self._labels.is_positive(label)
-                self._labels.learn(label)
+        for label in positive:  # in order: the first other label names the negative
+            self._labels.learn(label)
         targets = np.fromiter(map(positive.__getitem__, labels), dtype=bool, count=len(labels))
         self._learn_table(table, targets, self._batch_draws)
 
-    def _check_labels(self, labels: list, n_rows: int) -> None:
+    def _check_labels(self, labels: list, n_rows: int) -> dict:
+        """Check every label before any change; whether each distinct label is positive."""
         if len(labels) != n_rows:
             raise ValueError(f"X has {n_rows} rows but y has {len(labels)} labels")
         check = BinaryLabels(self.pos_label, self._labels.negative, owner="OzaBoostClassifier")
+        positive = {}
         for label in dict.fromkeys(labels):  # each distinct label once, in order
-            check.is_positive(label)
+            positive[label] = check.is_positive(label)
             check.learn(label)
+        return positive
 
     def _batch_draws(self, lam: np.ndarray) -> np.ndarray:
         if self._generator is None:
@@ -295,18 +308,19 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self._alphas = None
         lam = np.ones(len(table))
         sc, sw = self._lambda_sc, self._lambda_sw
+        # runs[0] and runs[1]: the member's lambda_sc and lambda_sw before each row and after
+        # it, cumulative sums from its totals (a row loop's running sums, added in its order)
+        runs = np.empty((2, len(table) + 1))
+        right, wrong = runs[0, 1:], runs[1, 1:]
         for i in range(self.n_models):
             correct = held.learn_batch(i, table, draw(lam), targets) == targets
-            # cumulative sums starting at the member's totals: the running sums of a row loop
-            sc_run = np.cumsum(np.concatenate(([sc[i]], np.where(correct, lam, 0.0))))[1:]
-            sw_run = np.cumsum(np.concatenate(([sw[i]], np.where(correct, 0.0, lam))))[1:]
+            runs[:, 0] = sc[i], sw[i]
+            np.multiply(lam, correct, out=right)
+            np.subtract(lam, right, out=wrong)
+            np.cumsum(runs, axis=1, out=runs)
             with np.errstate(divide="ignore", invalid="ignore"):
-                lam = np.where(
-                    correct,
-                    lam * ((sc_run + sw_run) / (2.0 * sc_run)),
-                    lam * ((sc_run + sw_run) / (2.0 * sw_run)),
-                )
-            sc[i], sw[i] = float(sc_run[-1]), float(sw_run[-1])
+                lam = lam * ((right + wrong) / (2.0 * np.where(correct, right, wrong)))
+            sc[i], sw[i] = runs[:, -1].tolist()
 
     # ------------------------------------------------------------------ weights and scores
 
@@ -388,31 +402,46 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if not held.minibatch:
             probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
             return pd.DataFrame(probas, index=X.index)
-        scores = np.array(self._score_table(held.frame(X)), dtype=float)
-        columns = {self._labels.pos_label: scores}
+        scores = self._score_table(held.frame(X))
+        labels = [self._labels.pos_label]
         if self._labels.negative is not None:
-            columns = {self._labels.negative: 1.0 - scores, **columns}
-        return pd.DataFrame(columns, index=X.index)
+            labels.insert(0, self._labels.negative)
+            scores = np.column_stack((1.0 - scores, scores))
+        return pd.DataFrame(scores.reshape(len(X), len(labels)), index=X.index, columns=labels)
 
-    def _score_table(self, table: np.ndarray) -> list[float]:
+    def _score_table(self, table: np.ndarray) -> np.ndarray:
         alphas = self._vote_weights()
         total = 0.0
         for alpha in alphas:  # in member order, as _score_one sums them
             total += alpha
         if total == 0.0:
-            return [0.5] * len(table)
+            return np.full(len(table), 0.5)
         # a running sum over the members adds them in _score_one's order: the same floats
         weighted = self._members.batch_votes(table) * np.array(alphas)
         positive = np.cumsum(weighted, axis=1)[:, -1]
         if self.score == "vote":
-            return (positive / total).tolist()
-        return [_sigmoid(2.0 * (2.0 * p - total)) for p in positive.tolist()]
+            return positive / total
+        return np.array([_sigmoid(2.0 * (2.0 * p - total)) for p in positive.tolist()])
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd
 
         labels = [self.predict_one(x, **kwargs) for x in records(X)]
         return pd.Series(labels, index=X.index, dtype=object)
+
+
+def _weighted(model: base.Classifier, draws: str) -> bool:
+    """Whether members cloned from `model` learn a draw k as one example of weight k."""
+    if draws not in _DRAWS:
+        raise ValueError(f"draws must be one of {_DRAWS}, got {draws!r}")
+    if draws == "auto":
+        return bool(getattr(model, "oza_weight", False))
+    if draws == "weight" and "w" not in inspect.signature(model.learn_one).parameters:
+        raise TypeError(
+            f"draws='weight' needs members whose learn_one takes a weight w; "
+            f"{type(model).__name__}.learn_one does not (use draws='repeat')"
+        )
+    return draws == "weight"
 
 
 def _sigmoid(z: float) -> float:

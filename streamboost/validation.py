@@ -128,10 +128,14 @@ def matrix(X: pd.DataFrame) -> np.ndarray:
     """
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-    for key, dtype in X.dtypes.items():
-        if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype)):
-            raise TypeError(f"column {key!r} has dtype {dtype}; expected numbers")
-    values = X.to_numpy(dtype=float)
+    values = X.to_numpy()
+    if values.dtype.kind not in "biuf":  # mixed, object or extension dtypes: look per column
+        for key, dtype in X.dtypes.items():
+            if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype)):
+                raise TypeError(f"column {key!r} has dtype {dtype}; expected numbers")
+        values = X.to_numpy(dtype=float)
+    elif values.dtype != float:
+        values = values.astype(float)
     bad = np.abs(values) > LIMIT  # NaN compares False: missing cells pass
     if bad.any():
         row, col = map(int, np.argwhere(bad)[0])

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from river import datasets, linear_model, optim, tree
+from river import datasets, forest, linear_model, optim, tree
 
 from streamboost import OzaBoostClassifier, validation
 from streamboost.datasets import stream
 from streamboost.members import LinearMembers, RiverMembers, engine_for
+from streamboost.poisson import poisson
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 
@@ -60,9 +61,10 @@ def assert_weights_close(reference, vectorised) -> None:
             assert ours.weights.get(key, 0.0) == pytest.approx(w, rel=1e-9, abs=1e-12)
 
 
-@pytest.mark.parametrize("score", ["vote", "logistic"])
-def test_every_prediction_on_electricity_equals_the_reference(score):
-    reference, vectorised = twins(linear_model.LogisticRegression(), score=score)
+@pytest.mark.parametrize("score, draws", [("vote", "repeat"), ("logistic", "repeat"),
+                                          ("vote", "weight")])
+def test_every_prediction_on_electricity_equals_the_reference(score, draws):
+    reference, vectorised = twins(linear_model.LogisticRegression(), score=score, draws=draws)
     assert replay_equal(reference, vectorised, electricity(5_000)) == 5_000
     assert_weights_close(reference, vectorised)
 
@@ -141,6 +143,26 @@ def test_models_show_the_learned_members_and_a_pickle_resumes_exactly():
     assert np.array_equal(resumed._members.weights, booster._members.weights)
 
 
+def test_draws_as_weights_are_one_call_with_weight_k():
+    calls = []
+
+    class Counting(tree.HoeffdingTreeClassifier):
+        def learn_one(self, x, y, *, w=1.0):
+            calls.append(w)
+            super().learn_one(x, y, w=w)
+
+    for draws, expected in (("weight", [3]), ("repeat", [1.0, 1.0, 1.0])):
+        calls.clear()
+        booster = OzaBoostClassifier(Counting(), n_models=1, draws=draws)
+        booster._members.begin({"a": 1.0}, True)
+        booster._members.vote_after(0, 3)
+        assert calls == expected
+    with pytest.raises(TypeError, match=r"ARFClassifier\.learn_one does not"):
+        OzaBoostClassifier(forest.ARFClassifier(), draws="weight")
+    with pytest.raises(ValueError, match=r"draws must be one of .* got 'calls'"):
+        OzaBoostClassifier(linear_model.LogisticRegression(), draws="calls")
+
+
 def test_a_margin_at_zero_votes_as_river_does():
     # An untrained member has margin 0: River's p = 1/2 ties and predict_one says False.
     booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=0)
@@ -195,6 +217,34 @@ def test_one_row_drawn_k_times_is_rivers_learn_one_with_weight_k():
     member.learn_one(x, True, w=3.0)
     assert booster.models[0].weights == pytest.approx(member.weights, rel=1e-12)
     assert booster.models[0].intercept == pytest.approx(member.intercept, rel=1e-12)
+
+
+@pytest.mark.parametrize("score", ["vote", "logistic"])
+def test_a_minibatch_of_one_row_is_learn_one_with_draws_as_weights(score):
+    # Same draws (the exact path's generator), one row per minibatch: every prediction equals
+    # learn_one's to rounding (the step's gradient is scipy's expit, River's exp there).
+    exact = OzaBoostClassifier(
+        linear_model.LogisticRegression(), n_models=10, score=score, seed=3, draws="weight"
+    )
+    batched = exact.clone()
+    rng = batched._rng
+    held = batched._members
+    gaps = []
+    for x, y in electricity(3_000):
+        p = exact.predict_proba_one(x)[True]
+        gaps.append(abs(batched.predict_proba_one(x)[True] - p))
+        exact.learn_one(x, y)
+        table = held.frame(_one_row(x))
+        batched._learn_table(table, np.array([y]), lambda lam: np.array([poisson(lam[0], rng)]))
+    assert max(gaps) < 1e-9
+    assert batched._lambda_sc == pytest.approx(exact._lambda_sc, rel=1e-12)
+    assert batched._lambda_sw == pytest.approx(exact._lambda_sw, rel=1e-12)
+
+
+def _one_row(x: dict):
+    import pandas as pd
+
+    return pd.DataFrame([x])
 
 
 def test_running_sums_are_the_per_row_lambda_updates():

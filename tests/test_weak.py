@@ -113,24 +113,35 @@ def test_bad_input_is_refused_before_any_change(kind):
         UnivariateLogisticRegression(lr=0.0)
 
 
-def test_the_reference_path_gives_a_weak_member_its_draw_as_one_weight():
-    # MOA's OzaBoost convention: k draws are one example of weight k, not k calls
-    members = RiverMembers([UnivariateLogisticRegression()])
+@pytest.mark.parametrize("draws", ["auto", "repeat"])
+def test_the_reference_path_gives_a_weak_member_its_draw_as_one_weight(draws):
+    # MOA's OzaBoost convention by default: k draws are one example of weight k, not k calls
+    booster = OzaBoostClassifier(UnivariateLogisticRegression(), 1, engine="reference", draws=draws)
+    members = booster._members
     members.begin({"a": 1.0}, True)
     members.vote_after(0, 3)
     alone = UnivariateLogisticRegression()
-    alone.learn_one({"a": 1.0}, True, w=3.0)
+    if draws == "auto":
+        alone.learn_one({"a": 1.0}, True, w=3.0)
+    else:
+        for _ in range(3):
+            alone.learn_one({"a": 1.0}, True)
     learned = members.members[0]
     assert {name: v.tolist() for name, v in learned._params.items()} == {
         name: v.tolist() for name, v in alone._params.items()
     }
-    assert learned._score.tolist() == [-3.0]  # checked once, weight 3 (three calls: -1 + 1 + 1)
+    # checked once with weight 3, or three times: wrong at first, then right twice
+    assert learned._score.tolist() == ([-3.0] if draws == "auto" else [1.0])
 
 
 def test_the_engines_are_chosen_for_the_weak_learners():
     assert engine_for(UnivariateLogisticRegression()) is UnivariateMembers
     assert engine_for(DecisionStump()) is StumpMembers
     assert isinstance(OzaBoostClassifier(DecisionStump())._members, StumpMembers)
+    # k calls are not what the array engines compute: the reference path takes them
+    assert isinstance(OzaBoostClassifier(DecisionStump(), draws="repeat")._members, RiverMembers)
+    with pytest.raises(TypeError, match=r"no array engine for DecisionStump.* draws repeated"):
+        OzaBoostClassifier(DecisionStump(), engine="vectorised", draws="repeat")
 
 
 def weak_state(member, keys) -> list:

@@ -1,15 +1,16 @@
 """The members of a booster: River objects (the reference path) or arrays (the fast paths).
 
-`resolve(engine, model, n_models, members)` picks how `OzaBoostClassifier` holds its members:
+`resolve(engine, model, n_models, members, weighted)` picks how `OzaBoostClassifier` holds its
+members (`weighted`: whether a member learns a Poisson draw k as one example of weight k):
 
 * `"reference"`: `RiverMembers`, each member a River object asked one at a time;
 * `"vectorised"`: the array engine of the member's kind, a TypeError if it has none;
-* `"auto"` (the booster's default): the array engine when one supports the member, else the
-  reference path.
+* `"auto"` (the booster's default): the array engine when one supports the member (and the
+  booster's `draws`), else the reference path.
 
-Array engines: `LinearMembers` (River's `LogisticRegression` with plain SGD), `UnivariateMembers`
-and `StumpMembers` (the weak learners of `streamboost.weak`). Any other member (trees, forests,
-pipelines, naive Bayes...) takes the reference path.
+Array engines: `LinearMembers` (River's `LogisticRegression` with plain SGD, either draws),
+`UnivariateMembers` and `StumpMembers` (the weak learners of `streamboost.weak`, draws as
+weights). Any other member (trees, forests, pipelines, naive Bayes...) takes the reference path.
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ ENGINES = ("auto", "vectorised", "reference")
 _ARRAY_ENGINES: tuple[type[ArrayMembers], ...] = (LinearMembers, UnivariateMembers, StumpMembers)
 
 
-def engine_for(model) -> type[ArrayMembers] | None:
-    """The array engine that reproduces members cloned from `model`, or None.
+def engine_for(model, weighted: bool | None = None) -> type[ArrayMembers] | None:
+    """The array engine that reproduces members cloned from `model`, learning a draw k as k
+    calls or (`weighted`) as one call with weight k, or None. `weighted=None` is the booster's
+    `draws="auto"`: as the model asks (`oza_weight`).
 
     Examples
     --------
@@ -46,22 +49,32 @@ def engine_for(model) -> type[ArrayMembers] | None:
     'LinearMembers'
     >>> engine_for(tree.HoeffdingTreeClassifier()) is None
     True
+    >>> from streamboost.weak import DecisionStump
+    >>> engine_for(DecisionStump(), weighted=False) is None  # it learns a draw as a weight
+    True
 
     """
-    return next((engine for engine in _ARRAY_ENGINES if engine.supports(model)), None)
+    if weighted is None:
+        weighted = bool(getattr(model, "oza_weight", False))
+    return next(
+        (engine for engine in _ARRAY_ENGINES if engine.supports(model, weighted)), None
+    )
 
 
-def resolve(engine: str, model, n_models: int, members: list) -> ArrayMembers | RiverMembers:
+def resolve(
+    engine: str, model, n_models: int, members: list, weighted: bool = False
+) -> ArrayMembers | RiverMembers:
     """How a booster of `n_models` clones of `model` holds them (see the module docstring)."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    kind = engine_for(model) if engine != "reference" else None
+    kind = engine_for(model, weighted) if engine != "reference" else None
     if kind is None:
         if engine == "vectorised":
             names = ", ".join(e.__name__ for e in _ARRAY_ENGINES)
             raise TypeError(
-                f"engine='vectorised' has no array engine for {model!r:.60} (engines: {names}); "
+                f"engine='vectorised' has no array engine for {model!r:.60} with draws "
+                f"{'as weights' if weighted else 'repeated'} (engines: {names}); "
                 "use engine='auto' or 'reference'"
             )
-        return RiverMembers(members)
-    return kind(model, n_models)
+        return RiverMembers(members, weighted)
+    return kind(model, n_models, weighted)

@@ -37,6 +37,8 @@ class ArrayMembers(abc.ABC):
         self._columns: dict = {}
         self._keys: list = []
         self._width = 0
+        self._frame_columns: tuple = (None, -1, [])  # `frame`'s last columns and positions
+        self._x: dict | None = None  # a copy of the last example scored, None once it learns
 
     # ------------------------------------------------------------------ features
 
@@ -70,17 +72,33 @@ class ArrayMembers(abc.ABC):
         """The frame `X` as a float matrix over the known columns (new columns appended after
         the whole frame is checked, `validation.matrix`), a missing cell as 0 like an absent
         key, preceded by a column of `lead` unless it is None."""
-        values = np.nan_to_num(matrix(X), nan=0.0)
-        for key in X.columns:
-            if key not in self._columns:
-                self._add_column(key)
+        values = matrix(X)
         lead = self.lead
         offset = lead is not None
+        positions = self._positions(X.columns)
         out = np.zeros((len(values), len(self._keys) + offset))
         if offset:
             out[:, 0] = lead
-        out[:, [self._columns[key] + offset for key in X.columns]] = values
+        out[:, positions] = values
+        if np.isnan(values).any():
+            np.nan_to_num(out, copy=False, nan=0.0)
         return out
+
+    def _positions(self, columns) -> slice | list[int]:
+        # A stream's minibatches share their columns: map them once (a slice when they are the
+        # known columns in order), again only when the columns or the known keys change.
+        cached, width, positions = self._frame_columns
+        if width == len(self._keys) and columns.equals(cached):
+            return positions
+        for key in columns:
+            if key not in self._columns:
+                self._add_column(key)
+        offset = self.lead is not None
+        positions = [self._columns[key] + offset for key in columns]
+        if positions == list(range(offset, offset + len(positions))):
+            positions = slice(offset, offset + len(positions))
+        self._frame_columns = (columns, len(self._keys), positions)
+        return positions
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
@@ -95,6 +113,10 @@ class ArrayMembers(abc.ABC):
         raise NotImplementedError
 
     # ------------------------------------------------------------------ the booster's protocol
+
+    def knows(self, x: dict) -> bool:
+        """Whether `x` equals the last example scored (so it was checked), learned since."""
+        return self._x is not None and x == self._x
 
     @abc.abstractmethod
     def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:

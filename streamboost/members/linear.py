@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 from river import linear_model, optim, utils
+from scipy.special import expit
 
 from .base import ArrayMembers
 
@@ -14,6 +15,7 @@ __all__ = ["LinearMembers"]
 # Below this |margin| a member's vote is decided by River's own arithmetic (sigmoid, then
 # p > 1 - p), not by the sign: there rounding decides, and numpy's exp may differ by an ulp.
 _TIE_BAND = 1e-9
+_NO_BATCH = (None, None, None, None)
 
 
 def _river_vote(margin: float) -> bool:
@@ -26,8 +28,10 @@ def _river_vote(margin: float) -> bool:
 def _vote_array(margins: np.ndarray) -> np.ndarray:
     """`_river_vote` of every margin: the sign, and River's arithmetic in the tie band."""
     votes = margins > 0.0
-    for index in map(tuple, np.argwhere(np.abs(margins) <= _TIE_BAND)):
-        votes[index] = _river_vote(float(margins[index]))
+    near = np.abs(margins) <= _TIE_BAND
+    if near.any():
+        for index in map(tuple, np.argwhere(near)):
+            votes[index] = _river_vote(float(margins[index]))
     return votes
 
 
@@ -39,6 +43,8 @@ class LinearMembers(ArrayMembers):
     and moves the weights by $-\eta g_j x$ and the intercept by $-\eta_0 g_j$, so the margin on
     $x$ moves to $m_{j+1} = m_j - g_j (\eta \lVert x \rVert^2 + \eta_0)$: the post-training vote
     needs no dot product, and the weights take the $k$ steps at once, $-\eta x \sum_j g_j$.
+    With `weighted`, a draw is one step of weight $k$, $g_0 = \ell'(m_0) k$ clipped (River's
+    `learn_one(x, y, w=k)`).
     This is River's arithmetic, reassociated: weights agree to rounding, and the votes (hence
     the booster's predictions) are equal to the reference path's, which the tests check on
     every example of real streams. Supported: `LogisticRegression` with `optim.SGD` at a
@@ -59,8 +65,11 @@ class LinearMembers(ArrayMembers):
     lead = 1.0  # column 0 holds the intercepts
     minibatch = True
 
-    def __init__(self, model: linear_model.LogisticRegression, n_models: int):
+    def __init__(
+        self, model: linear_model.LogisticRegression, n_models: int, weighted: bool = False
+    ):
         super().__init__(n_models)
+        self.weighted = weighted
         self._lr = float(model.optimizer.learning_rate)
         self._intercept_lr = float(model.intercept_lr.learning_rate)
         self._clip = model.clip_gradient
@@ -73,13 +82,14 @@ class LinearMembers(ArrayMembers):
         self.weights = np.zeros((n_models, 1))
         self.weights[:, 0] = float(model.intercept_init)
         self.steps = [0] * n_models
-        self._x: dict | None = None  # the last example scored, with its margins and votes
         self._margins: list[float] = []
         self._votes: list[bool] = []
+        self._batch: tuple = _NO_BATCH  # learn_batch's minibatch, its rows signed once
 
     @staticmethod
-    def supports(model) -> bool:
-        """Whether `model` is a logistic regression this class reproduces."""
+    def supports(model, weighted: bool = False) -> bool:
+        """Whether `model` is a logistic regression this class reproduces (either way of
+        learning a draw)."""
         return (
             type(model) is linear_model.LogisticRegression
             and type(model.optimizer) is optim.SGD
@@ -127,7 +137,8 @@ class LinearMembers(ArrayMembers):
         m = self._margins[i]
         sign, weight, clip, curvature = self._step
         total = 0.0
-        for _ in range(k):
+        # k steps of weight 1 (River's AdaBoost), or one of weight k (River's learn_one, w=k)
+        for _ in range(1 if self.weighted else k):
             z = m * sign
             if z > 18.0:
                 g = weight * math.exp(-z) * -sign
@@ -135,12 +146,14 @@ class LinearMembers(ArrayMembers):
                 g = weight * -sign
             else:
                 g = weight * -sign / (math.exp(z) + 1.0)
+            if self.weighted:
+                g *= k
             if g > clip or g < -clip:
                 g = clip if g > 0.0 else -clip
             total += g
             m -= g * curvature
         self._moves[i] = self._lr * total
-        self.steps[i] += k
+        self.steps[i] += 1 if self.weighted else k
         self._trained = True
         return m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m)
 
@@ -155,22 +168,32 @@ class LinearMembers(ArrayMembers):
         self.weights[:, : len(along)] -= np.multiply.outer(self._moves, along)
         self.changed = True
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_batch": _NO_BATCH}  # a checkpoint keeps no minibatch
+
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         return _vote_array(X @ self.weights[:, : X.shape[1]].T)
 
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
         # One step along the gradients of every row, row b weighted by its draw k_b, all taken
-        # at the member's current weights (on one row: River's learn_one with w = k).
+        # at the member's current weights (on one row: River's learn_one with w = k). The
+        # gradient is River's Log.gradient, -y c / (1 + e^{y m}) for the class weight c, with
+        # scipy's expit in place of River's branches beyond |y m| > 18 (a relative 1.5e-8 there).
+        batch_x, batch_targets, rows, scale = self._batch
+        if X is not batch_x or targets is not batch_targets:  # once per minibatch
+            rows = X * np.where(targets, -1.0, 1.0)[:, None]  # row b times -y_b
+            scale = np.where(targets, -self._weight_pos, self._weight_neg)  # -y c
+            self._batch = (X, targets, rows, scale)
         w = self.weights[i, : X.shape[1]]
-        signs = np.where(targets, 1.0, -1.0)
-        z = (X @ w) * signs
-        scale = np.where(targets, self._weight_pos, self._weight_neg) * -signs  # weight * -y
-        with np.errstate(over="ignore"):
-            g = np.where(z > 18.0, scale * np.exp(-z), scale / (np.exp(np.minimum(z, 18.0)) + 1.0))
-        g = np.clip(np.where(z < -18.0, scale, g) * ks, -self._clip, self._clip)
+        g = expit(rows @ w)
+        g *= scale
+        g *= ks
+        np.minimum(g, self._clip, out=g)
+        np.maximum(g, -self._clip, out=g)
+        g *= self._lr
         step = g @ X
         step[0] *= self._ratio  # the intercept moves at its own rate
-        w -= self._lr * step
+        w -= step
         self.steps[i] += int(np.count_nonzero(ks))
         self.changed = True
         self._x = None

@@ -18,12 +18,15 @@ class RiverMembers:
     ----------
     members
         The booster's list of members (shared, not copied: replacing an item is seen here).
+    weighted
+        Whether a member learns a draw k as one `learn_one` call with `w=k` (MOA's `OzaBoost`)
+        rather than k calls (River's `AdaBoostClassifier`).
 
     Examples
     --------
     >>> from river import linear_model
     >>> from streamboost.members.river import RiverMembers
-    >>> members = RiverMembers([linear_model.LogisticRegression() for _ in range(2)])
+    >>> members = RiverMembers([linear_model.LogisticRegression() for _ in range(2)], True)
     >>> before = members.begin({"a": 1.0}, True)
     >>> members.vote_after(0, 3), before[1]
     (True, False)
@@ -32,8 +35,9 @@ class RiverMembers:
 
     minibatch = False  # learn_many is a learn_one loop
 
-    def __init__(self, members: list):
+    def __init__(self, members: list, weighted: bool = False):
         self.members = members
+        self.weighted = weighted
         self._voted_x: dict | None = None
         self._votes: list = []
 
@@ -48,6 +52,10 @@ class RiverMembers:
             self._votes = votes
         return votes
 
+    def knows(self, x: dict) -> bool:
+        """Whether `x` equals the last example scored (so it was checked)."""
+        return self._voted_x is not None and x == self._voted_x
+
     def begin(self, x: dict, target: bool, **kwargs) -> _Votes:
         known = self._votes if self._voted_x == x else [None] * len(self.members)
         self._voted_x = None
@@ -58,7 +66,7 @@ class RiverMembers:
 
     def vote_after(self, i: int, k: int):
         member = self.members[i]
-        if getattr(member, "oza_weight", False):  # one example of weight k (`WeakLearner`)
+        if self.weighted:
             member.learn_one(self._x, self._target, w=k, **self._kwargs)
         else:
             for _ in range(k):

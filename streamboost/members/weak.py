@@ -30,7 +30,9 @@ class WeakMembers(ArrayMembers):
 
     kind: type[WeakLearner]
 
-    def __init__(self, model: WeakLearner, n_models: int):
+    def __init__(self, model: WeakLearner, n_models: int, weighted: bool = True):
+        if not weighted:
+            raise ValueError(f"{type(self).__name__} learns a draw k as one example of weight k")
         super().__init__(n_models)
         self._model = model
         self._fields = model._fields
@@ -38,12 +40,11 @@ class WeakMembers(ArrayMembers):
         self._params = np.zeros((len(self._fields), n_models, 0))  # field x member x column
         self._names: list[str] = []  # repr of each column's feature, sorted
         self._layout: tuple = ((), None, None)  # x's keys, their order by column, the columns
-        self._x: dict | None = None  # the last example scored, with what begin needs of it
         self._before: list[bool] = []
 
     @classmethod
-    def supports(cls, model) -> bool:
-        return type(model) is cls.kind
+    def supports(cls, model, weighted: bool = True) -> bool:
+        return type(model) is cls.kind and weighted  # O(1) votes need a draw as one weight
 
     def _add_column(self, key) -> None:
         # inserted at its place in the learner's tie order; O(members x features), but a
