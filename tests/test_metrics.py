@@ -84,8 +84,8 @@ def test_dict_float_and_labels_agree(cls):
     y, p = _sample(300, seed=1)
     as_float = _fill(cls(), y, p)
     as_dict = cls()
-    as_ints = cls(pos_val=1)
-    as_strings = cls(pos_val="yes")
+    as_ints = cls(pos_label=1)
+    as_strings = cls(pos_label="yes")
     for yt, pp in zip(y, p, strict=True):
         as_dict.update(bool(yt), {False: 1 - pp, True: float(pp)})
         as_ints.update(int(yt), {0: 1 - pp, 1: float(pp)})
@@ -93,6 +93,8 @@ def test_dict_float_and_labels_agree(cls):
     assert as_dict.get() == pytest.approx(as_float.get(), abs=1e-12)
     assert as_ints.get() == pytest.approx(as_float.get(), abs=1e-12)
     assert as_strings.get() == pytest.approx(as_float.get(), abs=1e-12)
+    # one name for the positive label, as in the models; River's name reads it
+    assert (as_strings.pos_label, as_strings.pos_val, as_strings.clone().pos_label) == ("yes",) * 3
 
 
 @pytest.mark.parametrize("cls", ALL)
@@ -435,7 +437,7 @@ def test_binarized_gives_river_metrics_the_booleans_they_expect():
 
     pairs = [("phish", 0.9), ("legit", 0.2), ("phish", 0.4), ("legit", 0.6), ("phish", 0.8)]
     for make in (river_metrics.LogLoss, river_metrics.ROCAUC, river_metrics.Accuracy):
-        wrapped, reference = metrics.Binarized(make(), pos_val="phish"), make()
+        wrapped, reference = metrics.Binarized(make(), pos_label="phish"), make()
         for y, p in pairs:
             wrapped.update(y, {"phish": p, "legit": 1 - p})
             if reference.requires_labels:

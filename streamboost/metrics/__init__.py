@@ -1,7 +1,7 @@
 """River-compatible metrics of probability estimates and cost-sensitive decisions.
 
 All take probabilities (`requires_labels = False`): `y_pred` is River's dict
-`{label: probability}` or a float P(positive), and `pos_val` selects the positive label. They
+`{label: probability}` or a float P(positive), and `pos_label` selects the positive label. They
 work in `river.evaluate.progressive_val_score` and in River `metrics.Metrics` combinations, keep
 O(1) or O(bins) memory, and support sample weights and `revert`.
 """

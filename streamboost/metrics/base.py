@@ -22,8 +22,8 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
 
     `y_pred` is a dict `{label: probability}` (River's `predict_proba_one`) or a float
     P(positive); see `streamboost.decision.positive_proba` for the exact rules. `y_true` is
-    positive iff it equals `pos_val`; the negative label is `not pos_val` for a bool, else the
-    first other label seen, and any third label (None, 2 or "True" when `pos_val` is True) is
+    positive iff it equals `pos_label`; the negative label is `not pos_label` for a bool, else the
+    first other label seen, and any third label (None, 2 or "True" when `pos_label` is True) is
     refused. Weights are finite, in [0, 1e150]. Every input is validated before any state
     changes, so a rejected update leaves the metric untouched, and a `revert` that would take
     the total weight below zero (an example never added) is refused too. Subclasses keep
@@ -32,15 +32,16 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
 
     Parameters
     ----------
-    pos_val
-        The positive label (River's convention; the int 1 also matches True).
+    pos_label
+        The positive label, named as in streamboost's models (River's metrics call it
+        `pos_val`, which reads it here too); the int 1 also matches True.
 
     Examples
     --------
     `BrierScore` is a `ProbabilityMetric`:
 
     >>> from streamboost import metrics
-    >>> metric = metrics.BrierScore(pos_val="spam")
+    >>> metric = metrics.BrierScore(pos_label="spam")
     >>> metric.update("spam", {"spam": 0.9, "ham": 0.1})
     >>> metric.update("ham", 0.2, w=3.0)
     >>> metric.get()  # (0.1 ** 2 + 3 * 0.2 ** 2) / 4
@@ -57,11 +58,16 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
 
     _fmt = ".6f"
 
-    def __init__(self, pos_val: typing.Hashable = True):
+    def __init__(self, pos_label: typing.Hashable = True):
         # No confusion matrix: these metrics threshold or bin probabilities themselves.
-        self.pos_val = pos_val
-        self._labels = BinaryLabels(pos_val, owner=type(self).__name__)
+        self.pos_label = pos_label
+        self._labels = BinaryLabels(pos_label, owner=type(self).__name__)
         self._total = 0.0  # total weight, so a revert of more than was added is refused
+
+    @property
+    def pos_val(self) -> typing.Hashable:
+        """`pos_label` under the name River's binary metrics give it (read-only)."""
+        return self.pos_label
 
     @property
     def bigger_is_better(self) -> bool:
@@ -79,7 +85,7 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
         if isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0.0 <= w <= LIMIT:
             raise ValueError(f"the weight w must be a finite number in [0, {LIMIT:g}], got {w!r}")
         positive = self._labels.is_positive(y_true)
-        p = positive_proba(y_pred, self.pos_val)
+        p = positive_proba(y_pred, self.pos_label)
         self._labels.learn(y_true)
         return positive, p, float(w)
 
@@ -112,7 +118,7 @@ class BinnedProbabilityMetric(ProbabilityMetric):
     ----------
     n_bins
         Number of bins (int >= 1).
-    pos_val
+    pos_label
         The positive label.
 
     Examples
@@ -133,10 +139,10 @@ class BinnedProbabilityMetric(ProbabilityMetric):
 
     """
 
-    def __init__(self, n_bins: int = 10, pos_val: typing.Hashable = True):
+    def __init__(self, n_bins: int = 10, pos_label: typing.Hashable = True):
         if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
             raise ValueError(f"n_bins must be an int >= 1, got {n_bins!r}")
-        super().__init__(pos_val=pos_val)
+        super().__init__(pos_label=pos_label)
         self.n_bins = n_bins
         # numpy's floats (3 * 0.1, not 3 / 10), so values on an edge bin as in scikit-learn.
         self._edges = numpy.linspace(0.0, 1.0, n_bins + 1).tolist()

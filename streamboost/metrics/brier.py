@@ -20,7 +20,7 @@ class BrierScore(ProbabilityMetric):
 
     Parameters
     ----------
-    pos_val
+    pos_label
         The positive label.
 
     Examples
@@ -46,8 +46,8 @@ class BrierScore(ProbabilityMetric):
 
     """
 
-    def __init__(self, pos_val: typing.Hashable = True):
-        super().__init__(pos_val=pos_val)
+    def __init__(self, pos_label: typing.Hashable = True):
+        super().__init__(pos_label=pos_label)
         self._w = 0.0
         self._sse = 0.0
 
@@ -87,7 +87,7 @@ class BrierDecomposition(BinnedProbabilityMetric):
     ----------
     n_bins
         Number of equal-width bins on [0, 1] (scikit-learn's `calibration_curve` bins).
-    pos_val
+    pos_label
         The positive label.
 
     Examples

@@ -76,7 +76,7 @@ class BrierCurve(ProbabilityMetric):
     ----------
     cost_ratios
         The cost ratios c_FN / c_FP at which to evaluate Q (finite, > 0).
-    pos_val
+    pos_label
         The positive label.
 
     Examples
@@ -110,7 +110,7 @@ class BrierCurve(ProbabilityMetric):
     def __init__(
         self,
         cost_ratios: tuple[float, ...] = THESIS_COST_RATIOS,
-        pos_val: typing.Hashable = True,
+        pos_label: typing.Hashable = True,
     ):
         if isinstance(cost_ratios, str | bytes) or not isinstance(cost_ratios, typing.Iterable):
             raise TypeError(f"cost_ratios must be a sequence of numbers, got {cost_ratios!r}")
@@ -122,7 +122,7 @@ class BrierCurve(ProbabilityMetric):
                 raise TypeError(f"cost ratios must be real numbers, got {r!r}")
             if not (math.isfinite(r) and r > 0):
                 raise ValueError(f"cost ratios c_FN/c_FP must be finite and > 0, got {r!r}")
-        super().__init__(pos_val=pos_val)
+        super().__init__(pos_label=pos_label)
         self.cost_ratios = cost_ratios
         self._thresholds = sorted({0.0, 1.0, *(cost_threshold(1.0, r) for r in ratios)})
         # _pos[k], _neg[k]: weight of examples with exactly k thresholds below their p, i.e.

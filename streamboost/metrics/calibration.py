@@ -26,7 +26,7 @@ class ExpectedCalibrationError(BinnedProbabilityMetric):
     ----------
     n_bins
         Number of equal-width bins on [0, 1].
-    pos_val
+    pos_label
         The positive label.
 
     Examples

@@ -25,7 +25,7 @@ class DecisionMetric(ProbabilityMetric):
         Cost of a false positive (finite, > 0).
     c_fn
         Cost of a false negative (finite, > 0).
-    pos_val
+    pos_label
         The positive label.
 
     Examples
@@ -38,9 +38,9 @@ class DecisionMetric(ProbabilityMetric):
 
     """
 
-    def __init__(self, c_fp: float = 1.0, c_fn: float = 1.0, pos_val: typing.Hashable = True):
+    def __init__(self, c_fp: float = 1.0, c_fn: float = 1.0, pos_label: typing.Hashable = True):
         self._threshold = cost_threshold(c_fp, c_fn)
-        super().__init__(pos_val=pos_val)
+        super().__init__(pos_label=pos_label)
         self.c_fp = c_fp
         self.c_fn = c_fn
         self._tp = self._fp = self._tn = self._fn = 0.0
@@ -87,7 +87,7 @@ class ExpectedCost(DecisionMetric):
         Cost of a false positive (finite, > 0).
     c_fn
         Cost of a false negative (finite, > 0).
-    pos_val
+    pos_label
         The positive label.
 
     Examples

@@ -22,7 +22,7 @@ class GMean(DecisionMetric):
     ----------
     c_fp, c_fn
         Costs of a false positive and of a false negative (finite, > 0).
-    pos_val
+    pos_label
         The positive label.
 
     Examples
@@ -69,7 +69,7 @@ class CohenKappa(DecisionMetric):
     ----------
     c_fp, c_fn
         Costs of a false positive and of a false negative (finite, > 0).
-    pos_val
+    pos_label
         The positive label.
 
     Examples

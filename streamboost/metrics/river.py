@@ -12,7 +12,7 @@ __all__ = ["Binarized"]
 
 
 class Binarized(metrics.base.Metric):
-    """A River binary metric fed `y == pos_val` and `{True: p, False: 1 - p}`.
+    """A River binary metric fed `y == pos_label` and `{True: p, False: 1 - p}`.
 
     River's probability metrics (`LogLoss`, `ROCAUC`, ...) read `y_pred[True]` and take any
     truthy `y_true` as positive: on a stream labelled `"phish"` / `"legit"` they silently report
@@ -24,14 +24,14 @@ class Binarized(metrics.base.Metric):
     ----------
     metric
         A River binary metric (e.g. `metrics.ROCAUC()`, `metrics.LogLoss()`).
-    pos_val
+    pos_label
         The positive label.
 
     Examples
     --------
     >>> from river import metrics as river_metrics
     >>> from streamboost.metrics import Binarized
-    >>> auc = Binarized(river_metrics.ROCAUC(), pos_val="phish")
+    >>> auc = Binarized(river_metrics.ROCAUC(), pos_label="phish")
     >>> for y, p in [("phish", 0.9), ("legit", 0.2), ("phish", 0.7), ("legit", 0.4)]:
     ...     auc.update(y, {"phish": p, "legit": 1 - p})
     >>> auc
@@ -39,16 +39,16 @@ class Binarized(metrics.base.Metric):
 
     """
 
-    def __init__(self, metric: metrics.base.Metric, pos_val: typing.Hashable = True):
+    def __init__(self, metric: metrics.base.Metric, pos_label: typing.Hashable = True):
         if not isinstance(metric, metrics.base.Metric):
             raise TypeError(f"metric must be a River metric, got {metric!r}")
         self.metric = metric
-        self.pos_val = pos_val
-        self._labels = BinaryLabels(pos_val, owner="Binarized")
+        self.pos_label = pos_label
+        self._labels = BinaryLabels(pos_label, owner="Binarized")
 
     def _convert(self, y_true, y_pred) -> tuple[bool, typing.Any]:
         positive = self._labels.is_positive(y_true)
-        p = positive_proba(y_pred, self.pos_val)
+        p = positive_proba(y_pred, self.pos_label)
         self._labels.learn(y_true)
         if self.metric.requires_labels:
             return positive, p > 0.5
