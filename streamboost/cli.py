@@ -229,7 +229,8 @@ def _parser() -> argparse.ArgumentParser:
         "--dataset",
         type=_dataset,
         required=True,
-        help="a registered dataset (streamboost datasets) or a CSV file, gzipped or not, "
+        help="a registered dataset (streamboost datasets), a CSV file or an http(s) address "
+        "of one, gzipped or not, "
         "with a label column (--target)",
     )
     run.add_argument(
@@ -341,6 +342,9 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
     """Every dataset's file is found before any run starts (else one error naming them all)."""
     missing = []
     for name in names:
+        if datasets.files.is_url(name):
+            datasets.fetch_url(name)  # once, before the runs: they read the cached copy
+            continue
         if name not in datasets.REGISTRY:
             continue  # a CSV file path, found by check_dataset
         try:
@@ -677,7 +681,9 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     handlers = {"run": _run, "compare": _compare, "datasets": _datasets}
     try:
         return handlers[args.command](args)
-    except (ValueError, FileNotFoundError, ImportError, IsADirectoryError) as error:
+    except (
+        ValueError, FileNotFoundError, ConnectionError, ImportError, IsADirectoryError
+    ) as error:
         print(f"streamboost: error: {error}", file=sys.stderr)
         return 2
     except _Interrupted as message:

@@ -43,6 +43,16 @@ def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
     assert {"brier", "log_loss", "arm", "reward"} <= set(rows[0])
 
 
+def test_run_reads_a_csv_by_its_address(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("STREAMBOOST_CACHE", str(tmp_path / "cache"))
+    url = datasets.fetch("phishing").as_uri()  # file://...; http(s) is tested in test_datasets
+    assert main(["run", "--dataset", url, "--policy", "never", *TINY]) == 0
+    assert f"{url} (first 200 examples)" in capsys.readouterr().out
+    assert len(list((tmp_path / "cache" / "urls").iterdir())) == 1
+    assert main(["run", "--dataset", url + ".missing", *TINY]) == 2
+    assert "error: could not download file:" in capsys.readouterr().err
+
+
 def test_run_is_reproducible_from_the_seed(capsys):
     outputs = []
     for _ in range(2):

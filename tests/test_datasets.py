@@ -6,6 +6,7 @@ import functools
 import gzip
 import hashlib
 import http.server
+import itertools
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ import pytest
 
 from streamboost import datasets
 from streamboost.datasets import REGISTRY, ChecksumError, DatasetSpec
+from streamboost.experiments.grid import check_dataset
 
 
 def _shared_data() -> Path:
@@ -311,3 +313,34 @@ def test_describe_registry_table():
     assert all(r[-1] == "data_dir" for r in row.values())
     empty = datasets.describe_registry()
     assert {line.split()[-1] for line in empty.splitlines()[1:]} == {"bundled", "missing"}
+
+
+def test_a_csv_address_streams_like_the_file_and_is_downloaded_once(http_dir, tmp_path):
+    root, base = http_dir
+    local = datasets.fetch("phishing")
+    shutil.copy(local, root / "served.csv.gz")
+    url = f"{base}/served.csv.gz"
+    expected = list(itertools.islice(datasets.stream(str(local), seed=1), 300))
+    assert list(itertools.islice(datasets.stream(url, seed=1), 300)) == expected
+    (root / "served.csv.gz").unlink()  # read from the cache from now on
+    assert list(itertools.islice(datasets.stream(url, seed=1), 300)) == expected
+    cached = datasets.fetch_url(url)
+    assert cached.parent == tmp_path / "cache" / "urls" and cached.name.endswith("served.csv.gz")
+    assert datasets.fetch_url(url, sha256=REGISTRY["phishing"].sha256) == cached
+    with pytest.raises(ChecksumError, match=r"cached copy .* does not have sha256 0{64}"):
+        datasets.fetch_url(url, sha256="0" * 64)
+    assert check_dataset(url) == url
+
+
+def test_a_bad_address_is_refused_and_nothing_is_saved(http_dir, tmp_path):
+    root, base = http_dir
+    (root / "data.csv").write_text("a,target\n1,yes\n")
+    with pytest.raises(ChecksumError, match=r"data\.csv: download from .* nothing was saved"):
+        datasets.fetch_url(f"{base}/data.csv", sha256="0" * 64)
+    with pytest.raises(ConnectionError, match=r"could not download .*/absent\.csv: HTTP Error 404"):
+        datasets.fetch_url(f"{base}/absent.csv")
+    with pytest.raises(ValueError, match="sha256 must be 64 lowercase hex digits"):
+        datasets.fetch_url(f"{base}/data.csv", sha256="ABC")
+    assert not list((tmp_path / "cache" / "urls").glob("*"))
+    with pytest.raises(ValueError, match=r"neither a registered name .* nor an http"):
+        check_dataset("ftp://example.org/data.csv")

@@ -12,7 +12,16 @@ See ``docs/datasets.md`` for the registry, file search order and replay options.
 from __future__ import annotations
 
 from .drift import ConceptSwitch, Drift, LabelFlip, PriorShift
-from .files import ChecksumError, cache_dir, download_url, fetch, locate, sha256_file, verify
+from .files import (
+    ChecksumError,
+    cache_dir,
+    download_url,
+    fetch,
+    fetch_url,
+    locate,
+    sha256_file,
+    verify,
+)
 from .reader import CSVTable, Dataset, load
 from .registry import REGISTRY, DatasetSpec, describe_registry
 from .stream import positive_label, stream
@@ -31,6 +40,7 @@ __all__ = [
     "describe_registry",
     "download_url",
     "fetch",
+    "fetch_url",
     "load",
     "locate",
     "positive_label",

@@ -7,6 +7,9 @@ must match the registry's sha256 (a wrong copy is an error, never skipped in fav
 one). If there is no copy and a download address is known (the spec's ``url``, or
 ``$STREAMBOOST_DATA_URL/<filename>`` for a mirror of the project's files), the file is
 downloaded into the cache, hashed on the way, and kept only if the hash matches.
+
+A CSV file given by its address (``fetch_url``, or ``stream("https://...")``) is downloaded
+once into ``<cache>/urls/`` and read from there afterwards; pass its sha256 to have it checked.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -24,12 +29,14 @@ __all__ = [
     "cache_dir",
     "download_url",
     "fetch",
+    "fetch_url",
     "locate",
     "sha256_file",
     "verify",
 ]
 
 _CHUNK = 1 << 16
+_SCHEMES = ("http", "https", "file")
 
 
 class ChecksumError(ValueError):
@@ -164,7 +171,8 @@ def fetch(
         )
         raise FileNotFoundError(f"dataset {spec.name!r}: {spec.filename} not found in "
                                 f"{searched}; {how}")
-    return _download(spec, url, cache_dir() / spec.filename, progress=progress)
+    return _download(url, cache_dir() / spec.filename, label=spec.filename,
+                     expected=spec.sha256, size=spec.size, progress=progress)
 
 
 def _spec(name: str | DatasetSpec) -> DatasetSpec:
@@ -178,24 +186,65 @@ def _spec(name: str | DatasetSpec) -> DatasetSpec:
         ) from None
 
 
-def _download(spec: DatasetSpec, url: str, target: Path, *, progress: bool) -> Path:
+def is_url(source: object) -> bool:
+    """Whether `source` is a str naming an http(s) or file address."""
+    return isinstance(source, str) and source.split("://", 1)[0].lower() in _SCHEMES
+
+
+def fetch_url(url: str, *, sha256: str | None = None, progress: bool = True) -> Path:
+    """Path of a CSV file (gzipped or not) downloaded from `url` into ``<cache>/urls/``,
+    downloading it only the first time; with `sha256`, the file is checked against it.
+
+    Examples
+    --------
+    >>> from streamboost.datasets import fetch_url
+    >>> fetch_url("ftp://example.org/data.csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ftp://example.org/data.csv' is not an http(s) or file address
+
+    """
+    if not is_url(url):
+        raise ValueError(f"{url!r} is not an http(s) or file address")
+    if sha256 is not None and (len(sha256) != 64 or not set(sha256) <= set("0123456789abcdef")):
+        raise ValueError(f"sha256 must be 64 lowercase hex digits, got {sha256!r}")
+    name = urllib.parse.urlsplit(url).path.rsplit("/", 1)[-1] or "data.csv"
+    key = hashlib.sha256(url.encode()).hexdigest()[:16]  # one cached copy per address
+    target = cache_dir() / "urls" / f"{key}-{name}"
+    if target.is_file():
+        if sha256 is not None and sha256_file(target) != sha256:
+            raise ChecksumError(f"{url}: the cached copy {target} does not have sha256 "
+                                f"{sha256}; delete it to download again")
+        return target
+    return _download(url, target, label=name, expected=sha256, size=0, progress=progress)
+
+
+def _download(
+    url: str, target: Path, *, label: str, expected: str | None, size: int, progress: bool
+) -> Path:
+    """Download `url` to `target` (atomically: a partial file never takes its name), hashed on
+    the way and kept only if the hash is `expected` (any hash when None)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}.part")
     digest = hashlib.sha256()
     try:
-        with urllib.request.urlopen(url, timeout=60) as response, open(partial, "wb") as out:
-            total = int(response.headers.get("Content-Length") or spec.size)
-            report = _progress_reporter(f"downloading {spec.filename}", total, progress)
+        try:
+            response = urllib.request.urlopen(url, timeout=60)
+        except (urllib.error.URLError, ValueError) as error:
+            raise ConnectionError(f"could not download {url}: {error}") from error
+        with response, open(partial, "wb") as out:
+            total = int(response.headers.get("Content-Length") or size)
+            report = _progress_reporter(f"downloading {label}", total, progress)
             while chunk := response.read(_CHUNK):
                 digest.update(chunk)
                 out.write(chunk)
                 report(len(chunk))
             report(None)
         actual = digest.hexdigest()
-        if actual != spec.sha256:
+        if expected is not None and actual != expected:
             raise ChecksumError(
-                f"dataset {spec.name!r}: download from {url} has sha256 {actual}, expected "
-                f"{spec.sha256}; nothing was saved"
+                f"{label}: download from {url} has sha256 {actual}, expected {expected}; "
+                "nothing was saved"
             )
         os.replace(partial, target)
     finally:

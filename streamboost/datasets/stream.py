@@ -2,8 +2,9 @@
 
 One function, ``stream``, builds the replay as a pipeline of steps, each optional:
 
-1. read the source row by row (registry name, CSV path, DataFrame, ``(X, y)`` arrays or any
-   iterable of ``(x, y)`` such as a River dataset); ``y`` becomes ``label == positive``;
+1. read the source row by row (registry name, CSV path or address, DataFrame, ``(X, y)``
+   arrays or any iterable of ``(x, y)`` such as a River dataset); ``y`` becomes
+   ``label == positive``;
 2. drop the rows the thesis excluded (``drop_ambiguous``, splice only);
 3. keep an exact, seeded, order-preserving random subset of each class: ``balance`` (50/50 by
    undersampling the majority class, thesis Section 8.1) or ``positive_prior`` (a target
@@ -42,6 +43,7 @@ from typing import Any
 from river import preprocessing, stats
 
 from .drift import Drift
+from .files import fetch_url, is_url
 from .reader import CSVTable, Dataset, load
 from .registry import REGISTRY, DatasetSpec
 
@@ -135,6 +137,8 @@ def _resolve(
     elif isinstance(source, str) and source in REGISTRY:
         spec = REGISTRY[source]
         rows = load(source, data_dir, raw_labels=True)
+    elif is_url(source):
+        rows = CSVTable(fetch_url(source), label_column=target)
     elif isinstance(source, str | os.PathLike):
         if not Path(source).is_file():
             raise FileNotFoundError(
@@ -153,8 +157,9 @@ def _resolve(
         rows = _Pairs(source)
     else:
         raise TypeError(
-            "source must be a registered name, a CSV path, a DataFrame with a 'target' column, "
-            f"an (X, y) pair of arrays or an iterable of (x, y); got {type(source).__name__}"
+            "source must be a registered name, a CSV path or address, a DataFrame with a "
+            "'target' column, an (X, y) pair of arrays or an iterable of (x, y); got "
+            f"{type(source).__name__}"
         )
     if spec is not None:
         if positive is None:
@@ -332,8 +337,9 @@ def stream(
     Parameters
     ----------
     source
-        A ``REGISTRY`` name or a ``load``-ed dataset; a CSV path (gzipped or not; label column
-        ``target``; numeric columns inferred from the first 1,000 rows); a pandas DataFrame
+        A ``REGISTRY`` name or a ``load``-ed dataset; a CSV path or http(s) address (gzipped
+        or not; label column ``target``; numeric columns inferred from the first 1,000 rows;
+        an address is downloaded once into the cache, ``fetch_url``); a pandas DataFrame
         with a ``target`` column; an ``(X, y)`` pair (numpy arrays, lists, DataFrame/Series;
         features of arrays are named 0..d-1); or any iterable of ``(x, y)``, e.g. a River
         dataset. Missing values (empty cells, None, NaN) are left out of ``x``.

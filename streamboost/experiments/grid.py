@@ -23,6 +23,7 @@ from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
 from ..calibration import CALIBRATORS
 from ..controller import REWARDS, BanditCalibratedClassifier
+from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from .models import check_model_name, make_model
@@ -90,14 +91,15 @@ def check_policy(name: str) -> str:
 
 
 def check_dataset(name: str) -> str:
-    """Return `name` if it is a registered dataset or an existing CSV file (gzipped or not),
-    else raise ValueError naming the registered ones."""
+    """Return `name` if it is a registered dataset, an existing CSV file (gzipped or not) or an
+    http(s) address, else raise ValueError naming the registered ones."""
     if not isinstance(name, str):
         raise TypeError(f"a dataset name must be a str, got {name!r}")
-    if name not in datasets.REGISTRY and not Path(name).is_file():
+    if name not in datasets.REGISTRY and not Path(name).is_file() and not is_url(name):
         raise ValueError(
             f"unknown dataset {name!r}: neither a registered name "
-            f"({', '.join(sorted(datasets.REGISTRY))}) nor an existing CSV file"
+            f"({', '.join(sorted(datasets.REGISTRY))}), an existing CSV file nor an http(s) "
+            "address"
         )
     return name
 
