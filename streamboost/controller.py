@@ -14,7 +14,7 @@ from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
-from .reward import LOSSES, PairedReward, calibrated
+from .reward import LOSSES, MAPPINGS, PairedReward, calibrated
 from .scores import calibrator_for, check_model, learns_bools, positive_score
 from .validation import check_features, records
 
@@ -47,11 +47,12 @@ class BanditCalibratedClassifier(
     **Reward** (`streamboost.reward`): the action of minibatch $t$ is scored on `reward_examples`
     examples of minibatch $t+1$, paired: the model and calibrator after $t$ against the same
     pair with what the action changed rolled back; a minibatch that trains the model also scores
-    the arms it did not take (`counterfactual`). Improvements over a running RMS scale are
-    squashed into the policy's range. Snapshots cost a copy of the model per measured
-    minibatch (for grown trees, hundreds of examples' worth of learning), so `reward_every`
-    measures one minibatch in N; with arms that all train the model (`("train", "both")`) the
-    model's common part is left out of the rewards and it is never copied. Schedules
+    the arms it did not take (`counterfactual`). Improvements become rewards by an affine map,
+    which keeps the order of the arms' mean gains (`reward_map`). Snapshots cost a copy of the
+    model per measured minibatch (for grown trees, hundreds of examples' worth of learning),
+    so `reward_every` measures one minibatch in N; with arms that all train the model
+    (`("train", "both")`) the model's common part is left out of the rewards and it is never
+    copied. Schedules
     (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. Which policy to pick, and
     what each costs: docs/controller.md. `arm_counts` (warm-up counted as `"train"`),
     `n_batches`, `trace` and `last_batch` record the allocation.
@@ -79,6 +80,9 @@ class BanditCalibratedClassifier(
         Minibatches that train the model whatever the policy.
     reward_smoothing
         Weight of the newest round in the running reward scale, in (0, 1].
+    reward_map
+        `"affine"` or `"logistic"` (before 0.4; it can rank arms against their mean gains):
+        how improvements become rewards (`streamboost.reward`).
     reward_examples, reward_every
         The reward's budget: examples of the next minibatch scored (None: all), and one
         minibatch measured in `reward_every`.
@@ -137,6 +141,7 @@ class BanditCalibratedClassifier(
         arms: tuple[str, ...] = ("train", "calibrate", "both"),
         warmup: int = 10,
         reward_smoothing: float = 0.05,
+        reward_map: str = "affine",
         reward_examples: int | None = None,
         reward_every: int = 1,
         trace_size: int = 1000,
@@ -161,6 +166,8 @@ class BanditCalibratedClassifier(
             or not 0.0 < reward_smoothing <= 1.0
         ):
             raise ValueError(f"reward_smoothing must be in (0, 1], got {reward_smoothing!r}")
+        if reward_map not in MAPPINGS:
+            raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")
         if model is not None:
             check_model(model, pos_label)
@@ -175,6 +182,7 @@ class BanditCalibratedClassifier(
         self.arms = arms
         self.warmup = warmup
         self.reward_smoothing = reward_smoothing
+        self.reward_map = reward_map
         self.reward_examples = reward_examples
         self.reward_every = reward_every
         self.trace_size = trace_size
@@ -202,6 +210,7 @@ class BanditCalibratedClassifier(
             reward_smoothing,
             {k * batch_size // m for k in range(m)},
             model_free="calibrate" not in self._arms,
+            mapping=reward_map,
         )
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)

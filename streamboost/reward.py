@@ -11,9 +11,26 @@ $$\Delta_t = \frac{1}{|S_{t+1}|} \sum_{i \in S_{t+1}} \ell(\text{before}_t, x_i,
 with $\ell$ the log-loss, the squared error or the realised cost divided by
 $c_{FP} + c_{FN}$. A minibatch that trains the model also reveals what `"calibrate"` and
 `"both"` would have earned (a shadow calibrator learns the same prequential scores):
-counterfactual rewards, one round with side observations (Mannor & Shamir 2011). Improvements
-are divided by a running root-mean-square scale and squashed by the logistic function into the
-policy's reward range.
+counterfactual rewards, one round with side observations (Mannor & Shamir 2011).
+
+**From improvements to rewards** (`mapping`). A policy ranks arms by their mean reward, so the
+map must keep the order of the arms' mean improvements, also when gains are heavy-tailed (a
+calibrator's few large wins among many small losses). Only an affine map does for every
+distribution, so `"affine"` (the default) is one:
+
+* a policy with a reward range $[a, b]$ gets $a + (b - a)(1 + \Delta / B)/2$, with $B$ the
+  largest possible $|\Delta|$ of the loss (`LOSS_BOUNDS`: 1 for the squared error and the
+  normalised cost, $-\log 10^{-15}$ for the log-loss): always inside the range, exactly;
+* a policy that takes any real (Gaussian Thompson, epsilon-greedy) gets $\Delta / \sigma$,
+  with $\sigma$ the running root-mean-square improvement of the *earlier* rounds (so a round's
+  own outlier does not shrink its own reward), which suits their unit-scale defaults.
+
+The rewards of a bounded policy then differ by a small fraction of the range; that costs little
+exploration when a training minibatch scores every arm (their counts grow together), and more
+when only the arm taken is scored. `"logistic"` is the map before version 0.4: $\Delta$ over
+the running RMS (this round included), squashed by the logistic function into the range. It
+separates arms sooner but can rank them against their mean gains (tested); it is kept to
+reproduce earlier reports.
 
 When every arm trains the model (arms `"train"` and `"both"`, no `"calibrate"`), the model's part
 of each arm's improvement is the same for all of them, so it is left out (`model_free`): the
@@ -32,12 +49,16 @@ import typing
 from .decision import cost_threshold
 from .scores import snapshot
 
-__all__ = ["LOSSES", "PairedReward", "squash"]
+__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
+MAPPINGS = ("affine", "logistic")
 
 # Probabilities are clipped this far from 0 and 1 before taking logs, as River's LogLoss does.
 _LOG_EPS = 1e-15
+
+#: The largest possible per-example loss, hence the largest |improvement| of a round.
+LOSS_BOUNDS = {"log-likelihood": -math.log(_LOG_EPS), "brier": 1.0, "expected-cost": 1.0}
 
 
 def loss(name: str, p: float, positive: bool, c_fp: float, c_fn: float) -> float:
@@ -104,6 +125,8 @@ class PairedReward:
         In-minibatch positions of the examples that score a round (the rest are not scored).
     model_free
         Every arm trains the model: leave its common part out and never copy it (see above).
+    mapping
+        How improvements become rewards: `"affine"` or `"logistic"` (see above).
 
     Examples
     --------
@@ -129,9 +152,15 @@ class PairedReward:
     """
 
     def __init__(
-        self, loss: str, smoothing: float, sample: typing.Collection[int], model_free: bool = False
+        self,
+        loss: str,
+        smoothing: float,
+        sample: typing.Collection[int],
+        model_free: bool = False,
+        mapping: str = "affine",
     ):
         self.loss = loss
+        self.mapping = mapping
         self.smoothing = smoothing
         self.sample = frozenset(sample)
         self.model_free = model_free
@@ -219,10 +248,20 @@ class PairedReward:
         return result
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
-        """Improvements over the running RMS scale, squashed into the policy's range."""
+        """The round's improvements as rewards for a policy of range `reward_range` (None: any
+        real), by `mapping`; the running scale learns the round afterwards (before, for
+        `"logistic"`)."""
         square = sum(d * d for d in improvements) / len(improvements)
         w = self.smoothing
-        self.scale = square if self.scale == 0.0 else (1.0 - w) * self.scale + w * square
-        root = math.sqrt(self.scale)
-        low, high = reward_range or (0.0, 1.0)
-        return [squash(d / root if root > 0.0 else 0.0, low, high) for d in improvements]
+        earlier = self.scale
+        self.scale = square if earlier == 0.0 else (1.0 - w) * earlier + w * square
+        if self.mapping == "logistic":
+            root = math.sqrt(self.scale)
+            low, high = reward_range or (0.0, 1.0)
+            return [squash(d / root if root > 0.0 else 0.0, low, high) for d in improvements]
+        if reward_range is None:
+            root = math.sqrt(earlier if earlier > 0.0 else self.scale)
+            return [d / root if root > 0.0 else 0.0 for d in improvements]
+        low, high = reward_range
+        bound = 2.0 * LOSS_BOUNDS[self.loss]
+        return [min(high, max(low, low + (high - low) * (0.5 + d / bound))) for d in improvements]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import random
 
 import pandas as pd
 import pytest
@@ -15,7 +16,7 @@ from streamboost import (
     OzaBoostClassifier,
     bandits,
 )
-from streamboost.reward import PairedReward
+from streamboost.reward import MAPPINGS, PairedReward
 
 
 def phishing(n: int = 600) -> list[tuple[dict, bool]]:
@@ -228,12 +229,12 @@ def test_counterfactual_calibrator_never_reaches_the_predictions():
     assert models[0].calibrator_.n_seen == 0
 
 
-def test_rewards_are_standardised_by_the_running_rms_then_squashed_into_the_policys_range():
+def test_the_logistic_map_standardises_by_the_running_rms_then_squashes():
     def logistic(z):
         return 1 / (1 + math.exp(-z))
 
     def meter():
-        return PairedReward("log-likelihood", smoothing=0.5, sample=(0,))
+        return PairedReward("log-likelihood", smoothing=0.5, sample=(0,), mapping="logistic")
 
     bounded, unit = meter(), (0.0, 1.0)
     assert bounded._rewards([0.02], unit) == pytest.approx([logistic(1)])  # scale^2 = 4e-4
@@ -244,11 +245,53 @@ def test_rewards_are_standardised_by_the_running_rms_then_squashed_into_the_poli
     assert meter()._rewards([0.03, -0.01, 0.0], unit) == pytest.approx(
         [logistic(0.03 / math.sqrt(1e-3 / 3)), logistic(-0.01 / math.sqrt(1e-3 / 3)), 0.5]
     )
-    # Another range: the same logistic, stretched.
     assert meter()._rewards([0.02], (-1.0, 3.0)) == pytest.approx([-1.0 + 4.0 * logistic(1)])
+
+
+def test_the_affine_map_uses_the_losss_bound_or_the_earlier_rounds_scale():
+    brier = PairedReward("brier", smoothing=0.5, sample=(0,))
+    assert brier._rewards([0.02, -0.5, 1.0], (0.0, 1.0)) == pytest.approx([0.51, 0.25, 1.0])
+    assert brier._rewards([0.02], (-1.0, 3.0)) == pytest.approx([1.04])
+    bound = -math.log(1e-15)  # the log-loss of a probability clipped at 1e-15
+    log = PairedReward("log-likelihood", smoothing=0.5, sample=(0,))
+    assert log._rewards([-bound, bound], (0.0, 1.0)) == [0.0, 1.0]
+    # any real accepted (Gaussian Thompson): over the RMS of the rounds before this one
     gaussian = BanditCalibratedClassifier(policy="gaussian-thompson")
-    assert gaussian.policy_.reward_range is None  # any real accepted: squashed into [0, 1]
-    assert meter()._rewards([0.02], None) == pytest.approx([logistic(1)])
+    assert gaussian.policy_.reward_range is None
+    free = PairedReward("brier", smoothing=0.5, sample=(0,))
+    assert free._rewards([0.02], None) == pytest.approx([1.0])  # the first round: its own RMS
+    assert free._rewards([0.5], None) == pytest.approx([0.5 / 0.02])  # not shrunk by itself
+    with pytest.raises(ValueError, match=r"reward_map must be one of .*got 'squash'"):
+        BanditCalibratedClassifier(reward_map="squash")
+
+
+def _heavy_tailed_rounds(n: int, seed: int) -> list[list[float]]:
+    # What the intrusion streams showed: training gains a steady +0.059 per example; calibrating
+    # loses a little on most minibatches and wins big on a few, +0.087 on average.
+    rng = random.Random(seed)
+    rounds = []
+    for _ in range(n):
+        calibrate = 1.65 if rng.random() < 0.06 else -0.013
+        rounds.append([0.059 + rng.gauss(0.0, 0.01), calibrate + rng.gauss(0.0, 0.002)])
+    return rounds
+
+
+@pytest.mark.parametrize("policy", ["ucb1", "discounted-ucb", "kl-ucb", "gaussian-thompson"])
+def test_the_affine_map_ranks_arms_by_their_mean_gain_on_heavy_tailed_gains(policy):
+    rounds = _heavy_tailed_rounds(3_000, seed=5)
+    gains = [sum(r[a] for r in rounds) / len(rounds) for a in (0, 1)]
+    assert gains[1] > gains[0] + 0.02  # calibrating gains more on average
+    rewards = {}
+    for mapping in MAPPINGS:
+        meter = PairedReward("log-likelihood", smoothing=0.05, sample=(0,), mapping=mapping)
+        bandit = bandits.POLICIES[policy](n_arms=2, seed=0)
+        for improvements in rounds:
+            bandit.update_round(dict(enumerate(meter._rewards(improvements, bandit.reward_range))))
+        rewards[mapping] = bandit.means
+    # the logistic squash ranks training first (the failure it had on intrusion streams) ...
+    assert rewards["logistic"][0] > rewards["logistic"][1]
+    # ... the affine map keeps the order of the mean gains
+    assert rewards["affine"][1] > rewards["affine"][0]
 
 
 def test_rewards_stay_inside_the_policys_range():
