@@ -23,6 +23,7 @@ ALL = [
     metrics.BrierCurve,
     metrics.BrierDecomposition,
     metrics.ExpectedCalibrationError,
+    metrics.SmoothECE,
 ]
 
 
@@ -388,6 +389,40 @@ def test_ece_by_hand_and_bin_edges():
     assert m.get() == pytest.approx(3 / 4 * (1 / 3 - 1 / 6))
     with pytest.raises(ValueError, match="n_bins"):
         metrics.ExpectedCalibrationError(n_bins=0)
+
+
+def _smooth_ece_direct(y, p, sigma: float) -> float:
+    """smECE at `sigma` from its definition: every point's reflected Gaussian, no grid for the
+    data, the integral over t by the trapezoid rule on 20,001 points."""
+    t = np.linspace(0.0, 1.0, 20_001)[:, None]
+    residual = p - y
+    total = np.zeros(len(t))
+    for start in range(0, len(p), 500):  # in chunks: a (20,001 x 500) matrix at a time
+        f, r = p[start : start + 500], residual[start : start + 500]
+        kernel = sum(
+            np.exp(-((t - c) ** 2) / (2 * sigma**2)) for c in (f, -f, 2.0 - f)
+        ) / (np.sqrt(2 * np.pi) * sigma)
+        total += kernel @ r
+    return float(np.trapezoid(np.abs(total / len(p)), t[:, 0]))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_smooth_ece_follows_its_definition_and_reads_at_the_fixed_point(seed):
+    y, p = _sample(2000, prior=0.3, seed=seed)
+    m = _fill(metrics.SmoothECE(), y, p)
+    for sigma in (0.03, 0.1, 0.3):
+        assert m._at(sigma) == pytest.approx(_smooth_ece_direct(y, p, sigma), abs=1e-3)
+    sigma = m.bandwidth  # the fixed point smECE_sigma = sigma, to 2^-10
+    assert m._at(sigma) < sigma <= m._at(sigma - 2**-10) + 2**-10
+    assert m.get() == m._at(sigma)
+    # Calibrated forecasts score near 0; the same forecasts, distorted, score more.
+    rng = np.random.default_rng(seed)
+    fair = rng.random(5000)
+    calibrated = _fill(metrics.SmoothECE(), rng.random(5000) < fair, fair)
+    distorted = _fill(metrics.SmoothECE(), rng.random(5000) < fair, fair**3)
+    assert calibrated.get() < 0.03 < 0.15 < distorted.get()
+    with pytest.raises(ValueError, match="n_points must be an int >= 3, got 2"):
+        metrics.SmoothECE(n_points=2)
 
 
 @pytest.mark.parametrize("cls", ALL)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import base
 from .brier import BrierDecomposition, BrierScore
 from .brier_curve import THESIS_COST_RATIOS, BrierCurve, BrierCurvePoint
-from .calibration import ExpectedCalibrationError
+from .calibration import ExpectedCalibrationError, SmoothECE
 from .cost import DecisionMetric, ExpectedCost
 from .imbalance import CohenKappa, GMean
 from .river import Binarized
@@ -28,5 +28,6 @@ __all__ = [
     "ExpectedCalibrationError",
     "ExpectedCost",
     "GMean",
+    "SmoothECE",
     "base",
 ]
