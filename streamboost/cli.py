@@ -7,6 +7,7 @@ Every sub-command has `--help` with examples; see `docs/cli.md`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import math
@@ -363,33 +364,72 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
 _HEADLINE_RATIOS = (0.1, 1.0, 10.0)  # c_FN / c_FP
 
 
-def _headline(records: typing.Sequence[dict[str, typing.Any]]) -> str:
+def _headline(
+    records: typing.Sequence[dict[str, typing.Any]],
+    river: typing.Sequence[dict[str, typing.Any]] = (),
+) -> str:
     """What calibrating buys: "both" against the raw model "never", on probabilities and on
-    decisions at three cost ratios (mean over the grid's datasets and seeds); "" if either
-    policy is missing."""
-    results: dict[str, list[RunResult]] = {"never": [], "both": []}
-    for record in records:
-        policy = record["config"]["policy"]
-        if record["status"] == "ok" and policy in results:
-            results[policy].append(RunResult(**record["result"]))
-    if not all(results.values()):
-        return ""
+    decisions at three cost ratios (mean over the grid's datasets and seeds), and the same for a
+    plain River logistic regression run on the same streams (`river`); "" if the grid lacks
+    either policy."""
 
-    def mean(policy: str, value: typing.Callable[[RunResult], float]) -> float:
-        return sum(value(r) for r in results[policy]) / len(results[policy])
+    def results(chosen) -> dict[str, list[RunResult]]:
+        found: dict[str, list[RunResult]] = {"never": [], "both": []}
+        for record in chosen:
+            policy = record["config"]["policy"]
+            if record["status"] == "ok" and policy in found:
+                found[policy].append(RunResult(**record["result"]))
+        return found
 
-    lines = ["What calibrating buys here (both against the raw model, never; mean over "
-             "datasets and seeds):"]
-    for name, value in (("Brier score", lambda r: r.brier), ("log-loss", lambda r: r.log_loss)):
-        lines.append(f"  {name:<38}{mean('never', value):.4f} -> {mean('both', value):.4f}")
+    def cost(r: RunResult, ratio: float) -> float:
+        return r.cost_at_threshold(ratio) / min(1.0, ratio)  # the cheaper error costs 1
+
+    measures = [("Brier score", lambda r: r.brier), ("log-loss", lambda r: r.log_loss)]
     for ratio in _HEADLINE_RATIOS:
-        def cost(r: RunResult, ratio: float = ratio) -> float:
-            return r.cost_at_threshold(ratio) / min(1.0, ratio)  # the cheaper error costs 1
-
         label = f"cost per example at c_FN:c_FP = {ratio:g}:1" if ratio >= 1 else (
             f"cost per example at c_FN:c_FP = 1:{1 / ratio:g}")
-        lines.append(f"  {label:<38}{mean('never', cost):.4f} -> {mean('both', cost):.4f}")
+        measures.append((label, lambda r, ratio=ratio: cost(r, ratio)))
+
+    def block(found: dict[str, list[RunResult]], prefix: str) -> list[str]:
+        def mean(policy: str, value: typing.Callable[[RunResult], float]) -> float:
+            return sum(value(r) for r in found[policy]) / len(found[policy])
+
+        return [f"  {prefix + name:<48}{mean('never', value):.4f} -> {mean('both', value):.4f}"
+                for name, value in measures]
+
+    ours = results(records)
+    if not all(ours.values()):
+        return ""
+    lines = ["What calibrating buys here (both against the raw model, never; mean over "
+             "datasets and seeds):", *block(ours, "")]
+    theirs = results(river)
+    if all(theirs.values()):
+        lines += ["A plain River model on the same streams and seeds, raw -> calibrated "
+                  "(StandardScaler | LogisticRegression, CalibratedClassifier):",
+                  *block(theirs, "River LR, ")]
     return "\n".join(lines)
+
+
+def _river_baseline(args: argparse.Namespace, cells: typing.Sequence) -> list[dict]:
+    """Records of a plain River logistic regression, raw and calibrated ("both"), on the grid's
+    datasets, cost ratios and seeds (a few seconds; not stored with the grid's runs)."""
+    if args.model == "lr" or not {"never", "both"} <= set(args.policies):
+        return []  # the grid itself is the River model, or has no raw/calibrated pair
+    baseline = make_grid(
+        args.datasets, ["never", "both"], cost_ratios=args.cost_ratios,
+        seeds=range(args.seeds), **{**_settings(cells[0]), "model": "lr"},
+    )
+    print("Running a plain River logistic regression on the same streams, for comparison...")
+    return run_grid(baseline, None, backend="joblib", n_jobs=args.n_jobs, progress=False).records
+
+
+def _settings(cell) -> dict[str, typing.Any]:
+    """The fields a grid's cells share (all but dataset, policy, cost ratio and seed)."""
+    shared = dataclasses.asdict(cell)
+    for name in ("dataset", "policy", "cost_ratio", "seed"):
+        shared.pop(name)
+    shared["arms"] = tuple(shared["arms"])
+    return shared
 
 
 _POLICY_LINES = {
@@ -629,7 +669,7 @@ def _compare(args: argparse.Namespace) -> int:
         print()
         for policy in comparison.policies:
             print(f"  {policy}: {_describe(policy)}")
-    headline = _headline(grid.records)
+    headline = _headline(grid.records, _river_baseline(args, cells))
     if headline:
         print()
         print(headline)

@@ -12,6 +12,7 @@ import pytest
 
 from streamboost import __version__, datasets
 from streamboost.cli import main
+from streamboost.experiments import make_grid, run_grid
 
 TINY = ["--max-rows", "200", "--no-progress"]
 
@@ -331,3 +332,14 @@ def test_compare_says_what_calibrating_buys(tmp_path, capsys):
     assert {"cost per example at c_FN:c_FP = 1:10", "cost per example at c_FN:c_FP = 10:1"} <= set(
         lines
     )
+    # a plain River logistic regression beside it, on the same streams (not stored as runs)
+    assert len(rows) == 4 and {r["model"] for r in rows} == {"oza-lr"}
+    cells = make_grid(["phishing"], ["never", "both"], seeds=[0, 1], model="lr", max_rows=1500)
+    river = {"never": [], "both": []}
+    for record in run_grid(cells, None, n_jobs=1).records:
+        river[record["config"]["policy"]].append(record["result"]["brier"])
+    raw, _, calibrated = lines["River LR, Brier score"]
+    assert float(raw) == pytest.approx(sum(river["never"]) / 2, abs=1e-4)
+    assert float(calibrated) == pytest.approx(sum(river["both"]) / 2, abs=1e-4)
+    assert float(raw) != pytest.approx(mean("never", "brier"), abs=1e-3)  # not our booster
+    assert sum(label.startswith("River LR, ") for label in lines) == 5
