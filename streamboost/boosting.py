@@ -40,40 +40,19 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     with $\epsilon_m = \lambda^{sw}_m / (\lambda^{sc}_m + \lambda^{sw}_m)$ and the vote weight
     $\alpha_m = \frac12 \log \frac{1 - \epsilon_m}{\epsilon_m}$ (AdaBoost's, thesis Eq. 3.1).
 
-    **Which members vote.** The thesis stops adding learners once $\alpha \le 0$, i.e.
-    $\epsilon \geq 1/2$ (Section 8.1), and MOA's `OzaBoost` stops its vote at the first such
-    member; River's `AdaBoostClassifier` instead gives such members weight 1, which lets a member
-    that is worse than chance pull the vote its way. Here:
+    **Which members vote** (`weak_rule`): a member that has seen no example does not vote;
+    `"stop"` (the thesis's Section 8.1 and MOA) leaves out the first member with
+    $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members. The error in
+    $\alpha_m$ is floored at $\frac{1/2}{n_m + 1}$ so a member never yet wrong has a finite
+    weight; the $\lambda$ updates use the exact $\epsilon_m$.
 
-    * a member that has seen no example has no $\epsilon$ and does not vote;
-    * `weak_rule="stop"` (default, the thesis and MOA): the vote uses the members *before* the
-      first member with $\epsilon_m \geq 1/2$. Later members were trained on example weights that
-      the failed member shaped, so they are left out with it;
-    * `weak_rule="skip"`: only the members with $\epsilon_m \geq 1/2$ are left out;
-    * $\epsilon_m = 0$ would give $\alpha_m = \infty$. The error used in $\alpha_m$ is floored at
-      $\frac{1/2}{n_m + 1}$ with $n_m = \lambda^{sc}_m + \lambda^{sw}_m$: the add-one-half
-      (Krichevsky-Trofimov) estimate of a member never yet seen wrong, so a perfect member's
-      weight grows like $\frac12 \log(2 n_m + 1)$. Above the floor the formula is exactly
-      AdaBoost's. The $\lambda$ updates always use the exact $\epsilon_m$.
-
-    **Scores.** With $h_m(x) \in \{-1, +1\}$ the members' hard votes and $M$ the voting members:
-
-    * `score="vote"` (thesis Eq. 7.6): $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$,
-      the weighted fraction of votes for the positive class, in $[0, 1]$;
-    * `score="logistic"` (thesis Eq. 7.7, Friedman et al.'s link): $s'(x) = 1 / (1 +
-      e^{-2F(x)})$ with $F(x) = \sum_m \alpha_m h_m(x)$.
-
-    With no voting member the score is 1/2. `predict_proba_one` returns the score as
-    `{negative: 1 - s, pos_label: s}` (both keys once the negative label is known). These
-    scores are not calibrated (thesis Chapter 7: boosting distorts probabilities); feed them to an
-    `OnlinePlattCalibrator` and decide with costs through `streamboost.decision`.
-
-    **Labels.** The stream is binary: `pos_label` names the positive label (any hashable value;
-    River's `True` by default), `neg_label` the negative one, inferred when None (`not
-    pos_label` for a bool, else the stream's first other label). Members learn `True` for
-    the positive label and `False` for the negative, so binary-only River learners (e.g. logistic
-    regression) can boost streams labelled `"UP"`/`"DOWN"`. Any other label raises `ValueError`
-    before the model changes: for a multiclass stream, choose a positive class (one-vs-rest).
+    **Scores.** With $h_m(x) \in \{-1, +1\}$ and $M$ the voting members, `score="vote"`
+    (thesis Eq. 7.6) is $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$ and
+    `score="logistic"` (Eq. 7.7) is $1 / (1 + e^{-2F(x)})$, $F(x) = \sum_m \alpha_m h_m(x)$;
+    1/2 with no voting member. They are not calibrated (thesis Chapter 7): put a calibrator
+    beside them. Labels: any two hashable values (`pos_label`, `neg_label` inferred when None);
+    a third raises `ValueError` before the model changes. Rules, reasons and tests:
+    docs/boosting.md.
 
     Parameters
     ----------
@@ -92,15 +71,11 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     seed
         Seed of the Poisson draws.
     engine
-        How the members are held (`streamboost.members`): `"auto"` uses arrays when the member
-        kind has an exact array engine (River's `LogisticRegression` with plain SGD: the same
-        predictions, about 4x faster), else River objects; `"vectorised"` insists on arrays;
-        `"reference"` asks River members one at a time.
+        How the members are held: `"auto"` (arrays when the member kind has an exact array
+        engine, else River objects), `"vectorised"` (arrays or a `TypeError`), `"reference"`.
     draws
-        How a member learns its draw $k$: `"repeat"`, $k$ calls of `learn_one` (River's
-        `AdaBoostClassifier`); `"weight"`, one call with `w=k` (MOA's `OzaBoost`: one call
-        instead of $k$, and the rule of `learn_many`'s minibatch step); `"auto"`, `"weight"`
-        for members that ask for it (`streamboost.weak`), else `"repeat"`.
+        How a member learns its draw $k$: `"repeat"` ($k$ calls, River's AdaBoost), `"weight"`
+        (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members).
 
     Examples
     --------
