@@ -39,6 +39,7 @@ from .experiments import (
 )
 from .experiments.execution import result_rows
 from .experiments.models import MODELS
+from .reward import MAPPINGS
 
 __all__ = ["main"]
 
@@ -177,6 +178,13 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         choices=REWARDS,
         default="log-likelihood",
         help="the controller's reward (log-likelihood)",
+    )
+    parser.add_argument(
+        "--reward-map",
+        choices=MAPPINGS,
+        default="affine",
+        help="how improvements become rewards: affine (keeps the order of the arms' mean "
+        "gains) or logistic (before 0.4) (affine)",
     )
     parser.add_argument(
         "--arms",
@@ -469,6 +477,7 @@ def _run(args: argparse.Namespace) -> int:
         n_models=args.n_models,
         max_rows=args.max_rows,
         reward=args.reward,
+        reward_map=args.reward_map,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         seed=args.seed,
@@ -551,6 +560,7 @@ def _compare(args: argparse.Namespace) -> int:
         n_models=args.n_models,
         max_rows=args.max_rows,
         reward=args.reward,
+        reward_map=args.reward_map,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         data_dir=args.data_dir,
@@ -641,6 +651,7 @@ def _compare(args: argparse.Namespace) -> int:
             "n_models": args.n_models,
             "max_rows": args.max_rows,
             "reward": args.reward,
+            "reward_map": args.reward_map,
             "counterfactual": args.counterfactual,
             "arms": list(args.arms),
             "data_dir": args.data_dir,

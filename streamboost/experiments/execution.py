@@ -47,6 +47,7 @@ _CONFIG_COLUMNS = (
     "n_models",
     "max_rows",
     "reward",
+    "reward_map",
     "counterfactual",
     "arms",
     "data_dir",

@@ -148,6 +148,8 @@ class Cell:
         Evaluate only the first `max_rows` examples of the stream (None: all).
     reward
         The controller's reward.
+    reward_map
+        How the controller turns improvements into rewards (its `reward_map`).
     counterfactual
         Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
@@ -183,6 +185,7 @@ class Cell:
     n_models: int = 10
     max_rows: int | None = None
     reward: str = "log-likelihood"
+    reward_map: str = "affine"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
@@ -262,6 +265,7 @@ class Cell:
             c_fp=self.c_fp,
             c_fn=self.c_fn,
             reward=self.reward,
+            reward_map=self.reward_map,
             counterfactual=self.counterfactual,
             arms=self.arms,
             seed=self.seed,
