@@ -141,3 +141,51 @@ def test_environments():
         bandits.PiecewiseBernoulli(((0.1, 0.2), (0.3, 0.4)), change_points=(5, 9))
     with pytest.raises(ValueError, match="means must be a non-empty sequence"):
         bandits.BernoulliArms((0.5, 1.5))
+
+
+@pytest.mark.parametrize(("environment", "arm", "changed"), [(DEGRADE, 1, (1, 0)),
+                                                             (SWAP, 0, (1, 1))])  # fmt: skip
+def test_glr_kl_ucb_restarts_the_changed_arms_once_and_follows_the_change(
+    environment, arm, changed
+):
+    runs, restarts = [], []
+    for s in SEEDS:
+        policy = bandits.make("glr-kl-ucb", 2, seed=s)
+        runs.append(bandits.simulate(policy, environment, N_ROUNDS, seed=s))
+        restarts.append(policy.restarts)
+    assert restarts == [changed] * len(SEEDS)  # the arms whose mean moved, once each
+    share = np.mean([r.share(arm, 6000, 10_000) for r in runs])
+    assert share > 0.95
+    assert share > _post_change_share("discounted-ucb", environment, arm) + 0.05
+
+
+def test_glr_kl_ucb_raises_no_false_alarm_on_a_stationary_problem():
+    policies = [bandits.make("glr-kl-ucb", 2, seed=s) for s in SEEDS]
+    runs = [
+        bandits.simulate(p, STATIONARY, N_ROUNDS, seed=s)
+        for s, p in zip(SEEDS, policies, strict=True)
+    ]
+    assert all(p.restarts == (0, 0) for p in policies)
+    # forced exploration (alpha = 5 %, half of it on the worse arm) is what it costs
+    assert 0.95 < np.mean([r.optimal.mean() for r in runs]) < 0.99
+
+
+def test_the_glr_statistic_is_the_best_split_of_the_likelihood():
+    from streamboost.bandits.glr_kl_ucb import bernoulli_glr
+    from streamboost.bandits.kl_ucb import bernoulli_kl
+
+    rng = np.random.default_rng(0)
+    rewards = np.concatenate([rng.random(37) * 0.6, rng.random(23) * 0.6 + 0.4])
+    n, mean = len(rewards), rewards.mean()
+
+    def split(s: int) -> float:
+        return s * bernoulli_kl(rewards[:s].mean(), mean) + (n - s) * bernoulli_kl(
+            rewards[s:].mean(), mean
+        )
+
+    assert bernoulli_glr(rewards) == pytest.approx(max(map(split, range(1, n))), rel=1e-9)
+    assert bernoulli_glr(rewards, step=3) == pytest.approx(
+        max(map(split, range(3, n, 3))), rel=1e-9
+    )
+    with pytest.raises(ValueError, match="delta must be a number in"):
+        bandits.GLRKLUCB(delta=0.0)

@@ -28,6 +28,7 @@ from .discounted_ucb import DiscountedUCB
 from .environments import BernoulliArms, DiminishingReturns, Environment, PiecewiseBernoulli
 from .epsilon_greedy import EpsilonGreedy
 from .exp3 import Exp3
+from .glr_kl_ucb import GLRKLUCB
 from .kl_ucb import KLUCB
 from .simulate import SimulationResult, simulate
 from .sliding_window import SlidingWindowUCB
@@ -36,6 +37,7 @@ from .ucb import UCB1
 from .ucb_improved import UCBImproved
 
 __all__ = [
+    "GLRKLUCB",
     "KLUCB",
     "POLICIES",
     "UCB1",
@@ -69,6 +71,7 @@ POLICIES: dict[str, type[Policy]] = {
     "beta-thompson": BetaThompson,
     "discounted-ucb": DiscountedUCB,
     "sliding-window-ucb": SlidingWindowUCB,
+    "glr-kl-ucb": GLRKLUCB,
     "discounted-thompson": DiscountedThompson,
     "discounted-gaussian-thompson": DiscountedGaussianThompson,
     "epsilon-greedy": EpsilonGreedy,

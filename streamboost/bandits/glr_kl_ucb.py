@@ -1,0 +1,186 @@
+"""GLR-klUCB: kl-UCB that restarts an arm when a change detector fires (Besson et al. 2022)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import Policy, _argmax, _check_int, _check_open_unit, _first_unpulled
+from .kl_ucb import kl_upper_bound
+
+__all__ = ["GLRKLUCB", "bernoulli_glr"]
+
+_EDGE = 1e-12  # means are kept this far inside (0, 1), where kl is finite
+
+
+def bernoulli_glr(rewards: np.ndarray, step: int = 1) -> float:
+    r"""The Bernoulli generalized likelihood ratio statistic of a change in `rewards`:
+
+    $$\max_{s} \; s\,\mathrm{kl}(\hat\mu_{1:s}, \hat\mu_{1:n}) +
+    (n - s)\,\mathrm{kl}(\hat\mu_{s+1:n}, \hat\mu_{1:n})$$
+
+    over the split points $s = $ `step`, 2 `step`, ... $< n$ (Besson et al. 2022, Eq. 3), with
+    $\mathrm{kl}$ the Bernoulli divergence; rewards in $[0, 1]$.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.bandits.glr_kl_ucb import bernoulli_glr
+    >>> round(bernoulli_glr(np.array([1.0] * 4 + [0.0] * 4)), 4)  # 8 ln 2: a clean change
+    5.5452
+    >>> bernoulli_glr(np.array([0.5] * 8))
+    0.0
+
+    """
+    n = len(rewards)
+    s = np.arange(step, n, step)
+    if not len(s):
+        return 0.0
+    sums = np.cumsum(rewards)
+    mean = min(max(sums[-1] / n, _EDGE), 1.0 - _EDGE)
+    before = np.clip(sums[s - 1] / s, _EDGE, 1.0 - _EDGE)
+    after = np.clip((sums[-1] - sums[s - 1]) / (n - s), _EDGE, 1.0 - _EDGE)
+    statistic = s * _kl(before, mean) + (n - s) * _kl(after, mean)
+    return float(max(statistic.max(), 0.0))
+
+
+def _kl(p: np.ndarray, q: float) -> np.ndarray:
+    return p * np.log(p / q) + (1.0 - p) * np.log((1.0 - p) / (1.0 - q))
+
+
+class GLRKLUCB(Policy):
+    r"""GLR-klUCB with local restarts: kl-UCB on each arm's rewards since its last change.
+
+    Each round is either a forced exploration (with $\alpha$ the exploration share, round
+    $r$ since the last restart pulls arm $r \bmod \lfloor K/\alpha \rfloor$ when that is $< K$)
+    or pulls the arm of largest kl-UCB index on the rewards observed since the arm's last
+    restart, $n_j\,\mathrm{kl}(\bar x_j, q) \le \ln t_j$, $t_j$ the rounds since that restart.
+    After each observation the arm's Bernoulli GLR statistic (`bernoulli_glr`) is compared
+    with $\beta(n, \delta) = \ln(3 n^{3/2} / \delta)$, the threshold the paper uses in its
+    experiments; above it, the arm forgets its past (Besson, Kaufmann, Maillard & Seznec 2022,
+    Algorithm 1 and Section 6). Rewards lie in $[0, 1]$.
+
+    Two choices keep it O(1) in memory and cheap: the detector looks at the arm's last `window`
+    rewards (the paper keeps all since the restart), and it runs every `check_every`
+    observations over split points `check_every` apart (the paper's down-sampling, Section 7).
+    `restarts` counts the detections per arm.
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    alpha
+        Share of forced exploration rounds, in (0, 1).
+    delta
+        Confidence of the change detector, in (0, 1): smaller, fewer false alarms.
+    window
+        Rewards per arm that the detector looks at.
+    check_every
+        Observations between two tests of an arm, and the split points' spacing.
+    seed
+        Seed of the generator that breaks ties.
+
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> policy = bandits.GLRKLUCB(n_arms=2, seed=0)
+    >>> for _ in range(200):
+    ...     policy.update_round({0: 1.0, 1: 0.0})
+    >>> for _ in range(60):
+    ...     policy.update_round({0: 0.0, 1: 1.0})  # the arms swap
+    >>> policy.restarts, policy.select()
+    ((1, 1), 1)
+
+    References
+    ----------
+    Besson, L., Kaufmann, E., Maillard, O.-A. and Seznec, J. (2022). Efficient change-point
+    detection for tackling piecewise-stationary bandits. JMLR 23(77), 1-40.
+
+    """
+
+    def __init__(
+        self,
+        n_arms: int = 2,
+        alpha: float = 0.05,
+        delta: float = 0.01,
+        window: int = 1000,
+        check_every: int = 10,
+        seed: int | None = None,
+    ):
+        _check_open_unit("alpha", alpha)
+        _check_open_unit("delta", delta)
+        _check_int("window", window, 2)
+        _check_int("check_every", check_every, 1)
+        self.alpha = alpha
+        self.delta = delta
+        self.window = window
+        self.check_every = check_every
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    def _reset(self) -> None:
+        self._since = [0] * self.n_arms  # rounds since each arm's restart
+        self._n = [0] * self.n_arms  # rewards since each arm's restart
+        self._s = [0.0] * self.n_arms
+        # each arm's last `window` rewards, a ring buffer allocated once (memory stays flat)
+        self._recent = np.zeros((self.n_arms, self.window))
+        self._filled = [0] * self.n_arms
+        self._restarts = [0] * self.n_arms
+        self._round = 0  # rounds since the last restart of any arm (forced exploration clock)
+
+    @property
+    def restarts(self) -> tuple[int, ...]:
+        """How many times each arm's change detector fired."""
+        return tuple(self._restarts)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        """Each arm's mean reward since its last restart (`nan` without data)."""
+        return tuple(s / n if n else math.nan for s, n in zip(self._s, self._n, strict=True))
+
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's kl-UCB index on its rewards since its restart (`inf` without data)."""
+        return tuple(
+            kl_upper_bound(s / n, math.log(max(t, 1)) / n) if n else math.inf
+            for s, n, t in zip(self._s, self._n, self._since, strict=True)
+        )
+
+    def _select(self) -> int:
+        period = int(self.n_arms / self.alpha)
+        forced = self._round % period
+        if forced < self.n_arms:
+            return forced
+        arm = _first_unpulled(self._n)
+        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
+
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
+        self._round += 1
+        for arm in range(self.n_arms):
+            self._since[arm] += 1
+        for arm, reward in observed:
+            self._n[arm] += 1
+            self._s[arm] += reward
+            self._recent[arm, (self._n[arm] - 1) % self.window] = reward
+            self._filled[arm] = min(self._filled[arm] + 1, self.window)
+            if self._n[arm] % self.check_every == 0:
+                n = self._filled[arm]
+                threshold = math.log(3.0 * n**1.5 / self.delta)
+                if bernoulli_glr(self._history(arm), self.check_every) > threshold:
+                    self._restart(arm)
+
+    def _history(self, arm: int) -> np.ndarray:
+        """The arm's last rewards since its restart, oldest first."""
+        ring, n = self._recent[arm], self._filled[arm]
+        if n < self.window:
+            return ring[:n]
+        start = self._n[arm] % self.window  # the oldest entry
+        return np.concatenate((ring[start:], ring[:start]))
+
+    def _restart(self, arm: int) -> None:
+        self._restarts[arm] += 1
+        self._since[arm] = 0
+        self._n[arm] = 0
+        self._s[arm] = 0.0
+        self._filled[arm] = 0
+        self._round = 0
