@@ -128,6 +128,16 @@ def _non_negative_int(value: str) -> int:
     return number
 
 
+def _budget(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not 0.0 < number <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a share in (0, 1], got {value!r}")
+    return number
+
+
 def _max_rows(value: str) -> int | None:
     if value.lower() == "all":
         return None
@@ -178,6 +188,14 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         choices=REWARDS,
         default="log-likelihood",
         help="the controller's reward (log-likelihood)",
+    )
+    parser.add_argument(
+        "--train-budget",
+        type=_budget,
+        default=None,
+        metavar="SHARE",
+        help="a compute budget: at most this share (0-1] of the minibatches after the warm-up "
+        "train the model; the others calibrate (none)",
     )
     parser.add_argument(
         "--reward-map",
@@ -478,6 +496,7 @@ def _run(args: argparse.Namespace) -> int:
         max_rows=args.max_rows,
         reward=args.reward,
         reward_map=args.reward_map,
+        train_budget=args.train_budget,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         seed=args.seed,
@@ -561,6 +580,7 @@ def _compare(args: argparse.Namespace) -> int:
         max_rows=args.max_rows,
         reward=args.reward,
         reward_map=args.reward_map,
+        train_budget=args.train_budget,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         data_dir=args.data_dir,
@@ -652,6 +672,7 @@ def _compare(args: argparse.Namespace) -> int:
             "max_rows": args.max_rows,
             "reward": args.reward,
             "reward_map": args.reward_map,
+            "train_budget": args.train_budget,
             "counterfactual": args.counterfactual,
             "arms": list(args.arms),
             "data_dir": args.data_dir,

@@ -78,6 +78,9 @@ class BanditCalibratedClassifier(
         Two or three of `"train"`, `"calibrate"`, `"both"`, in policy arm order.
     warmup
         Minibatches that train the model whatever the policy.
+    train_budget
+        None, or the largest share of the minibatches after the warm-up that may train the
+        model (a compute budget): a training arm the budget cannot pay for runs `"calibrate"`.
     reward_smoothing
         Weight of the newest round in the running reward scale, in (0, 1].
     reward_map
@@ -140,6 +143,7 @@ class BanditCalibratedClassifier(
         counterfactual: bool = True,
         arms: tuple[str, ...] = ("train", "calibrate", "both"),
         warmup: int = 10,
+        train_budget: float | None = None,
         reward_smoothing: float = 0.05,
         reward_map: str = "affine",
         reward_examples: int | None = None,
@@ -166,6 +170,12 @@ class BanditCalibratedClassifier(
             or not 0.0 < reward_smoothing <= 1.0
         ):
             raise ValueError(f"reward_smoothing must be in (0, 1], got {reward_smoothing!r}")
+        if train_budget is not None and (
+            isinstance(train_budget, bool)
+            or not isinstance(train_budget, numbers.Real)
+            or not 0.0 < train_budget <= 1.0
+        ):
+            raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")
@@ -181,6 +191,7 @@ class BanditCalibratedClassifier(
         self.counterfactual = counterfactual
         self.arms = arms
         self.warmup = warmup
+        self.train_budget = train_budget
         self.reward_smoothing = reward_smoothing
         self.reward_map = reward_map
         self.reward_examples = reward_examples
@@ -191,6 +202,11 @@ class BanditCalibratedClassifier(
         self.seed = seed
 
         self._arms = resolve_arms(arms, policy)
+        if train_budget is not None and "calibrate" not in self._arms:
+            raise ValueError(
+                f"train_budget needs the 'calibrate' arm (what a minibatch the budget cannot "
+                f"pay for does), got arms={self._arms!r}"
+            )
         self._policy = resolve_policy(policy, self._arms, seed)
         self._model = (
             model.clone()
@@ -218,6 +234,7 @@ class BanditCalibratedClassifier(
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
+        self._trained = 0  # minibatches after the warm-up that trained (train_budget)
         self._in_batch = 0
         self._scored: tuple[dict, float] | None = None  # last x scored by predict_proba_one
 
@@ -315,6 +332,12 @@ class BanditCalibratedClassifier(
 
     def _start_batch(self) -> None:
         self._arm = None if self.n_batches < self.warmup else self._policy.select()
+        if self._arm is not None and self._arms[self._arm] != "calibrate":
+            after = self.n_batches - self.warmup + 1  # minibatches after the warm-up, this one too
+            if self.train_budget is not None and self._trained + 1 > self.train_budget * after:
+                self._arm = self._arms.index("calibrate")  # the budget cannot pay for training
+            else:
+                self._trained += 1
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
         measured = self._arm is not None and (self.n_batches - self.warmup) % self.reward_every == 0

@@ -54,6 +54,17 @@ def test_run_reads_a_csv_by_its_address(tmp_path, capsys, monkeypatch):
     assert "error: could not download file:" in capsys.readouterr().err
 
 
+def test_run_with_a_train_budget(capsys):
+    assert main(["run", "--dataset", "phishing", "--policy", "both", "--train-budget", "0.25",
+                 "--batch-size", "20", "--max-rows", "1000", "--no-progress"]) == 0  # fmt: skip
+    allocation = next(line for line in capsys.readouterr().out.splitlines() if "allocation" in line)
+    # 50 minibatches: 10 of warm-up, then one in four of the other 40 may train
+    assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocation
+    with pytest.raises(SystemExit):
+        main(["run", "--dataset", "phishing", "--train-budget", "0"])
+    assert "expected a share in (0, 1], got '0'" in capsys.readouterr().err
+
+
 def test_run_is_reproducible_from_the_seed(capsys):
     outputs = []
     for _ in range(2):

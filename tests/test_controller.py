@@ -460,3 +460,39 @@ def test_arms_that_all_train_need_no_model_copy_and_compare_calibrators():
         ) / size
         assert record["improvements"]["train"] == 0.0
         assert record["improvements"]["both"] == pytest.approx(both, abs=1e-12)
+
+
+@pytest.mark.parametrize("policy", ["both", "discounted-ucb", "glr-kl-ucb"])
+def test_a_train_budget_caps_the_share_of_training_minibatches(policy):
+    model = BanditCalibratedClassifier(
+        policy=policy, batch_size=10, warmup=3, train_budget=0.3, seed=2
+    )
+    for x, y in list(datasets.Phishing())[:1000]:
+        model.learn_one(x, y)
+    arms = [r["arm"] for r in model.trace]
+    assert arms[:3] == ["train"] * 3  # the warm-up is not counted
+    trained = 0
+    for n, arm in enumerate(arms[3:], start=1):
+        trained += arm != "calibrate"
+        assert trained <= 0.3 * n  # at every point of the stream
+    if policy == "both":  # a schedule spends all of it, in evenly spaced minibatches
+        assert trained == int(0.3 * len(arms[3:]))
+        assert arms[3:13] == ["calibrate"] * 3 + ["both"] + ["calibrate"] * 2 + ["both"] + [
+            "calibrate"] * 2 + ["both"]  # fmt: skip
+
+
+def test_a_full_budget_changes_nothing_and_a_bad_one_is_refused():
+    rows = list(datasets.Phishing())[:600]
+    free = BanditCalibratedClassifier(policy="discounted-ucb", batch_size=8, warmup=2, seed=1)
+    full = BanditCalibratedClassifier(
+        policy="discounted-ucb", batch_size=8, warmup=2, seed=1, train_budget=1.0
+    )
+    for x, y in rows:
+        assert free.predict_proba_one(x) == full.predict_proba_one(x)
+        free.learn_one(x, y)
+        full.learn_one(x, y)
+    for bad in (0.0, 1.5, True, float("nan")):
+        with pytest.raises(ValueError, match="train_budget must be None or in"):
+            BanditCalibratedClassifier(train_budget=bad)
+    with pytest.raises(ValueError, match="train_budget needs the 'calibrate' arm"):
+        BanditCalibratedClassifier(policy="ucb1", arms=("train", "both"), train_budget=0.5)

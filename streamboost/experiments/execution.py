@@ -48,6 +48,7 @@ _CONFIG_COLUMNS = (
     "max_rows",
     "reward",
     "reward_map",
+    "train_budget",
     "counterfactual",
     "arms",
     "data_dir",

@@ -150,6 +150,8 @@ class Cell:
         The controller's reward.
     reward_map
         How the controller turns improvements into rewards (its `reward_map`).
+    train_budget
+        The controller's compute budget: the largest share of minibatches that train (None).
     counterfactual
         Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
@@ -186,6 +188,7 @@ class Cell:
     max_rows: int | None = None
     reward: str = "log-likelihood"
     reward_map: str = "affine"
+    train_budget: float | None = None
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
@@ -266,6 +269,7 @@ class Cell:
             c_fn=self.c_fn,
             reward=self.reward,
             reward_map=self.reward_map,
+            train_budget=self.train_budget,
             counterfactual=self.counterfactual,
             arms=self.arms,
             seed=self.seed,
