@@ -140,9 +140,9 @@ def test_compare_policies(capsys):
     assert abs(every4["calibrate"] - after_warmup / 4) <= 1
     assert result["both"]["arm_counts"] == {"train": warmup, "calibrate": 0, "both": after_warmup}
     # The bandit learns that the calibrator should learn: after the warm-up most minibatches
-    # go to "both", and every arm was tried at least once.
+    # go to "both" (the counterfactual rewards score "calibrate" without taking it).
     bandit = result["discounted-ucb"]["arm_counts"]
-    assert bandit["both"] > after_warmup / 2 and min(bandit.values()) > 0
+    assert bandit["both"] > 0.9 * after_warmup
     # Calibrating helps: the booster trained on everything plus a calibrator beats the raw
     # booster (the same booster: "both" and "never" train it on identical examples and seed).
     assert result["both"]["brier"] < result["never"]["brier"]
