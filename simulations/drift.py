@@ -10,7 +10,7 @@ scaler, prequential Brier score on the first 20,000 rows of electricity, weather
 * `prior`: the positive share moves from 1/2 to 1/10 over the next 10 % of the stream
   (`PriorShift`, the calibration changes, the concept does not).
 
-Run from the repository root (about 4 minutes on 2 cores):
+Run from the repository root (about 90 seconds on 2 cores):
 
     python simulations/drift.py --data-dir ../shared/data
 
