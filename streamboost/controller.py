@@ -44,18 +44,15 @@ class BanditCalibratedClassifier(
     has learned nothing, so `"never"` is exactly the model). `predict_one` is positive iff
     $p > c_{FP}/(c_{FP} + c_{FN})$ (thesis Eq. 2.8); costs change per call or with `set_costs`.
 
-    **Reward** (`streamboost.reward`): the action of minibatch $t$ is scored on `reward_examples`
-    examples of minibatch $t+1$, paired: the model and calibrator after $t$ against the same
-    pair with what the action changed rolled back; a minibatch that trains the model also scores
-    the arms it did not take (`counterfactual`). Improvements become rewards by an affine map,
-    which keeps the order of the arms' mean gains (`reward_map`). Snapshots cost a copy of the
-    model per measured minibatch (for grown trees, hundreds of examples' worth of learning),
-    so `reward_every` measures one minibatch in N; with arms that all train the model
-    (`("train", "both")`) the model's common part is left out of the rewards and it is never
-    copied. Schedules
-    (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. Which policy to pick, and
-    what each costs: docs/controller.md. `arm_counts` (warm-up counted as `"train"`),
-    `n_batches`, `trace` and `last_batch` record the allocation.
+    **Reward** (`streamboost.reward`): the action of minibatch $t$ is scored on the next
+    minibatch, paired, against the same model and calibrator with the action rolled back; a
+    training minibatch also scores the arms it did not take (`counterfactual`). Improvements
+    become rewards by a map that keeps the order of the arms' mean gains (`reward_map`).
+    Rolling back costs a copy of the model per measured minibatch (`reward_every`,
+    `reward_examples` and the arms `("train", "both")` bound it). Schedules (`"never"`,
+    `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`, `trace` and
+    `last_batch` record the allocation. Which policy to pick, and what each costs:
+    docs/choosing.md and docs/controller.md.
 
     Parameters
     ----------

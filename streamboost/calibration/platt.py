@@ -123,54 +123,17 @@ class OnlinePlattCalibrator(Calibrator):
     Ramdas 2023) or $u = s$ (`feature="score"`, the thesis). In Gupta & Ramdas's notation
     $\hat p = \sigma(a\,\text{logit}(s) + b)$ with $a = -A$, $b = -B$.
 
-    **Targets.** Each example's label is replaced by Platt's smoothed target
-    $y' = (N_+ + 1)/(N_+ + 2)$ for a positive and $y' = 1/(N_- + 2)$ for a negative, where
-    $N_\pm$ count the positives/negatives the calibrator has learned *so far, the current example
-    included* (so the first positive has target 2/3), discounted by `forgetting` like everything
-    else. Batch Platt uses the final counts; online, the counts are those available at the time.
-    `smooth_targets=False` uses the raw 0/1 labels.
-
-    **objective="log"** (default): the log-loss $-y'\log\hat p - (1-y')\log(1-\hat p)$, fitted
-    by the Online Newton Step (Hazan et al. 2007, Alg. 2) as in Gupta & Ramdas (2023, Alg. 1):
-    with $\theta = (A, B)$, $g_t = \nabla_\theta \ell_t = (y'_t - \hat p_t)(u_t, 1)$,
-
-    $$H_t = H_0 + C_t, \quad C_t = \lambda C_{t-1} + g_t g_t^\top, \quad
-    \theta_{t+1} = \Pi_{H_t}\big(\theta_t - \tfrac{1}{\gamma} H_t^{-1} g_t\big),$$
-
-    $H_0 = I/(\gamma D)^2$ with $D = 1$ (= 100 I at $\gamma = 0.1$, their code's values).
-
-    **objective="squared"**: the thesis pseudocode's least squares
-    $\tfrac12(\hat p - y')^2$ (the thesis fitted it in batch with MATLAB `nlinfit`), fitted by
-    recursive Gauss-Newton (Ljung & Söderström 1983), the online form of nonlinear least squares:
-    with the Jacobian $J_t = \hat p_t(1-\hat p_t)(u_t, 1)$ (up to sign), $C_t = \lambda C_{t-1}
-    + J_t J_t^\top$ and $\theta_{t+1} = \Pi(\theta_t - H_t^{-1} \nabla_\theta \ell_t)$, step
-    size 1, $H_0 = I$. This loss is not convex in $\theta$, so ONS's guarantee does not carry
-    over; Gauss-Newton's curvature $JJ^\top$ is its natural positive semi-definite substitute.
-    Where the sigmoid saturates the squared loss is flat: with `feature="logit"`, scores of
-    exactly 0 or 1 start at $\hat p = \epsilon$ or $1-\epsilon$ and stay near there.
-
-    **Implementation.** $C$ is three floats and $H_t^{-1} g$ the closed-form 2x2 solve. For
-    $\lambda = 1$ this equals Gupta & Ramdas's Sherman-Morrison recursion of $H_t^{-1}$ in
-    exact arithmetic (tested); keeping $C$ rather than the inverse cannot drift from symmetric
-    positive definiteness over long streams and lets $\lambda$ discount $C$ while $H_0$ stays.
-    $\Pi_H$ is the projection onto the ball $\|\theta\|_2 \le$ `radius` in the $H_t$-norm (exact,
-    by a 1-D root search; G&R solve it with cvxpy), then onto $A \le 0$ (in the $H_t$-norm),
-    so the map never decreases in the score, also after a stretch of one class (unconstrained,
-    three negatives at $s = 0.8$ turn it around; a decision then ranks examples backwards).
-
-    **Forgetting.** $\lambda$ < 1 discounts the accumulated curvature $C$ and the class counts
-    at every example, so old examples weigh $\lambda^{\text{age}}$: an effective memory of
-    $1/(1-\lambda)$ examples, and a step size that stays of order $(1-\lambda)$ instead of
-    decaying like $1/t$, so the map tracks drift. Because $H_0$ is not discounted,
-    $H_t \succeq H_0$ always and long one-class stretches cannot make $H_t$ singular.
-
-    **Start.** With `feature="logit"` the start $A=-1, B=0$ is exactly the identity map
-    ($\hat p(s) = s$ on $[\epsilon, 1-\epsilon]$), and it is the fixed point of both objectives
-    on an already calibrated score: calibration must be earned. With `feature="score"` no Platt
-    map is the identity; it starts at the map it converges to when $s$ is calibrated and uniform
-    on [0, 1] (labels ~ Bernoulli(s)), i.e. the sigmoid in $s$ nearest the identity in the
-    objective's sense: $A = -5.19936$, $B = 2.59968$ (log) or $A = -4.92427$, $B = 2.46214$
-    (squared); it is within 0.08 of the identity on [0, 1].
+    **Targets**: Platt's smoothed targets $(N_+ + 1)/(N_+ + 2)$ and $1/(N_- + 2)$ with the
+    class counts *so far* (`smooth_targets=False`: the raw labels). **objective="log"**: the
+    log-loss by the Online Newton Step (Hazan et al. 2007, Alg. 2; Gupta & Ramdas 2023,
+    Alg. 1), $\theta \leftarrow \Pi_{H_t}(\theta - H_t^{-1} g_t / \gamma)$ with
+    $H_t = H_0 + C_t$, $C_t = \lambda C_{t-1} + g_t g_t^\top$. **objective="squared"**: the
+    thesis's least squares by recursive Gauss-Newton (Ljung & Söderström 1983). Each step is
+    projected onto the ball $\|\theta\| \le$ `radius` and onto $A \le 0$, so the map never
+    decreases in the score, also after a stretch of one class. `forgetting` $\lambda < 1$
+    discounts the curvature and the counts (memory $1/(1-\lambda)$ examples). With
+    `feature="logit"` the start is the identity map, so calibration must be earned. The
+    decisions, the closed forms and what is tested: docs/calibration.md.
 
     Parameters
     ----------
@@ -182,17 +145,12 @@ class OnlinePlattCalibrator(Calibrator):
     forgetting
         Discount factor $\lambda \in (0, 1]$; 1 means no forgetting (stationary stream).
     gamma
-        ONS parameter $\gamma > 0$ (objective `"log"`): step $1/\gamma$ and $H_0 = I/\gamma^2$.
-        Gupta & Ramdas use 0.1: steps ten times Newton's, which adapt to drift without
-        forgetting but keep ~5x the variance of the batch fit on a stationary stream; `1.0`
-        (Newton-sized steps) follows the batch fit to within 0.005 at 5,000 examples and wants
-        `forgetting` < 1 under drift (measurements in docs/calibration.md).
+        ONS parameter $\gamma > 0$ (objective `"log"`): step $1/\gamma$, $H_0 = I/\gamma^2$
+        (Gupta & Ramdas use 0.1; 1.0, Newton-sized steps, follows the batch fit closer).
     radius
-        $\theta = (A, B)$ is kept in the Euclidean ball of this radius (Gupta & Ramdas use 100).
-        Must contain the start.
+        $\theta = (A, B)$ stays in the Euclidean ball of this radius; it must hold the start.
     eps
-        Scores are clipped to $[\epsilon, 1-\epsilon]$ before the logit, so scores of exactly 0
-        or 1 map to $u = \mp\text{logit}(1-\epsilon)$ ($\approx \mp 13.8$ for $10^{-6}$).
+        Scores are clipped to $[\epsilon, 1-\epsilon]$ before the logit.
     smooth_targets
         Use Platt's smoothed targets (True) or the raw labels (False).
 
