@@ -9,9 +9,9 @@ import typing
 import numpy as np
 from river import base, linear_model, tree
 
-from . import members, weak
+from . import members, variants, weak
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels
+from .decision import BinaryLabels, validate_costs
 from .poisson import poisson
 from .validation import check_features, records
 
@@ -23,6 +23,7 @@ __all__ = ["OzaBoostClassifier"]
 _SCORES = ("vote", "logistic")
 _WEAK_RULES = ("stop", "skip")
 _DRAWS = ("auto", "repeat", "weight")
+_SUM_KEYS = ((True, True), (True, False), (False, True), (False, False))  # (right, positive)
 
 
 class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchClassifier):
@@ -76,6 +77,12 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     draws
         How a member learns its draw $k$: `"repeat"` ($k$ calls, River's AdaBoost), `"weight"`
         (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members).
+    variant
+        `"adamec"` (plain boosting; costs act at decision time) or a cost-sensitive variant of
+        `streamboost.variants.VARIANTS` (CGAda, AsymAda, AdaC1-3, CSB0-2, AdaCost), which
+        uses `c_fp` and `c_fn` in training.
+    c_fp, c_fn
+        The training costs of a variant (ignored by `"adamec"`).
 
     Examples
     --------
@@ -120,6 +127,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         seed: int | None = None,
         engine: str = "auto",
         draws: str = "auto",
+        variant: str = "adamec",
+        c_fp: float = 1.0,
+        c_fn: float = 1.0,
     ):
         if not isinstance(model, base.Classifier):
             raise TypeError(f"model must be a river Classifier instance, got {model!r}")
@@ -130,6 +140,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if weak_rule not in _WEAK_RULES:
             raise ValueError(f"weak_rule must be one of {_WEAK_RULES}, got {weak_rule!r}")
         weighted = _weighted(model, draws)
+        if variant not in variants.VARIANTS:
+            raise ValueError(f"variant must be one of {sorted(variants.VARIANTS)}, got {variant!r}")
+        validate_costs(c_fp, c_fn)
         labels = BinaryLabels(pos_label, neg_label, owner="OzaBoostClassifier")
         super().__init__(model, n_models, seed)
         self.score = score
@@ -139,6 +152,13 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self._labels = labels
         self.engine = engine
         self.draws = draws
+        self.variant = variant
+        self.c_fp = c_fp
+        self.c_fn = c_fn
+        # a cost-sensitive variant's description and per-member sums {(right, positive): w}
+        self._variant = None if variant == "adamec" else variants.VARIANTS[variant]
+        self._costs = variants.class_costs(c_fp, c_fn)
+        self._sums = [dict.fromkeys(_SUM_KEYS, 0.0) for _ in range(n_models)]
         self._lambda_sc = [0.0] * n_models
         self._lambda_sw = [0.0] * n_models
         self._alphas: list[float] | None = None
@@ -171,7 +191,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def _unit_test_skips(self) -> set[str]:
         # with minibatch array members learn_many is boosting by minibatch (see its docstring)
-        if self._members.minibatch:
+        if self._members.minibatch and self._variant is None:
             return {"check_learn_many_matches_learn_one"}
         return set()
 
@@ -181,6 +201,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         yield {"model": linear_model.LogisticRegression(), "engine": "reference"}
         yield {"model": weak.DecisionStump(), "n_models": 5}
         yield {"model": linear_model.LogisticRegression(), "draws": "weight"}
+        yield {"model": linear_model.LogisticRegression(), "variant": "adac2", "c_fn": 5.0}
         yield {
             "model": tree.HoeffdingTreeClassifier(),
             "n_models": 3,
@@ -203,6 +224,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             before = held.begin(x, target)  # array members check x before any change
         self._labels.learn(y)
         self._alphas = None
+        if self._variant is not None:
+            self._boost_variant(target, before)
+            held.commit()
+            return
         rng = self._rng
         sc = self._lambda_sc
         sw = self._lambda_sw
@@ -220,6 +245,23 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
                 sw[i] = wrong
                 lam *= (sc[i] + wrong) / (2.0 * wrong)
         held.commit()
+
+    def _boost_variant(self, target: bool, before) -> None:
+        """Oza's loop with a cost-sensitive variant's weights (`streamboost.variants`)."""
+        v, costs, n = self._variant, self._costs, self.n_models
+        rng = self._rng
+        vote_after = self._members.vote_after
+        lam = variants.first_weight(v, target, costs, n)
+        for i in range(n):
+            k = poisson(lam, rng)
+            right = (vote_after(i, k) if k else before[i]) == target
+            sums = self._sums[i]
+            sums[right, target] += lam
+            if right:
+                self._lambda_sc[i] += lam
+            else:
+                self._lambda_sw[i] += lam
+            lam = variants.reweight(v, lam, right, target, sums, costs, n)
 
     def _check_kwargs(self, kwargs: dict) -> None:
         if isinstance(self._members, members.ArrayMembers):
@@ -249,7 +291,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         held = self._members
         labels = y.tolist() if hasattr(y, "tolist") else list(y)
         positive = self._check_labels(labels, len(X))
-        if not held.minibatch:
+        if not held.minibatch or self._variant is not None:
             for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)
             return
@@ -320,6 +362,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return self._alphas
 
     def _compute_alphas(self) -> list[float]:
+        if self._variant is not None:
+            return self._variant_alphas()
         alphas = []
         stop = self.weak_rule == "stop"
         log = math.log
@@ -336,6 +380,15 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             if eps < floor:
                 eps = floor
             alphas.append(0.5 * log((1.0 - eps) / eps))
+        return alphas
+
+    def _variant_alphas(self) -> list[float]:
+        alphas = []
+        for sums in self._sums:
+            alpha = variants.vote_weight(self._variant, sums, self._costs, self.n_models)
+            if alpha is None and sum(sums.values()) > 0.0 and self.weak_rule == "stop":
+                return alphas + [0.0] * (self.n_models - len(alphas))
+            alphas.append(alpha or 0.0)
         return alphas
 
     def score_one(self, x: dict, **kwargs) -> float:
