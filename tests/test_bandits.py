@@ -39,7 +39,7 @@ def test_registry_names_match_the_api():
         "ucb1", "ucb-improved", "kl-ucb", "gaussian-thompson", "beta-thompson",
         "discounted-ucb", "sliding-window-ucb", "discounted-thompson",
         "discounted-gaussian-thompson", "epsilon-greedy", "exp3", "every-nth", "constant",
-        "random", "glr-kl-ucb",
+        "random", "glr-kl-ucb", "fewa",
     }  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         policy = bandits.make(name, n_arms=3, seed=1)
@@ -58,7 +58,8 @@ def test_make_passes_parameters():
 
 def test_reward_ranges():
     bounded = {"ucb1", "ucb-improved", "kl-ucb", "beta-thompson", "discounted-ucb",
-               "sliding-window-ucb", "discounted-thompson", "exp3", "glr-kl-ucb"}  # fmt: skip
+               "sliding-window-ucb", "discounted-thompson", "exp3", "glr-kl-ucb",
+               "fewa"}  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         assert cls.reward_range == ((0.0, 1.0) if name in bounded else None), name
 

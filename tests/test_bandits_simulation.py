@@ -189,3 +189,20 @@ def test_the_glr_statistic_is_the_best_split_of_the_likelihood():
     )
     with pytest.raises(ValueError, match="delta must be a number in"):
         bandits.GLRKLUCB(delta=0.0)
+
+
+def test_fewa_follows_a_rotting_arm_at_once_and_settles_on_a_stationary_problem():
+    # FEWA compares the arms on their most recent rewards first, so a decayed arm's past does
+    # not keep it chosen (Seznec et al. 2019): after both arms swap or one degrades it pulls
+    # the new best arm almost always, and with stationary arms it finds the better one.
+    for environment, arm in ((DEGRADE, 1), (SWAP, 0)):
+        assert _post_change_share("fewa", environment, arm) > 0.97
+    assert np.mean([r.optimal.mean() for r in _runs("fewa", STATIONARY)]) > 0.97
+
+
+def test_fewa_trusts_the_recent_rewards_where_ucb1_trusts_the_average():
+    fewa, ucb1 = bandits.FEWA(n_arms=2), bandits.UCB1(n_arms=2, seed=0)
+    for policy in (fewa, ucb1):
+        for reward in [0.9] * 30 + [0.2] * 10:  # arm 0 rots; its average (0.725) still leads
+            policy.update_round({0: reward, 1: 0.6})
+    assert (fewa.select(), ucb1.select()) == (1, 0)

@@ -28,6 +28,7 @@ from .discounted_ucb import DiscountedUCB
 from .environments import BernoulliArms, DiminishingReturns, Environment, PiecewiseBernoulli
 from .epsilon_greedy import EpsilonGreedy
 from .exp3 import Exp3
+from .fewa import FEWA
 from .glr_kl_ucb import GLRKLUCB
 from .kl_ucb import KLUCB
 from .simulate import SimulationResult, simulate
@@ -37,6 +38,7 @@ from .ucb import UCB1
 from .ucb_improved import UCBImproved
 
 __all__ = [
+    "FEWA",
     "GLRKLUCB",
     "KLUCB",
     "POLICIES",
@@ -72,6 +74,7 @@ POLICIES: dict[str, type[Policy]] = {
     "discounted-ucb": DiscountedUCB,
     "sliding-window-ucb": SlidingWindowUCB,
     "glr-kl-ucb": GLRKLUCB,
+    "fewa": FEWA,
     "discounted-thompson": DiscountedThompson,
     "discounted-gaussian-thompson": DiscountedGaussianThompson,
     "epsilon-greedy": EpsilonGreedy,
