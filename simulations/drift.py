@@ -34,7 +34,7 @@ from streamboost.experiments.models import make_model
 HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing")
 POLICIES = ("never", "every-2", "every-4", "every-8", "discounted-ucb", "sliding-window-ucb",
-            "glr-kl-ucb")
+            "glr-kl-ucb", "fewa")
 SCHEDULES = ("never", "every-2", "every-4", "every-8")
 MAX_ROWS = 20_000
 
