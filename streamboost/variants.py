@@ -40,6 +40,7 @@ Manchester (Tables 3.1, 3.2; Eqs. 3.4-3.19; Ch. 6 for asymmetry preservation).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 __all__ = ["VARIANTS", "Variant", "class_costs", "first_weight", "reweight", "vote_weight"]
@@ -123,6 +124,7 @@ def first_weight(variant: Variant, positive: bool, costs: tuple[float, float], n
     return 2.0 * (pos if positive else neg) / (pos + neg)
 
 
+@functools.lru_cache(maxsize=64)  # pure, and called for every member on every example
 def _factors(variant: Variant, costs, n_models: int):
     """The cost factor $k = c^q \\gamma$ and exponent cost $e$ of each (right, positive)."""
     q = _power(variant.power, n_models)
