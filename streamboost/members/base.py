@@ -100,6 +100,10 @@ class ArrayMembers(abc.ABC):
         self._frame_columns = (columns, len(self._keys), positions)
         return positions
 
+    def __getstate__(self) -> dict:
+        # a pickle keeps no cache of the last frame's columns (a pandas Index)
+        return {**self.__dict__, "_frame_columns": (None, -1, [])}
+
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
         self._keys.append(key)

@@ -169,7 +169,7 @@ class LinearMembers(ArrayMembers):
         self.changed = True
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_batch": _NO_BATCH}  # a checkpoint keeps no minibatch
+        return {**super().__getstate__(), "_batch": _NO_BATCH}  # nor the last minibatch
 
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         return _vote_array(X @ self.weights[:, : X.shape[1]].T)
