@@ -58,7 +58,8 @@ def run(
         model = preprocessing.StandardScaler() | model
     brier = metrics.BrierScore()
     realised = 0.0
-    stream = datasets.stream(name, seed=seed, data_dir=data_dir, balance=thesis)
+    stream = datasets.stream(name, seed=seed, data_dir=data_dir, balance=thesis, encode="onehot",
+                             drop_ambiguous=thesis)  # fmt: skip
     rows = itertools.islice(stream, 10_000)
     n = 0
     for x, y in rows:
