@@ -155,12 +155,16 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self.variant = variant
         self.c_fp = c_fp
         self.c_fn = c_fn
-        # a cost-sensitive variant's description and per-member sums {(right, positive): w}
+        # A cost-sensitive variant's description, and per member the weight of the examples it
+        # was right and wrong on: split by class for a variant, {(right, positive): w}, else
+        # two totals (Oza's lambda_sc, lambda_sw).
         self._variant = None if variant == "adamec" else variants.VARIANTS[variant]
         self._costs = variants.class_costs(c_fp, c_fn)
-        self._sums = [dict.fromkeys(_SUM_KEYS, 0.0) for _ in range(n_models)]
-        self._lambda_sc = [0.0] * n_models
-        self._lambda_sw = [0.0] * n_models
+        if self._variant is not None:
+            self._sums = [dict.fromkeys(_SUM_KEYS, 0.0) for _ in range(n_models)]
+        else:
+            self._lambda_sc = [0.0] * n_models
+            self._lambda_sw = [0.0] * n_models
         self._alphas: list[float] | None = None
         self._members = members.resolve(
             engine, model, n_models, self.__dict__["_data"], weighted
@@ -257,10 +261,6 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             right = (vote_after(i, k) if k else before[i]) == target
             sums = self._sums[i]
             sums[right, target] += lam
-            if right:
-                self._lambda_sc[i] += lam
-            else:
-                self._lambda_sw[i] += lam
             lam = variants.reweight(v, lam, right, target, sums, costs, n)
 
     def _check_kwargs(self, kwargs: dict) -> None:
@@ -344,10 +344,14 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     @property
     def epsilons(self) -> list[float | None]:
         """Each member's weighted error $\\epsilon_m$ (None for a member that saw no example)."""
-        return [
-            sw / (sc + sw) if sc + sw > 0.0 else None
-            for sc, sw in zip(self._lambda_sc, self._lambda_sw, strict=True)
-        ]
+        if self._variant is None:
+            totals = zip(self._lambda_sc, self._lambda_sw, strict=True)
+        else:
+            totals = (
+                (s[True, True] + s[True, False], s[False, True] + s[False, False])
+                for s in self._sums
+            )
+        return [sw / (sc + sw) if sc + sw > 0.0 else None for sc, sw in totals]
 
     @property
     def alphas(self) -> list[float]:
@@ -463,7 +467,7 @@ def _weighted(model: base.Classifier, draws: str) -> bool:
     if draws not in _DRAWS:
         raise ValueError(f"draws must be one of {_DRAWS}, got {draws!r}")
     if draws == "auto":
-        return bool(getattr(model, "oza_weight", False))
+        return members.asks_weight(model)
     if draws == "weight" and "w" not in inspect.signature(model.learn_one).parameters:
         raise TypeError(
             f"draws='weight' needs members whose learn_one takes a weight w; "

@@ -231,7 +231,6 @@ class BanditCalibratedClassifier(
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
-        self._trained = 0  # minibatches after the warm-up that trained (train_budget)
         self._in_batch = 0
         self._scored: tuple[dict, float] | None = None  # last x scored by predict_proba_one
 
@@ -329,12 +328,17 @@ class BanditCalibratedClassifier(
 
     def _start_batch(self) -> None:
         self._arm = None if self.n_batches < self.warmup else self._policy.select()
-        if self._arm is not None and self._arms[self._arm] != "calibrate":
-            after = self.n_batches - self.warmup + 1  # minibatches after the warm-up, this one too
-            if self.train_budget is not None and self._trained + 1 > self.train_budget * after:
+        if (
+            self.train_budget is not None
+            and self._arm is not None
+            and self._arms[self._arm] != "calibrate"
+        ):
+            # minibatches after the warm-up so far (this one too), and those of them that trained
+            # (arm_counts counts the warm-up as "train")
+            after = self.n_batches - self.warmup + 1
+            trained = self.n_batches - self.arm_counts.get("calibrate", 0) - self.warmup
+            if trained + 1 > self.train_budget * after:
                 self._arm = self._arms.index("calibrate")  # the budget cannot pay for training
-            else:
-                self._trained += 1
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
         measured = self._arm is not None and (self.n_batches - self.warmup) % self.reward_every == 0

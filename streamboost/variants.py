@@ -70,6 +70,18 @@ class Variant:
     preserving
         Whether it preserves the costs' asymmetry (thesis Ch. 6).
 
+    Examples
+    --------
+    AdaC2 weighs each reweighting by $c(y)$ and its vote by the cost-weighted sums (Eq. 3.17):
+
+    >>> from streamboost.variants import VARIANTS, class_costs, reweight, vote_weight
+    >>> adac2, costs = VARIANTS["adac2"], class_costs(c_fp=1.0, c_fn=2.0)
+    >>> sums = {(True, True): 3.0, (True, False): 1.0, (False, True): 1.0, (False, False): 2.0}
+    >>> round(vote_weight(adac2, sums, costs, n_models=10), 4)  # 1/2 log(3.5 / 2)
+    0.2798
+    >>> reweight(adac2, 1.0, False, False, sums, costs, n_models=10)  # c(-) T / (2 N)
+    0.875
+
     """
 
     first: int | str = 1

@@ -115,6 +115,10 @@ def test_the_booster_learns_with_a_variant_and_resumes_from_a_pickle():
         share.append((p, plain.predict_proba_one(x)[True], y))
         booster.learn_one(x, y)
         resumed.learn_one(x, y)
+    # each member's error, from its per-class sums
+    for epsilon, sums in zip(booster.epsilons, booster._sums, strict=True):
+        wrong = sums[False, True] + sums[False, False]
+        assert epsilon == pytest.approx(wrong / sum(sums.values()))
     # weighting the costly class up moves the scores of the positives up
     mean = [sum(s[i] for s in share if s[2]) / sum(s[2] for s in share) for i in (0, 1)]
     assert mean[0] > mean[1]

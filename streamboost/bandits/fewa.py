@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .base import Policy, _check_int, _check_positive, _first_unpulled
+from .recent import RecentRewards
 
 __all__ = ["FEWA"]
 
@@ -76,26 +77,20 @@ class FEWA(Policy):
         super().__init__(n_arms=n_arms, seed=seed)
 
     def _reset(self) -> None:
-        self._recent = np.zeros((self.n_arms, self.window))  # newest reward at _next - 1
-        self._next = [0] * self.n_arms
-        self._filled = [0] * self.n_arms
-
-    def _latest(self, arm: int, h: int) -> np.ndarray:
-        """Arm `arm`'s last `h` rewards, newest first."""
-        ring, end = self._recent[arm], self._next[arm]
-        order = (end - 1 - np.arange(h)) % self.window
-        return ring[order]
+        self._recent = RecentRewards(self.n_arms, self.window)
 
     def _select(self) -> int:
-        arm = _first_unpulled(self._filled)
+        kept = [self._recent.kept(a) for a in range(self.n_arms)]
+        arm = _first_unpulled(kept)
         if arm >= 0:
             return arm
         scale = 2.0 * self.sigma**2 * self.alpha * math.log(self._n_rounds + 1)
-        filled = np.array(self._filled)
+        filled = np.array(kept)
         depth = int(filled.max())
         averages = np.full((self.n_arms, depth), -np.inf)  # row i: its last-h averages
-        for i, n in enumerate(self._filled):
-            averages[i, :n] = np.cumsum(self._latest(i, n)) / np.arange(1, n + 1)
+        for i, n in enumerate(kept):
+            newest_first = self._recent.history(i)[::-1]
+            averages[i, :n] = np.cumsum(newest_first) / np.arange(1, n + 1)
         widths = 2.0 * np.sqrt(scale / np.arange(1, depth + 1))  # 2 c(h)
         alive = np.ones(self.n_arms, dtype=bool)
         h = 1  # the next window
@@ -116,6 +111,4 @@ class FEWA(Policy):
             h += int(hits[0]) + 1
 
     def _update(self, arm: int, reward: float) -> None:
-        self._recent[arm, self._next[arm]] = reward
-        self._next[arm] = (self._next[arm] + 1) % self.window
-        self._filled[arm] = min(self._filled[arm] + 1, self.window)
+        self._recent.append(arm, reward)

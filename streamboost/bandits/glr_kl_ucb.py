@@ -8,6 +8,7 @@ import numpy as np
 
 from .base import Policy, _argmax, _check_int, _check_open_unit, _first_unpulled
 from .kl_ucb import kl_upper_bound
+from .recent import RecentRewards
 
 __all__ = ["GLRKLUCB", "bernoulli_glr"]
 
@@ -120,11 +121,8 @@ class GLRKLUCB(Policy):
 
     def _reset(self) -> None:
         self._since = [0] * self.n_arms  # rounds since each arm's restart
-        self._n = [0] * self.n_arms  # rewards since each arm's restart
-        self._s = [0.0] * self.n_arms
-        # each arm's last `window` rewards, a ring buffer allocated once (memory stays flat)
-        self._recent = np.zeros((self.n_arms, self.window))
-        self._filled = [0] * self.n_arms
+        self._s = [0.0] * self.n_arms  # reward sums since each arm's restart
+        self._recent = RecentRewards(self.n_arms, self.window)  # counts since the restart too
         self._restarts = [0] * self.n_arms
         self._round = 0  # rounds since the last restart of any arm (forced exploration clock)
 
@@ -136,14 +134,17 @@ class GLRKLUCB(Policy):
     @property
     def means(self) -> tuple[float, ...]:
         """Each arm's mean reward since its last restart (`nan` without data)."""
-        return tuple(s / n if n else math.nan for s, n in zip(self._s, self._n, strict=True))
+        counts = map(self._recent.count, range(self.n_arms))
+        return tuple(s / n if n else math.nan for s, n in zip(self._s, counts, strict=True))
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's kl-UCB index on its rewards since its restart (`inf` without data)."""
         return tuple(
             kl_upper_bound(s / n, math.log(max(t, 1)) / n) if n else math.inf
-            for s, n, t in zip(self._s, self._n, self._since, strict=True)
+            for s, n, t in zip(
+                self._s, map(self._recent.count, range(self.n_arms)), self._since, strict=True
+            )
         )
 
     def _select(self) -> int:
@@ -151,36 +152,25 @@ class GLRKLUCB(Policy):
         forced = self._round % period
         if forced < self.n_arms:
             return forced
-        arm = _first_unpulled(self._n)
+        arm = _first_unpulled([self._recent.count(a) for a in range(self.n_arms)])
         return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
         self._round += 1
         for arm in range(self.n_arms):
             self._since[arm] += 1
+        recent = self._recent
         for arm, reward in observed:
-            self._n[arm] += 1
             self._s[arm] += reward
-            self._recent[arm, (self._n[arm] - 1) % self.window] = reward
-            self._filled[arm] = min(self._filled[arm] + 1, self.window)
-            if self._n[arm] % self.check_every == 0:
-                n = self._filled[arm]
-                threshold = math.log(3.0 * n**1.5 / self.delta)
-                if bernoulli_glr(self._history(arm), self.check_every) > threshold:
+            recent.append(arm, reward)
+            if recent.count(arm) % self.check_every == 0:
+                threshold = math.log(3.0 * recent.kept(arm) ** 1.5 / self.delta)
+                if bernoulli_glr(recent.history(arm), self.check_every) > threshold:
                     self._restart(arm)
-
-    def _history(self, arm: int) -> np.ndarray:
-        """The arm's last rewards since its restart, oldest first."""
-        ring, n = self._recent[arm], self._filled[arm]
-        if n < self.window:
-            return ring[:n]
-        start = self._n[arm] % self.window  # the oldest entry
-        return np.concatenate((ring[start:], ring[:start]))
 
     def _restart(self, arm: int) -> None:
         self._restarts[arm] += 1
         self._since[arm] = 0
-        self._n[arm] = 0
         self._s[arm] = 0.0
-        self._filled[arm] = 0
+        self._recent.clear(arm)
         self._round = 0

@@ -27,6 +27,7 @@ __all__ = [
     "RiverMembers",
     "StumpMembers",
     "UnivariateMembers",
+    "asks_weight",
     "engine_for",
     "resolve",
 ]
@@ -34,6 +35,12 @@ __all__ = [
 ENGINES = ("auto", "vectorised", "reference")
 
 _ARRAY_ENGINES: tuple[type[ArrayMembers], ...] = (LinearMembers, UnivariateMembers, StumpMembers)
+
+
+def asks_weight(model) -> bool:
+    """Whether `model` asks to learn a draw k as one example of weight k (`oza_weight`, as the
+    weak learners of `streamboost.weak` do): the booster's `draws="auto"`."""
+    return bool(getattr(model, "oza_weight", False))
 
 
 def engine_for(model, weighted: bool | None = None) -> type[ArrayMembers] | None:
@@ -55,7 +62,7 @@ def engine_for(model, weighted: bool | None = None) -> type[ArrayMembers] | None
 
     """
     if weighted is None:
-        weighted = bool(getattr(model, "oza_weight", False))
+        weighted = asks_weight(model)
     return next(
         (engine for engine in _ARRAY_ENGINES if engine.supports(model, weighted)), None
     )
