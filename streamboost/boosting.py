@@ -442,24 +442,30 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return pd.DataFrame(scores.reshape(len(X), len(labels)), index=X.index, columns=labels)
 
     def _score_table(self, table: np.ndarray) -> np.ndarray:
-        alphas = self._vote_weights()
-        total = 0.0
-        for alpha in alphas:  # in member order, as _score_one sums them
-            total += alpha
-        if total == 0.0:
-            return np.full(len(table), 0.5)
-        # a running sum over the members adds them in _score_one's order: the same floats
-        weighted = self._members.batch_votes(table) * np.array(alphas)
-        positive = np.cumsum(weighted, axis=1)[:, -1]
-        if self.score == "vote":
-            return positive / total
-        return np.array([_sigmoid(2.0 * (2.0 * p - total)) for p in positive.tolist()])
+        return table_scores(self._members, table, self._vote_weights(), self.score)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd
 
         labels = [self.predict_one(x, **kwargs) for x in records(X)]
         return pd.Series(labels, index=X.index, dtype=object)
+
+
+def table_scores(held, table: np.ndarray, alphas: list[float], score: str) -> np.ndarray:
+    """The booster's score (`score`: "vote" or "logistic") of each row of `table` (from
+    `held.frame` or `held.rows`), given array members `held` and their vote weights: equal to
+    `_score_one` row by row."""
+    total = 0.0
+    for alpha in alphas:  # in member order, as _score_one sums them
+        total += alpha
+    if total == 0.0:
+        return np.full(len(table), 0.5)
+    # a running sum over the members adds them in _score_one's order: the same floats
+    weighted = held.batch_votes(table) * np.array(alphas)
+    positive = np.cumsum(weighted, axis=1)[:, -1]
+    if score == "vote":
+        return positive / total
+    return np.array([_sigmoid(2.0 * (2.0 * p - total)) for p in positive.tolist()])
 
 
 def _weighted(model: base.Classifier, draws: str) -> bool:

@@ -224,6 +224,7 @@ class BanditCalibratedClassifier(
             {k * batch_size // m for k in range(m)},
             model_free="calibrate" not in self._arms,
             mapping=reward_map,
+            score_key=self._score_key,
         )
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
@@ -312,8 +313,7 @@ class BanditCalibratedClassifier(
         if self._in_batch == 0:
             self._start_batch()
         # measure: the previous action, on this example, before anything learns it
-        self._meter.observe(self._in_batch, x, score, positive, self._score,
-                            (self.c_fp, self.c_fn))
+        self._meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
         # route
         arm = self.current_arm
         if arm == "train":

@@ -46,10 +46,12 @@ import dataclasses
 import math
 import typing
 
-from .decision import cost_threshold
-from .scores import snapshot
+import numpy as np
 
-__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "squash"]
+from .decision import cost_threshold
+from .scores import FrozenScorer, snapshot
+
+__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "losses", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
 MAPPINGS = ("affine", "logistic")
@@ -61,17 +63,27 @@ _LOG_EPS = 1e-15
 LOSS_BOUNDS = {"log-likelihood": -math.log(_LOG_EPS), "brier": 1.0, "expected-cost": 1.0}
 
 
-def loss(name: str, p: float, positive: bool, c_fp: float, c_fn: float) -> float:
-    """The loss `name` of probability `p` for an example of class `positive`."""
+def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray | None = None
+           ) -> np.ndarray:
+    """The loss `name` of each probability of `p` for examples of classes `positive` (bools);
+    the realised cost also needs each example's `threshold`, c_FP / (c_FP + c_FN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.reward import losses
+    >>> p, y = np.array([0.9, 0.2]), np.array([True, True])
+    >>> losses("brier", p, y).round(2).tolist(), losses("expected-cost", p, y, np.array([0.5, 0.5]))
+    ([0.01, 0.64], array([0. , 0.5]))
+
+    """
     if name == "log-likelihood":
-        p = min(max(p, _LOG_EPS), 1.0 - _LOG_EPS)
-        return -math.log(p if positive else 1.0 - p)
+        p = np.clip(p, _LOG_EPS, 1.0 - _LOG_EPS)
+        return -np.log(np.where(positive, p, 1.0 - p))
     if name == "brier":
         return (p - positive) ** 2
-    threshold = cost_threshold(c_fp, c_fn)  # c_FP / (c_FP + c_FN), without overflow
-    if (p > threshold) == positive:
-        return 0.0
-    return 1.0 - threshold if positive else threshold
+    wrong = (p > threshold) != positive
+    return np.where(wrong, np.where(positive, 1.0 - threshold, threshold), 0.0)
 
 
 def squash(z: float, low: float, high: float) -> float:
@@ -93,6 +105,11 @@ def calibrated(calibrator, score: float) -> float:
     return calibrator.predict_one(score) if calibrator.n_seen else score
 
 
+def calibrated_many(calibrator, scores: np.ndarray) -> np.ndarray:
+    """`calibrated` of each score, vectorised."""
+    return calibrator.predict_many(scores) if calibrator.n_seen else scores
+
+
 @dataclasses.dataclass
 class _Round:
     """A measured action, being scored on the minibatch after it."""
@@ -100,11 +117,15 @@ class _Round:
     arm: int  # the action taken
     arms: tuple[int, ...]  # the arms scored: the action and its counterfactuals
     names: tuple[str, ...]  # their names
-    model_before: typing.Any  # the model before the action (None: the action did not train)
+    model_before: FrozenScorer | None  # the model before the action (None: it did not train)
     calibrator_before: typing.Any
     calibrator_after: typing.Any  # None: the live calibrator as the next minibatch began
-    totals: list[float]
-    n: int = 0
+    # the scored examples of the next minibatch: copies (when a frozen model scores them), the
+    # live model's scores, the classes, the cost thresholds (for the realised cost)
+    rows: list = dataclasses.field(default_factory=list)
+    scores: list = dataclasses.field(default_factory=list)
+    positives: list = dataclasses.field(default_factory=list)
+    thresholds: list = dataclasses.field(default_factory=list)
 
 
 class PairedReward:
@@ -113,7 +134,8 @@ class PairedReward:
     The controller calls `begin` when a minibatch starts, `observe` for each of its examples
     (before anything learns it), `shadow` when a `"train"` minibatch's calibrator would have
     learned, and `end` when the minibatch ends, which returns the rewards of the round that was
-    scored on it, if any.
+    scored on it, if any. `observe` only records; `end` scores the whole sample at once (one
+    matrix product per frozen array booster, vectorised calibrators and losses).
 
     Parameters
     ----------
@@ -127,6 +149,8 @@ class PairedReward:
         Every arm trains the model: leave its common part out and never copy it (see above).
     mapping
         How improvements become rewards: `"affine"` or `"logistic"` (see above).
+    score_key
+        The label whose probability is the model's score (`scores.positive_score`).
 
     Examples
     --------
@@ -144,7 +168,7 @@ class PairedReward:
     True
     >>> meter.begin(True, None, names, (), model=None, calibrator=calibrator)
     >>> for i, (s, y) in enumerate([(0.9, False), (0.8, False)]):
-    ...     meter.observe(i, {}, s, y, None, (1.0, 1.0))
+    ...     meter.observe(i, {}, s, y, (1.0, 1.0))
     >>> arm, arms, scored, improvements, rewards = meter.end((0.0, 1.0))
     >>> scored, improvements[0], improvements[1] > 0, rewards[1] > 0.5
     (('train', 'both'), 0.0, True, True)
@@ -158,16 +182,18 @@ class PairedReward:
         sample: typing.Collection[int],
         model_free: bool = False,
         mapping: str = "affine",
+        score_key: typing.Hashable = True,
     ):
         self.loss = loss
         self.mapping = mapping
         self.smoothing = smoothing
         self.sample = frozenset(sample)
         self.model_free = model_free
+        self.score_key = score_key
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
         self._next: _Round | None = None  # the current minibatch's own action
-        self._model_start = None  # the model as the current minibatch began, if it trains
+        self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
         self._shadow = None
 
@@ -180,7 +206,7 @@ class PairedReward:
         # Frozen copies of what the current action changes: the model as this minibatch began
         # is the "before" of its own round and the "after" of the round scored on it.
         copy = trains and (arm is not None or scoring) and not self.model_free
-        self._model_start = snapshot(model) if copy else None
+        self._model_start = FrozenScorer(model, self.score_key) if copy else None
         self._calibrator_start = snapshot(calibrator) if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -195,39 +221,21 @@ class PairedReward:
             model_before=self._model_start if trains else None,
             calibrator_before=self._calibrator_start,
             calibrator_after=None,
-            totals=[0.0] * len(measured),
         )
 
     def observe(self, position: int, x: dict, score: float, positive: bool,
-                score_of: typing.Callable, costs: tuple[float, float]) -> None:
-        """Score one example of the current minibatch for the round being measured on it.
-        `score` is the live model's score of `x`, `score_of(model, x)` scores a snapshot."""
+                costs: tuple[float, float]) -> None:
+        """Record one example of the current minibatch for the round being measured on it:
+        `score` is the live model's score of `x`, before anything learns `x`."""
         r = self._round
         if r is None or position not in self.sample:
             return
-        if self.model_free:  # the model is common to every arm: the live one's score serves
-            after = before = score
-        else:
-            after = score_of(self._model_start, x) if self._model_start is not None else score
-            before = score_of(r.model_before, x) if r.model_before is not None else after
-        cal_before = r.calibrator_before
-        cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
-        name, (c_fp, c_fn) = self.loss, costs
-        same = after == before  # then "train" is the baseline and "calibrate" is "both"
-        baseline = loss(name, calibrated(cal_before, before), positive, c_fp, c_fn)
-        calibrated_loss = None
-        for i, arm in enumerate(r.names):
-            if arm == "train":
-                if same:
-                    continue  # no improvement
-                arm_loss = loss(name, calibrated(cal_before, after), positive, c_fp, c_fn)
-            else:
-                if calibrated_loss is None or not same:
-                    s = before if arm == "calibrate" else after
-                    calibrated_loss = loss(name, calibrated(cal_after, s), positive, c_fp, c_fn)
-                arm_loss = calibrated_loss
-            r.totals[i] += baseline - arm_loss
-        r.n += 1
+        if r.model_before is not None or self._model_start is not None:
+            r.rows.append(dict(x))  # a frozen model scores it at the minibatch's end
+        r.scores.append(score)
+        r.positives.append(positive)
+        if self.loss == "expected-cost":
+            r.thresholds.append(cost_threshold(*costs))  # c_FP / (c_FP + c_FN), no overflow
 
     def shadow(self, score: float, positive: bool) -> None:
         """What the calibrator would have learned, on a measured `"train"` minibatch."""
@@ -238,14 +246,43 @@ class PairedReward:
         """Close the minibatch: the scored round as (arm, arms, names, improvements, rewards),
         or None; the minibatch's own action becomes the round scored next."""
         r, result = self._round, None
-        if r is not None and r.n:
-            improvements = [t / r.n for t in r.totals]
+        if r is not None and r.scores:
+            improvements = self._improvements(r)
             result = (r.arm, r.arms, r.names, improvements, self._rewards(improvements,
                                                                           reward_range))
         if self._next is not None:
             self._next.calibrator_after = self._shadow  # None: the live one, as it will be
         self._round, self._next, self._shadow = self._next, None, None
         return result
+
+    def _improvements(self, r: _Round) -> list[float]:
+        """Each scored arm's mean loss improvement over the round's sample: the model and
+        calibrator before the action against the arm's pair (the live model's scores serve
+        where no frozen copy is needed)."""
+        after = np.array(r.scores, dtype=float)
+        if self._model_start is not None:  # this minibatch trains: the model as it began
+            after = self._model_start.scores(r.rows)
+        if r.model_before is not None:
+            before = r.model_before.scores(r.rows, like=self._model_start)
+        else:
+            before = after
+        positive = np.array(r.positives, dtype=bool)
+        threshold = np.array(r.thresholds, dtype=float) if r.thresholds else None
+        cal_before = r.calibrator_before
+        cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
+        cache: dict = {}
+
+        def loss_of(calibrator, scores: np.ndarray) -> np.ndarray:
+            key = (id(calibrator), id(scores))
+            if key not in cache:
+                probabilities = calibrated_many(calibrator, scores)
+                cache[key] = losses(self.loss, probabilities, positive, threshold)
+            return cache[key]
+
+        baseline = loss_of(cal_before, before)
+        pairs = {"train": (cal_before, after), "calibrate": (cal_after, before),
+                 "both": (cal_after, after)}
+        return [float(np.mean(baseline - loss_of(*pairs[name]))) for name in r.names]
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
         """The round's improvements as rewards for a policy of range `reward_range` (None: any

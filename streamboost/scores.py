@@ -5,12 +5,14 @@ from __future__ import annotations
 import pickle
 import typing
 
+import numpy as np
 from river import base
 
-from .boosting import OzaBoostClassifier
+from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
 
 __all__ = [
+    "FrozenScorer",
     "calibrator_for",
     "check_model",
     "learns_bools",
@@ -139,3 +141,61 @@ def snapshot(model: base.Estimator) -> base.Estimator:
 
     """
     return pickle.loads(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class FrozenScorer:
+    """A frozen copy of `model` that scores lists of examples: P(`pos_label` | x) of each.
+
+    The controller's reward scores a minibatch's sample with the model as it stood earlier. An
+    `OzaBoostClassifier` whose members are arrays with a minibatch path
+    (`streamboost.members`) is copied as its members' arrays and vote weights, and scores a
+    list with one matrix product (a tenth of a pickle's copy, a fraction of a score per
+    example); any other model is a `snapshot`, scored example by example. Scores equal
+    `positive_score`'s on the model as it was (to rounding, which the tests bound).
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost import OzaBoostClassifier
+    >>> from streamboost.scores import FrozenScorer
+    >>> booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    >>> for x, y in [({"a": 1.0}, True), ({"a": -1.0}, False)] * 20:
+    ...     booster.learn_one(x, y)
+    >>> frozen = FrozenScorer(booster, True)
+    >>> booster.learn_one({"a": 1.0}, False)
+    >>> frozen.scores([{"a": 1.0}, {"a": -1.0}]).round(3).tolist()
+    [1.0, 0.0]
+
+    """
+
+    def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
+        self.pos_label = pos_label
+        held = model._members if isinstance(model, OzaBoostClassifier) else None
+        self._table: tuple = (None, None)  # the last examples scored, and their matrix
+        if held is not None and held.minibatch:
+            self.model = None
+            self._members = held.copy()
+            self._alphas = list(model._vote_weights())
+            self._score = model.score
+        else:
+            self.model = snapshot(model)
+
+    def scores(self, xs: list[dict], like: FrozenScorer | None = None) -> np.ndarray:
+        """The frozen model's P(positive) of each checked example of `xs`. `like`, a later copy
+        of the same booster that scored `xs` last, lends its matrix of them (its columns extend
+        this copy's: a booster only appends columns; the extra ones are features this copy
+        never saw, weight 0 here)."""
+        if self.model is not None:
+            return np.array([positive_score(self.model, x, self.pos_label) for x in xs],
+                            dtype=float)
+        held = self._members
+        n = len(held._keys)
+        if like is not None and like._table[0] is xs and like._members._keys[:n] == held._keys:
+            table = like._table[1][:, : n + (held.lead is not None)]
+        else:
+            table = held.rows(xs)
+            self._table = (xs, table)
+        return table_scores(held, table, self._alphas, self._score)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_table": (None, None)}  # a checkpoint keeps no examples

@@ -6,6 +6,7 @@ import math
 import pickle
 import random
 
+import numpy as np
 import pandas as pd
 import pytest
 from river import checks, datasets, linear_model, preprocessing
@@ -16,7 +17,7 @@ from streamboost import (
     OzaBoostClassifier,
     bandits,
 )
-from streamboost.reward import MAPPINGS, PairedReward
+from streamboost.reward import LOSSES, MAPPINGS, PairedReward, losses
 
 
 def phishing(n: int = 600) -> list[tuple[dict, bool]]:
@@ -496,3 +497,25 @@ def test_a_full_budget_changes_nothing_and_a_bad_one_is_refused():
             BanditCalibratedClassifier(train_budget=bad)
     with pytest.raises(ValueError, match="train_budget needs the 'calibrate' arm"):
         BanditCalibratedClassifier(policy="ucb1", arms=("train", "both"), train_budget=0.5)
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_losses_are_the_per_example_definitions(name):
+    rng = np.random.default_rng(0)
+    p = np.concatenate([rng.random(500), [0.0, 1.0, 0.25, 0.25]])
+    positive = np.concatenate([rng.random(500) < 0.3, [True, False, True, False]])
+    threshold = np.concatenate([rng.random(500), [0.5, 0.5, 0.25, 0.25]])
+    expected = []
+    for q, y, t in zip(p.tolist(), positive.tolist(), threshold.tolist(), strict=True):
+        if name == "brier":
+            expected.append((q - y) ** 2)
+        elif name == "log-likelihood":
+            q = min(max(q, 1e-15), 1 - 1e-15)
+            expected.append(-math.log(q if y else 1 - q))
+        else:  # the realised cost, normalised: c_FN or c_FP over their sum, when wrong
+            expected.append(0.0 if (q > t) == y else (1 - t if y else t))
+    got = losses(name, p, positive, threshold if name == "expected-cost" else None)
+    assert got.tolist() == pytest.approx(expected, rel=1e-12, abs=0)
+    assert got[-4:].tolist()[-2:] == pytest.approx(
+        {"brier": [0.5625, 0.0625], "log-likelihood": [-math.log(0.25), -math.log(0.75)],
+         "expected-cost": [0.75, 0.0]}[name])

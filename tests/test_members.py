@@ -304,3 +304,35 @@ def test_a_rejected_minibatch_changes_nothing():
     with pytest.raises(ValueError, match="2 rows but y has 1"):
         booster.learn_many(pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([True]))
     assert pickle.dumps(booster) == before
+
+
+@pytest.mark.parametrize("draws", ["repeat", "weight"])
+def test_a_copy_of_the_arrays_is_independent_and_rows_stack_vectors(draws):
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, draws=draws,
+                                 seed=2)
+    rows = list(datasets.Phishing())
+    for x, y in rows[:300]:
+        booster.learn_one(x, y)
+    held = booster._members
+    copy = held.copy()
+    xs = [x for x, _ in rows[300:500]]
+    table = held.rows(xs)
+    assert table.tolist() == np.array([held.vector(x) for x in xs]).tolist()
+    before = copy.batch_votes(copy.rows(xs)).tolist()
+    assert before == held.batch_votes(table).tolist()
+    for x, y in rows[300:800]:
+        booster.learn_one(x, y)
+    assert copy.batch_votes(copy.rows(xs)).tolist() == before
+    assert held.batch_votes(held.rows(xs)).tolist() != before
+
+
+def test_rows_of_ragged_dicts_are_zero_where_a_key_is_absent():
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=0)
+    booster.learn_one({"a": 1.0, "b": 2.0}, True)
+    held = booster._members
+    table = held.rows([{"a": 3.0, "b": 4.0}, {"b": 5.0}, {"c": 6.0, "a": 7.0}])
+    lead = [1.0] if held.lead is not None else []
+    assert table.tolist() == [[*lead, 3.0, 4.0, 0.0], [*lead, 0.0, 5.0, 0.0],
+                              [*lead, 7.0, 0.0, 6.0]]
+    with pytest.raises((TypeError, ValueError), match="'x'"):
+        held.rows([{"a": 1.0, "b": "x"}])

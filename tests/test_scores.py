@@ -6,7 +6,8 @@ import pytest
 from river import datasets, linear_model, optim, tree
 
 from streamboost import OzaBoostClassifier
-from streamboost.scores import positive_score, snapshot
+from streamboost.scores import FrozenScorer, positive_score, snapshot
+from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 ROWS = list(datasets.Phishing()) * 3  # 3,750 examples
 
@@ -53,3 +54,59 @@ def test_a_frozen_copy_does_not_follow_the_booster():
     assert [positive_score(booster, x, True) for x, _ in ROWS[200:400]] != before
     untrained = snapshot(OzaBoostClassifier(linear_model.LogisticRegression()))
     assert untrained.score_one({"a": 1.0}) == 0.5
+
+
+MEMBERS = {
+    "linear": linear_model.LogisticRegression(),
+    "univariate": UnivariateLogisticRegression(),
+    "stump": DecisionStump(),
+}
+
+
+@pytest.mark.parametrize("score", ["vote", "logistic"])
+@pytest.mark.parametrize("kind", sorted(MEMBERS))
+def test_a_frozen_scorer_scores_as_a_snapshot_and_ignores_later_learning(kind, score):
+    booster = OzaBoostClassifier(MEMBERS[kind], n_models=8, score=score, seed=5)
+    for x, y in ROWS[:600]:
+        booster.learn_one(x, y)
+    frozen, pickled = FrozenScorer(booster, True), snapshot(booster)
+    # arrays with a minibatch path are copied as arrays, the others pickled
+    assert (frozen.model is None) == booster._members.minibatch == (kind == "linear")
+    later = [x for x, _ in ROWS[600:1100]]
+    expected = [positive_score(pickled, x, True) for x in later]
+    for x, y in ROWS[600:1600]:
+        booster.learn_one(x, y)
+    assert frozen.scores(later).tolist() == pytest.approx(expected, rel=1e-12, abs=1e-12)
+    # a later copy lends its matrix: the same scores as building it again
+    newer = FrozenScorer(booster, True)
+    newer.scores(later)
+    assert frozen.scores(later, like=newer).tolist() == frozen.scores(list(later)).tolist()
+    assert newer.scores(later).tolist() != frozen.scores(later).tolist()
+
+
+def test_a_frozen_scorer_of_a_features_subset_borrows_only_its_columns():
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    for i in range(50):
+        booster.learn_one({"a": i % 3 - 1.0}, i % 2 == 0)
+    old = FrozenScorer(booster, True)
+    old_copy = snapshot(booster)
+    for i in range(50):
+        booster.learn_one({"a": 1.0, "b": i % 5 - 2.0}, i % 3 == 0)
+    new = FrozenScorer(booster, True)
+    xs = [{"a": 1.0, "b": 2.0}, {"a": -1.0, "b": -2.0}]
+    new.scores(xs)
+    assert old.scores(xs, like=new).tolist() == pytest.approx(
+        [old_copy.score_one(x) for x in xs], abs=1e-12)
+
+
+def test_a_frozen_scorer_of_any_other_model_is_a_snapshot():
+    model = linear_model.LogisticRegression()
+    for x, y in ROWS[:300]:
+        model.learn_one(x, y)
+    frozen = FrozenScorer(model, True)
+    xs = [x for x, _ in ROWS[300:400]]
+    expected = [positive_score(model, x, True) for x in xs]
+    for x, y in ROWS[300:600]:
+        model.learn_one(x, y)
+    assert frozen.model is not None
+    assert frozen.scores(xs).tolist() == expected

@@ -4,6 +4,7 @@ the booster drives (score, then for each member a vote after k steps, then one c
 from __future__ import annotations
 
 import abc
+import contextlib
 import itertools
 import numbers
 
@@ -68,6 +69,26 @@ class ArrayMembers(abc.ABC):
             xv[columns[key] + offset] = value
         return xv
 
+    def rows(self, xs: list[dict]) -> np.ndarray:
+        """The checked dicts `xs` as a float matrix, each row as `vector` makes it (new keys
+        appended; a row is 0 in the columns added after it, as an absent key)."""
+        keys = self._keys
+        offset = self.lead is not None
+        if all(len(x) == len(keys) and list(x) == keys for x in xs):  # the usual case
+            values = itertools.chain.from_iterable(x.values() for x in xs)
+            with contextlib.suppress(TypeError, ValueError):  # else `vector` names the culprit
+                table = np.fromiter(values, dtype=float, count=len(xs) * len(keys))
+                table = table.reshape(len(xs), len(keys))
+                return np.hstack((np.full((len(xs), 1), self.lead), table)) if offset else table
+        vectors = [self.vector(x) for x in xs]
+        width = len(keys) + offset
+        if all(len(v) == width for v in vectors):
+            return np.array(vectors).reshape(len(vectors), width)
+        out = np.zeros((len(vectors), width))
+        for row, v in zip(out, vectors, strict=True):
+            row[: len(v)] = v
+        return out
+
     def frame(self, X) -> np.ndarray:
         """The frame `X` as a float matrix over the known columns (new columns appended after
         the whole frame is checked, `validation.matrix`), a missing cell as 0 like an absent
@@ -103,6 +124,17 @@ class ArrayMembers(abc.ABC):
     def __getstate__(self) -> dict:
         # a pickle keeps no cache of the last frame's columns (a pandas Index)
         return {**self.__dict__, "_frame_columns": (None, -1, [])}
+
+    def copy(self) -> ArrayMembers:
+        """An independent copy for scoring (the booster's frozen snapshots): the pickled state,
+        its arrays and containers copied, without a pickle's round trip (a tenth of its cost)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(
+            (k, v.copy() if isinstance(v, (np.ndarray, dict, list)) else v)
+            for k, v in self.__getstate__().items()
+        )
+        new._x = None
+        return new
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
