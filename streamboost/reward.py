@@ -49,7 +49,7 @@ import typing
 import numpy as np
 
 from .decision import cost_threshold
-from .scores import FrozenScorer, snapshot
+from .scores import FrozenScorer
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "losses", "squash"]
 
@@ -66,7 +66,8 @@ LOSS_BOUNDS = {"log-likelihood": -math.log(_LOG_EPS), "brier": 1.0, "expected-co
 def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray | None = None
            ) -> np.ndarray:
     """The loss `name` of each probability of `p` for examples of classes `positive` (bools);
-    the realised cost also needs each example's `threshold`, c_FP / (c_FP + c_FN).
+    the realised cost also needs each example's `threshold`, c_FP / (c_FP + c_FN). The last
+    axis of `p` runs over the examples (earlier axes: several models' probabilities of them).
 
     Examples
     --------
@@ -106,8 +107,8 @@ def calibrated(calibrator, score: float) -> float:
 
 
 def calibrated_many(calibrator, scores: np.ndarray) -> np.ndarray:
-    """`calibrated` of each score, vectorised."""
-    return calibrator.predict_many(scores) if calibrator.n_seen else scores
+    """`calibrated` of each score of a float array in [0, 1] (unchecked: the model's)."""
+    return calibrator._predict_many(scores) if calibrator.n_seen else scores
 
 
 @dataclasses.dataclass
@@ -207,13 +208,13 @@ class PairedReward:
         # is the "before" of its own round and the "after" of the round scored on it.
         copy = trains and (arm is not None or scoring) and not self.model_free
         self._model_start = FrozenScorer(model, self.score_key) if copy else None
-        self._calibrator_start = snapshot(calibrator) if arm is not None or scoring else None
+        self._calibrator_start = calibrator.copy() if arm is not None or scoring else None
         self._shadow = None
         self._next = None
         if arm is None:
             return
         if names[arm] == "train" and len(measured) > 1:
-            self._shadow = snapshot(calibrator)
+            self._shadow = calibrator.copy()
         self._next = _Round(
             arm=arm,
             arms=measured,
@@ -270,19 +271,16 @@ class PairedReward:
         threshold = np.array(r.thresholds, dtype=float) if r.thresholds else None
         cal_before = r.calibrator_before
         cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
-        cache: dict = {}
-
-        def loss_of(calibrator, scores: np.ndarray) -> np.ndarray:
-            key = (id(calibrator), id(scores))
-            if key not in cache:
-                probabilities = calibrated_many(calibrator, scores)
-                cache[key] = losses(self.loss, probabilities, positive, threshold)
-            return cache[key]
-
-        baseline = loss_of(cal_before, before)
-        pairs = {"train": (cal_before, after), "calibrate": (cal_after, before),
-                 "both": (cal_after, after)}
-        return [float(np.mean(baseline - loss_of(*pairs[name]))) for name in r.names]
+        # every (calibrator, model) pair's mean loss in one pass: rows = calibrator before and
+        # after, columns = model before and after (one column when no model was copied)
+        scores = after[None] if before is after else np.stack((before, after))
+        k = len(scores)
+        probabilities = np.stack([calibrated_many(c, scores.ravel()) for c in (cal_before,
+                                                                                cal_after)])
+        mean = losses(self.loss, probabilities.reshape(2, k, -1), positive, threshold)
+        mean = mean.mean(axis=-1)
+        pairs = {"train": (0, k - 1), "calibrate": (1, 0), "both": (1, k - 1)}
+        return [float(mean[0, 0] - mean[pairs[name]]) for name in r.names]
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
         """The round's improvements as rewards for a policy of range `reward_range` (None: any

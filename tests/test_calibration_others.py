@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import pickle
 
 import numpy as np
@@ -310,3 +311,24 @@ def test_incremental_pooling_equals_pooling_from_scratch(cls, n_bins, pairs, eve
             reference._blocks = None  # force a full pooling
             for q in (0.0, s, 0.37, 1.0):
                 assert cal.predict_one(q) == pytest.approx(reference.predict_one(q), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_a_copy_predicts_as_the_original_did_and_learns_on_its_own(name):
+    rng = random.Random(4)
+    cal = make(name)
+    for _ in range(400):
+        s = rng.random()
+        cal.learn_one(s, rng.random() < s)
+    grid = [i / 50 for i in range(51)]
+    cal.predict_many(grid)  # pooled blocks cached, if the calibrator keeps any
+    frozen = cal.copy()
+    expected = cal.predict_many(grid).tolist()
+    assert frozen.predict_many(grid).tolist() == expected
+    assert frozen.n_seen == cal.n_seen == 400
+    for _ in range(300):
+        cal.learn_one(0.9, False)  # the original moves far...
+    assert frozen.predict_many(grid).tolist() == expected  # ...the copy does not
+    assert cal.predict_one(0.9) < expected[45]
+    frozen.learn_one(0.1, True)
+    assert frozen.predict_one(0.1) > expected[5] and cal.n_seen == 700

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import copy
 import math
 import numbers
 
@@ -68,11 +69,12 @@ def check_positive(name: str, value, *, zero: bool = False) -> float:
 class Calibrator(Checkpointable, base.Base):
     """A map from a classifier's score in [0, 1] to P(y = 1 | score), learned online.
 
-    Subclasses implement `_learn(score, positive)` and `_predict(score)` on checked inputs; this
-    base validates every input before any state changes, counts the examples learned, and
-    provides `learn_many` / `predict_many`. Every calibrator's map is non-decreasing in the
-    score after any sequence of updates (a higher score never means a lower probability), which
-    the tests check by property. Names for the registry: `streamboost.calibration.CALIBRATORS`.
+    Subclasses implement `_learn(score, positive)` and `_predict(score)` (and may vectorise
+    `_predict_many(scores)`) on checked inputs; this base validates every input before any
+    state changes, counts the examples learned, and provides `learn_many` / `predict_many` and
+    `copy`. Every calibrator's map is non-decreasing in the score after any sequence of updates
+    (a higher score never means a lower probability), which the tests check by property. Names
+    for the registry: `streamboost.calibration.CALIBRATORS`.
 
     Examples
     --------
@@ -119,9 +121,32 @@ class Calibrator(Checkpointable, base.Base):
         """P(y = 1 | score) under the current map."""
         return self._predict(check_score(score))
 
+    def copy(self) -> Calibrator:
+        """An independent copy of the calibrator as it stands (the controller's frozen
+        calibrators): its lists of numbers copied, any other mutable state deep-copied; a
+        fraction of a pickle's round trip."""
+        new = object.__new__(type(self))
+        new.__dict__.update((k, _copied(v)) for k, v in self.__dict__.items())
+        return new
+
     def predict_many(self, scores) -> np.ndarray:
         """P(y = 1 | score) for an array-like of scores."""
-        return np.array([self._predict(s) for s in check_scores(scores).tolist()], dtype=float)
+        return self._predict_many(check_scores(scores))
+
+    def _predict_many(self, scores: np.ndarray) -> np.ndarray:
+        # checked scores (a float array in [0, 1]); subclasses vectorise it
+        return np.array([self._predict(s) for s in scores.tolist()], dtype=float)
+
+
+_NUMBERS = (float, int, bool)
+
+
+def _copied(value):
+    if type(value) in _NUMBERS or value is None or type(value) is str:
+        return value
+    if type(value) in (list, tuple) and all(type(v) in _NUMBERS for v in value):
+        return value.copy() if type(value) is list else value
+    return copy.deepcopy(value)
 
 
 def pool_adjacent_violators(values: list[float], weights: list[float]) -> list[float]:
@@ -173,6 +198,9 @@ class Blocks:
 
     def __init__(self, starts: list[int], sums: list[float], weights: list[float]):
         self.starts, self.sums, self.weights = starts, sums, weights
+
+    def __deepcopy__(self, memo) -> Blocks:
+        return Blocks(self.starts.copy(), self.sums.copy(), self.weights.copy())  # numbers only
 
     def _push(self, start: int, total: float, weight: float) -> bool:
         """Push a block and pool while the order is violated; whether it was pooled."""

@@ -15,7 +15,6 @@ from .base import (
     check_label,
     check_positive,
     check_score,
-    check_scores,
 )
 
 __all__ = ["OnlineBetaCalibrator", "beta_fit"]
@@ -185,9 +184,8 @@ class OnlineBetaCalibrator(Calibrator):
         a, b, c = self._theta
         return float(expit(a * u + b * v + c))
 
-    def predict_many(self, scores) -> np.ndarray:
-        """P(y=1 | score) for an array-like of scores (vectorised)."""
-        s = np.clip(check_scores(scores), self.eps, 1.0 - self.eps)
+    def _predict_many(self, scores: np.ndarray) -> np.ndarray:
+        s = np.clip(scores, self.eps, 1.0 - self.eps)
         a, b, c = self._theta
         return expit(a * np.log(s) - b * np.log1p(-s) + c)
 

@@ -31,7 +31,7 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit, log_expit
 
-from .base import Calibrator, check_forgetting, check_label, check_score, check_scores
+from .base import Calibrator, check_forgetting, check_label, check_score
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
 
@@ -276,9 +276,7 @@ class OnlinePlattCalibrator(Calibrator):
     def _predict(self, score: float) -> float:
         return _sigmoid(-(self._A * self._feature(score) + self._B))
 
-    def predict_many(self, scores) -> np.ndarray:
-        """P(y=1 | score) for an array-like of scores (vectorised)."""
-        s = check_scores(scores)
+    def _predict_many(self, s: np.ndarray) -> np.ndarray:
         if self.feature == "logit":
             c = np.clip(s, self.eps, 1.0 - self.eps)
             u = np.log(c) - np.log1p(-c)

@@ -7,6 +7,7 @@ import abc
 import contextlib
 import itertools
 import numbers
+import operator
 
 import numpy as np
 
@@ -74,16 +75,17 @@ class ArrayMembers(abc.ABC):
         appended; a row is 0 in the columns added after it, as an absent key)."""
         keys = self._keys
         offset = self.lead is not None
-        if all(len(x) == len(keys) and list(x) == keys for x in xs):  # the usual case
-            values = itertools.chain.from_iterable(x.values() for x in xs)
-            with contextlib.suppress(TypeError, ValueError):  # else `vector` names the culprit
-                table = np.fromiter(values, dtype=float, count=len(xs) * len(keys))
-                table = table.reshape(len(xs), len(keys))
-                return np.hstack((np.full((len(xs), 1), self.lead), table)) if offset else table
+        if len(keys) > 1 and all(len(x) == len(keys) for x in xs):  # the usual case
+            pick = operator.itemgetter(*keys)
+            table = np.empty((len(xs), len(keys) + offset))
+            if offset:
+                table[:, 0] = self.lead
+            with contextlib.suppress(KeyError, TypeError, ValueError):  # else `vector` names it
+                table[:, offset:] = [pick(x) for x in xs]
+                if np.isfinite(table).all():
+                    return table
         vectors = [self.vector(x) for x in xs]
         width = len(keys) + offset
-        if all(len(v) == width for v in vectors):
-            return np.array(vectors).reshape(len(vectors), width)
         out = np.zeros((len(vectors), width))
         for row, v in zip(out, vectors, strict=True):
             row[: len(v)] = v
