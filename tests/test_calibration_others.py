@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import pickle
+import random
 
 import numpy as np
 import pytest
