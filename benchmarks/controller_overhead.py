@@ -5,9 +5,10 @@ Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on p
 timed against controllers that wrap the same model: `"both"` (a schedule: the calibrator learns
 every prequential score) and discounted UCB measuring its reward with different budgets
 (`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
-arms train / both only, whose rewards need no copy of the model. Runs are
-interleaved, so load changes hit every configuration alike; medians are reported, with the
-Brier score and the bandit's arm shares, so what a cheaper reward costs in quality shows too.
+arms train / both only, whose rewards need no copy of the model. Runs are interleaved, every
+other repeat in reverse order, so load changes hit every configuration alike; the median speed
+and the median of each repeat's ratio to the model alone are reported, with the Brier score and
+the bandit's arm shares, so what a cheaper reward costs in quality shows too.
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
@@ -64,8 +65,8 @@ def main() -> None:
             scaler.learn_one(x)
         rows = [(scaler.transform_one(x), y) for x, y in rows]
     print(
-        f"{args.dataset}, first {len(rows):,} rows, median of {args.repeats} interleaved runs; "
-        f"streamboost {__version__}, river {river.__version__}, Python "
+        f"{args.dataset}, first {len(rows):,} rows, median of {args.repeats} interleaved runs "
+        f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "
         f"{platform.python_version()}, {platform.machine()}"
     )
     print(f"{'model':<8}{'configuration':<26}{'ex/s':>9}{'vs model':>10}{'Brier':>9}  arms")
@@ -78,21 +79,26 @@ def main() -> None:
         }
         speeds = {config: [] for config in makers}
         results = {}
-        for _ in range(args.repeats):
-            for config, make in makers.items():
-                model = make()
+        for repeat in range(args.repeats):
+            # every other repeat runs backwards: a slow start or end of the cycle (warm-up,
+            # a neighbour's load) does not always fall on the same configurations
+            order = list(makers) if repeat % 2 == 0 else list(makers)[::-1]
+            for config in order:
+                model = makers[config]()
                 speed, brier = run(model, rows)
                 speeds[config].append(speed)
                 results[config] = (brier, getattr(model, "arm_counts", None))
-        base = statistics.median(speeds["model alone"])
         for config, values in speeds.items():
             speed = statistics.median(values)
+            # the ratio to the model alone of the same repeat, then the median over repeats
+            ratio = statistics.median(
+                v / alone for v, alone in zip(values, speeds["model alone"], strict=True)
+            )
             brier, arms = results[config]
             shares = ""
             if arms:
                 total = sum(arms.values())
                 shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
-            ratio = speed / base
             print(f"{name:<8}{config:<26}{speed:>9,.0f}{ratio:>10.2f}{brier:>9.4f}  {shares}")
 
 
