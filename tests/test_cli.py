@@ -230,6 +230,16 @@ def test_console_script_entry_point(tmp_path):
     assert version.stdout.strip() == f"streamboost {__version__}"
 
 
+def test_python_dash_m_runs_the_same_command():
+    done = subprocess.run([sys.executable, "-m", "streamboost", "run", "--dataset", "phishing",
+                           "--policy", "nonsense"], capture_output=True, text=True, timeout=120,
+                          check=False)  # fmt: skip
+    assert done.returncode == 2 and "nonsense" in done.stderr
+    version = subprocess.run([sys.executable, "-m", "streamboost", "--version"],
+                             capture_output=True, text=True, check=False)  # fmt: skip
+    assert version.returncode == 0 and version.stdout.strip() == f"streamboost {__version__}"
+
+
 def test_compare_without_matplotlib_prints_the_table_and_skips_figures(
     tmp_path, capsys, monkeypatch
 ):
