@@ -117,6 +117,7 @@ def test_a_rejected_example_changes_nothing_in_the_arrays(member):
     booster = OzaBoostClassifier(member, n_models=4, seed=1)
     for x, y in itertools.islice(datasets.Phishing(), 50):
         booster.learn_one(x, y)
+    booster.predict_proba_one(x)  # the vote weights' cache is filled, as a prediction leaves it
     before = pickle.dumps(booster)
     with pytest.raises(TypeError, match="feature 'colour' is 'red'; the vectorised members"):
         booster.learn_one({"colour": "red", "new": 1.0}, True)
@@ -124,6 +125,13 @@ def test_a_rejected_example_changes_nothing_in_the_arrays(member):
         booster.learn_one({"a": 1.0}, True, w=2.0)
     with pytest.raises(ValueError, match="feature 'a' is nan"):
         booster.learn_one({"a": float("nan")}, True)
+    # a number written as a str, in the known key order (numpy alone would parse it) or not
+    known = next(iter(datasets.Phishing()))[0]
+    for x in ({**known, next(iter(known)): "2"}, {"new": "2", **known}):
+        for call in (booster.predict_proba_one, lambda x: booster.learn_one(x, True),
+                     lambda x: booster._members.rows([x, x])):
+            with pytest.raises(TypeError, match="is '2'; the vectorised members take numbers"):
+                call(x)
     assert pickle.dumps(booster) == before
 
 

@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import numbers
 import operator
+import typing
 
 import numpy as np
 
@@ -52,10 +53,7 @@ class ArrayMembers(abc.ABC):
         offset = lead is not None
         if len(x) == len(keys) and list(x) == keys:  # the usual case: same features, same order
             values = itertools.chain((lead,), x.values()) if offset else x.values()
-            try:
-                return np.fromiter(values, dtype=float, count=len(keys) + offset)
-            except (TypeError, ValueError) as error:
-                raise _not_numeric(x) from error
+            return floats(x, values, len(keys) + offset)
         for value in x.values():
             if not isinstance(value, numbers.Real):
                 raise _not_numeric(x)
@@ -81,9 +79,12 @@ class ArrayMembers(abc.ABC):
             if offset:
                 table[:, 0] = self.lead
             with contextlib.suppress(KeyError, TypeError, ValueError):  # else `vector` names it
-                table[:, offset:] = [pick(x) for x in xs]
-                if np.isfinite(table).all():
-                    return table
+                picked = [pick(x) for x in xs]
+                # numpy would parse a str ('2' -> 2.0); `vector` refuses it
+                if not any(str in map(type, values) for values in picked):
+                    table[:, offset:] = picked
+                    if np.isfinite(table).all():
+                        return table
         vectors = [self.vector(x) for x in xs]
         width = len(keys) + offset
         out = np.zeros((len(vectors), width))
@@ -190,6 +191,18 @@ class ArrayMembers(abc.ABC):
     @abc.abstractmethod
     def export(self, members: list) -> None:
         """Write the learned state into the River members (for `booster.models`)."""
+
+
+def floats(x: dict, values: typing.Iterable, count: int) -> np.ndarray:
+    """`values` (of `x`, `count` of them) as a float array, or the TypeError naming `x`'s first
+    value that is not a number. A str is refused although numpy would parse it ('2' -> 2.0):
+    the reference path's River members refuse it too."""
+    if str in map(type, x.values()):
+        raise _not_numeric(x)
+    try:
+        return np.fromiter(values, dtype=float, count=count)
+    except (TypeError, ValueError) as error:
+        raise _not_numeric(x) from error
 
 
 def _not_numeric(x: dict) -> TypeError:

@@ -9,7 +9,7 @@ import numpy as np
 from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
 from ..weak.stump import stump_vote
 from ..weak.univariate import gradients
-from .base import ArrayMembers, _not_numeric
+from .base import ArrayMembers, floats
 
 __all__ = ["StumpMembers", "UnivariateMembers", "WeakMembers"]
 
@@ -59,10 +59,7 @@ class WeakMembers(ArrayMembers):
 
     def _present(self, x: dict) -> tuple[np.ndarray, slice | np.ndarray]:
         """`x`'s values sorted by column, and their columns."""
-        try:
-            xv = np.fromiter(x.values(), dtype=float, count=len(x))
-        except (TypeError, ValueError) as error:
-            raise _not_numeric(x) from error
+        xv = floats(x, x.values(), len(x))
         keys = tuple(x)
         if keys != self._layout[0]:  # new features, or another order than the last example's
             for key in keys:
