@@ -155,12 +155,13 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self.variant = variant
         self.c_fp = c_fp
         self.c_fn = c_fn
-        # A cost-sensitive variant's description, and per member the weight of the examples it
-        # was right and wrong on: split by class for a variant, {(right, positive): w}, else
-        # two totals (Oza's lambda_sc, lambda_sw).
-        self._variant = None if variant == "adamec" else variants.VARIANTS[variant]
-        self._costs = variants.class_costs(c_fp, c_fn)
-        if self._variant is not None:
+        # A cost-sensitive variant's formulas at these costs (`variants.Rule`), and per member
+        # the weight of the examples it was right and wrong on: split by class for a variant,
+        # {(right, positive): w}, else two totals (Oza's lambda_sc, lambda_sw).
+        self._variant = None
+        if variant != "adamec":
+            costs = variants.class_costs(c_fp, c_fn)
+            self._variant = variants.rule(variants.VARIANTS[variant], costs, n_models)
             self._sums = [dict.fromkeys(_SUM_KEYS, 0.0) for _ in range(n_models)]
         else:
             self._lambda_sc = [0.0] * n_models
@@ -252,16 +253,15 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def _boost_variant(self, target: bool, before) -> None:
         """Oza's loop with a cost-sensitive variant's weights (`streamboost.variants`)."""
-        v, costs, n = self._variant, self._costs, self.n_models
         rng = self._rng
         vote_after = self._members.vote_after
-        lam = variants.first_weight(v, target, costs, n)
-        for i in range(n):
+        reweight = self._variant.reweight
+        lam = self._variant.first[target]
+        for i, sums in enumerate(self._sums):
             k = poisson(lam, rng)
             right = (vote_after(i, k) if k else before[i]) == target
-            sums = self._sums[i]
             sums[right, target] += lam
-            lam = variants.reweight(v, lam, right, target, sums, costs, n)
+            lam = reweight(lam, right, target, sums)
 
     def _check_kwargs(self, kwargs: dict) -> None:
         if isinstance(self._members, members.ArrayMembers):
@@ -388,8 +388,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def _variant_alphas(self) -> list[float]:
         alphas = []
+        vote_weight = self._variant.vote_weight
         for sums in self._sums:
-            alpha = variants.vote_weight(self._variant, sums, self._costs, self.n_models)
+            alpha = vote_weight(sums)
             if alpha is None and sum(sums.values()) > 0.0 and self.weak_rule == "stop":
                 return alphas + [0.0] * (self.n_models - len(alphas))
             alphas.append(alpha or 0.0)

@@ -43,7 +43,9 @@ import dataclasses
 import functools
 import math
 
-__all__ = ["VARIANTS", "Variant", "class_costs", "first_weight", "reweight", "vote_weight"]
+__all__ = [
+    "VARIANTS", "Rule", "Variant", "class_costs", "first_weight", "reweight", "rule", "vote_weight"
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,71 +131,13 @@ def _power(power: int | str, n_models: int) -> float:
 
 def first_weight(variant: Variant, positive: bool, costs: tuple[float, float], n_models: int):
     """An example's weight for the first member: $c(y)^a$ over its mean over the classes."""
-    a = _power(variant.first, n_models)
-    if a == 0.0:
-        return 1.0
-    neg, pos = costs[0] ** a, costs[1] ** a
-    return 2.0 * (pos if positive else neg) / (pos + neg)
-
-
-@functools.lru_cache(maxsize=64)  # pure, and called for every member on every example
-def _factors(variant: Variant, costs, n_models: int):
-    """The cost factor $k = c^q \\gamma$ and exponent cost $e$ of each (right, positive)."""
-    q = _power(variant.power, n_models)
-    out = {}
-    for right in (True, False):
-        for positive in (True, False):
-            c = costs[positive]
-            k = c**q * (c if variant.gamma and not right else 1.0)
-            if variant.exponent == "one":
-                e = 1.0
-            elif variant.exponent == "cost":
-                e = c
-            else:  # AdaCost's beta (Eq. 3.12)
-                e = (1.0 - c) / 2.0 if right else (1.0 + c) / 2.0
-            out[right, positive] = (k, e)
-    return out
+    return rule(variant, costs, n_models).first[positive]
 
 
 def vote_weight(variant: Variant, sums: dict, costs, n_models: int) -> float | None:
     """A member's vote weight from its sums `{(right, positive): weight}`; None if it has no
     finite positive value (the member abstains)."""
-    total = sum(sums.values())
-    if total <= 0.0:
-        return None
-    factors = _factors(variant, costs, n_models)
-    c = {key: costs[key[1]] for key in sums}  # c(y) of each sum's class
-
-    def weighted(weight) -> tuple[float, float]:
-        """The right and the wrong sums, each example counted with `weight(key)`."""
-        return (
-            sums[True, True] * weight((True, True)) + sums[True, False] * weight((True, False)),
-            sums[False, True] * weight((False, True))
-            + sums[False, False] * weight((False, False)),
-        )
-
-    if variant.alpha == "ada":
-        top, bottom = weighted(lambda key: 1.0)
-    elif variant.alpha == "weighted":  # Eqs. 3.9, 3.17
-        top, bottom = weighted(lambda key: factors[key][0])
-    elif variant.alpha in ("adac1", "adacost"):  # Eqs. 3.15, 3.11
-        e = c if variant.alpha == "adac1" else {key: factors[key][1] for key in sums}
-        p, n = weighted(lambda key: e[key] / total)
-        top, bottom = 1.0 + p - n, 1.0 - p + n
-    else:  # adac3, Eq. 3.19
-        p, n = weighted(lambda key: c[key] ** 2)
-        a = sum(s * c[key] for key, s in sums.items())
-        top, bottom = a + p - n, a - p + n
-    if bottom <= 0.0:  # never wrong, in this weighting
-        return _alpha_max(total) if top > 0.0 else None
-    if top <= bottom:  # alpha <= 0: the thesis's instability (AdaC1, AdaCost)
-        return None
-    return min(0.5 * math.log(top / bottom), _alpha_max(total))
-
-
-def _alpha_max(total: float) -> float:
-    floor = 0.5 / (total + 1.0)
-    return 0.5 * math.log((1.0 - floor) / floor)
+    return rule(variant, costs, n_models).vote_weight(sums)
 
 
 def reweight(
@@ -201,21 +145,106 @@ def reweight(
 ) -> float:
     """The example's weight for the next member, given this member's sums (this example
     included) and whether it was right on it."""
-    factors = _factors(variant, costs, n_models)
-    total = sum(sums.values())
-    closed = variant.exponent == "one" and variant.step == "alpha" and (
-        variant.alpha == "weighted" or (variant.alpha == "ada" and not variant.gamma)
-    )
-    if closed:  # e = 1 and alpha = 1/2 log(P / N) over the same k-weighted sums
-        k = factors[right, positive][0]
-        side = sum(factors[right, p][0] * sums[right, p] for p in (True, False))
-        return lam * k * total / (2.0 * side)
-    alpha = vote_weight(variant, sums, costs, n_models) or 0.0
-    a = {"alpha": alpha, "one": 1.0, "none": 0.0}[variant.step]
+    return rule(variant, costs, n_models).reweight(lam, right, positive, sums)
 
-    def u(r: bool, p: bool) -> float:
-        k, e = factors[r, p]
-        return k * math.exp((-a if r else a) * e)
 
-    mean = sum(s * u(r, p) for (r, p), s in sums.items()) / total
-    return lam * u(right, positive) / mean
+@functools.lru_cache(maxsize=64)
+def rule(variant: Variant, costs: tuple[float, float], n_models: int) -> Rule:
+    """The `Rule` of a variant at given class costs and ensemble size (cached: it is pure)."""
+    return Rule(variant, costs, n_models)
+
+
+class Rule:
+    """A variant's formulas with its costs and ensemble size fixed, so that the booster's loop
+    over members does no per-call lookups (`first_weight`, `vote_weight` and `reweight` are
+    these methods).
+
+    Examples
+    --------
+    >>> from streamboost.variants import VARIANTS, class_costs, rule
+    >>> adac2 = rule(VARIANTS["adac2"], class_costs(c_fp=1.0, c_fn=2.0), n_models=10)
+    >>> sums = {(True, True): 3.0, (True, False): 1.0, (False, True): 1.0, (False, False): 2.0}
+    >>> round(adac2.first[True], 4)  # c(+) over the classes' mean cost: 1 / 0.75
+    1.3333
+    >>> round(adac2.vote_weight(sums), 4), adac2.reweight(1.0, False, False, sums)
+    (0.2798, 0.875)
+
+    """
+
+    def __init__(self, variant: Variant, costs: tuple[float, float], n_models: int):
+        self.variant = variant
+        a = _power(variant.first, n_models)
+        neg, pos = costs[0] ** a, costs[1] ** a
+        self.first = {True: 2.0 * pos / (pos + neg), False: 2.0 * neg / (pos + neg)}
+        if a == 0.0:
+            self.first = {True: 1.0, False: 1.0}
+        q = _power(variant.power, n_models)
+        # per (right, positive): the cost factor k = c^q gamma and the exponent's cost e
+        self.k, self.e, self.c = {}, {}, {}
+        for right in (True, False):
+            for positive in (True, False):
+                c = costs[positive]
+                self.c[right, positive] = c
+                self.k[right, positive] = c**q * (c if variant.gamma and not right else 1.0)
+                if variant.exponent == "one":
+                    self.e[right, positive] = 1.0
+                elif variant.exponent == "cost":
+                    self.e[right, positive] = c
+                else:  # AdaCost's beta (Eq. 3.12)
+                    self.e[right, positive] = (1.0 - c) / 2.0 if right else (1.0 + c) / 2.0
+        # Each vote weight is 1/2 log(P / N) with P, N the right and wrong sums, each example
+        # counted with a weight per (right, positive) (Eqs. 3.9, 3.11, 3.15, 3.17, 3.19).
+        ones = dict.fromkeys(self.k, 1.0)
+        self.weights = {"ada": ones, "weighted": self.k, "adac1": self.c, "adacost": self.e,
+                        "adac3": {key: c**2 for key, c in self.c.items()}}[variant.alpha]
+        self.closed = variant.exponent == "one" and variant.step == "alpha" and (
+            variant.alpha == "weighted" or (variant.alpha == "ada" and not variant.gamma)
+        )  # fmt: skip
+
+    def vote_weight(self, sums: dict) -> float | None:
+        tt, tf, ft, ff = sums[True, True], sums[True, False], sums[False, True], sums[False, False]
+        total = tt + tf + ft + ff
+        if total <= 0.0:
+            return None
+        w, how = self.weights, self.variant.alpha
+        if how in ("ada", "weighted"):
+            top = tt * w[True, True] + tf * w[True, False]
+            bottom = ft * w[False, True] + ff * w[False, False]
+        elif how in ("adac1", "adacost"):  # 1 +- (P - N), P and N as shares of the total
+            p = tt * (w[True, True] / total) + tf * (w[True, False] / total)
+            n = ft * (w[False, True] / total) + ff * (w[False, False] / total)
+            top, bottom = 1.0 + p - n, 1.0 - p + n
+        else:  # adac3: a +- (P - N), a the c-weighted total
+            c = self.c
+            p = tt * w[True, True] + tf * w[True, False]
+            n = ft * w[False, True] + ff * w[False, False]
+            a = tt * c[True, True] + tf * c[True, False]
+            a = a + ft * c[False, True] + ff * c[False, False]
+            top, bottom = a + p - n, a - p + n
+        if bottom <= 0.0:  # never wrong, in this weighting
+            return _alpha_max(total) if top > 0.0 else None
+        if top <= bottom:  # alpha <= 0: the thesis's instability (AdaC1, AdaCost)
+            return None
+        return min(0.5 * math.log(top / bottom), _alpha_max(total))
+
+    def reweight(self, lam: float, right: bool, positive: bool, sums: dict) -> float:
+        k = self.k
+        total = sums[True, True] + sums[True, False] + sums[False, True] + sums[False, False]
+        if self.closed:  # e = 1 and alpha = 1/2 log(P / N) over the same k-weighted sums
+            side = k[right, True] * sums[right, True] + k[right, False] * sums[right, False]
+            return lam * k[right, positive] * total / (2.0 * side)
+        step = self.variant.step
+        a = (self.vote_weight(sums) or 0.0) if step == "alpha" else (1.0 if step == "one" else 0.0)
+        e, exp = self.e, math.exp
+        mean = (
+            sums[True, True] * (k[True, True] * exp(-a * e[True, True]))
+            + sums[True, False] * (k[True, False] * exp(-a * e[True, False]))
+            + sums[False, True] * (k[False, True] * exp(a * e[False, True]))
+            + sums[False, False] * (k[False, False] * exp(a * e[False, False]))
+        ) / total
+        return lam * (k[right, positive] * exp((-a if right else a) * e[right, positive])) / mean
+
+
+def _alpha_max(total: float) -> float:
+    floor = 0.5 / (total + 1.0)
+    return 0.5 * math.log((1.0 - floor) / floor)
