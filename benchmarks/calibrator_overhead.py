@@ -72,6 +72,7 @@ def main() -> None:
         "OnlineIsotonicCalibrator (50 bins)": lambda: make("isotonic"),
         "OnlineIsotonicCalibrator, forgetting=0.999": lambda: make("isotonic", forgetting=0.999),
         "HistogramCalibrator (10 bins)": lambda: make("histogram"),
+        "EWACalibrator (the four above, averaged)": lambda: make("ewa"),
     }
     runs: dict[str, list[float]] = {name: [] for name in [*configs, "river"]}
     for _ in range(args.repeats):

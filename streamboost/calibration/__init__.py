@@ -9,7 +9,9 @@ in O(1) time and memory per example, and is chosen by name with `make`:
   (Kull, Silva Filho & Flach 2017);
 * `"isotonic"`: `OnlineIsotonicCalibrator`, any monotone map, over a fixed grid of score bins
   with forgetting;
-* `"histogram"`: `HistogramCalibrator`, histogram binning (Zadrozny & Elkan 2001) kept monotone.
+* `"histogram"`: `HistogramCalibrator`, histogram binning (Zadrozny & Elkan 2001) kept monotone;
+* `"ewa"`: `EWACalibrator`, all four at once, averaged with weights that follow their log-loss
+  (Vovk 1990): the calibrator chosen online.
 
 References
 ----------
@@ -17,6 +19,7 @@ References
 - Gupta, C. & Ramdas, A. (2023). Online Platt scaling with calibeating. ICML.
 - Kull, M., Silva Filho, T. & Flach, P. (2017). Beta calibration: a well-founded and easily
   implemented improvement on logistic calibration for binary classifiers. AISTATS.
+- Vovk, V. (1990). Aggregating strategies. COLT.
 - Zadrozny, B. & Elkan, C. (2001). Obtaining calibrated probability estimates from decision
   trees and naive Bayesian classifiers. ICML.
 
@@ -28,6 +31,7 @@ import typing
 
 from .base import Calibrator, pool_adjacent_violators
 from .beta import OnlineBetaCalibrator, beta_fit
+from .ewa import EWACalibrator
 from .histogram import HistogramCalibrator
 from .isotonic import OnlineIsotonicCalibrator
 from .platt import OnlinePlattCalibrator, platt_fit
@@ -35,6 +39,7 @@ from .platt import OnlinePlattCalibrator, platt_fit
 __all__ = [
     "CALIBRATORS",
     "Calibrator",
+    "EWACalibrator",
     "HistogramCalibrator",
     "OnlineBetaCalibrator",
     "OnlineIsotonicCalibrator",
@@ -52,6 +57,7 @@ CALIBRATORS: dict[str, type[Calibrator]] = {
     "beta": OnlineBetaCalibrator,
     "isotonic": OnlineIsotonicCalibrator,
     "histogram": HistogramCalibrator,
+    "ewa": EWACalibrator,
 }
 
 
@@ -66,7 +72,7 @@ def make(name: str, **params: typing.Any) -> Calibrator:
     >>> make("sigmoid")
     Traceback (most recent call last):
     ...
-    ValueError: unknown calibrator 'sigmoid'; expected one of beta, histogram, isotonic, platt
+    ValueError: unknown calibrator 'sigmoid'; expected one of beta, ewa, histogram, isotonic, platt
 
     """
     if not isinstance(name, str) or name not in CALIBRATORS:
@@ -83,7 +89,8 @@ def resolve(calibrator: str | Calibrator, vote_members: int | None = None) -> Ca
     By name, the ONS calibrators take Newton-sized steps (`gamma=1`) and clip scores to
     $[\\epsilon, 1 - \\epsilon]$ with $\\epsilon = 1/(2(M + 1))$ for the vote score of $M$ boosted
     members (the add-one-half estimate of a vote fraction: unanimous votes are not 14 logits
-    out) and $10^{-3}$ otherwise (see docs/calibration.md for the measurements behind both).
+    out) and $10^{-3}$ otherwise (see docs/calibration.md for the measurements behind both);
+    `"ewa"` averages the four calibrators resolved so.
 
     Examples
     --------
@@ -93,9 +100,12 @@ def resolve(calibrator: str | Calibrator, vote_members: int | None = None) -> Ca
     >>> resolve(42)
     Traceback (most recent call last):
     ...
-    TypeError: calibrator must be a name (beta, histogram, isotonic, platt) or a ...
+    TypeError: calibrator must be a name (beta, ewa, histogram, isotonic, platt) or a ...
 
     """
+    if calibrator == "ewa":
+        named = ("platt", "beta", "isotonic", "histogram")
+        return EWACalibrator(calibrators=tuple(resolve(n, vote_members) for n in named))
     if isinstance(calibrator, str):
         eps = 0.5 / (vote_members + 1) if vote_members else 1e-3
         params = {"gamma": 1.0, "eps": eps} if calibrator in ("platt", "beta") else {}

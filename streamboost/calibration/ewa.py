@@ -1,0 +1,135 @@
+r"""Choosing the calibrator online: an exponentially weighted average of several."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import Calibrator, check_forgetting, check_positive
+
+__all__ = ["EWACalibrator"]
+
+_DEFAULT = ("platt", "beta", "isotonic", "histogram")
+_FLOOR = 1e-300  # a probability of exactly 0 or 1 would make its log-loss infinite
+
+
+class EWACalibrator(Calibrator):
+    r"""The exponentially weighted average of several calibrators, weighted by their log-loss.
+
+    Every calibrator learns every (score, label) pair: calibrating is cheap, so each one's loss
+    on each pair is observed and choosing among them is prediction with expert advice, not a
+    bandit problem. Before learning a pair, calibrator $k$'s prediction $p_k$ adds its log-loss
+    to a discounted total $L_k \leftarrow \lambda L_k - \log p_k(y)$, and the prediction is
+
+    $$\hat p(s) = \frac{\sum_k w_k \, p_k(s)}{\sum_k w_k}, \qquad w_k = e^{-\eta L_k}.$$
+
+    With $\eta = 1$ and $\lambda = 1$ this is Vovk's aggregating algorithm for the log-loss (a
+    Bayesian mixture): its cumulative log-loss exceeds the best calibrator's by at most
+    $\ln K$ on any sequence (Cesa-Bianchi & Lugosi 2006, Prop. 3.1 and Sec. 3.3), a bound the
+    tests check. $\lambda$ < 1 lets the weights follow the best calibrator of the recent past.
+    A weighted average of non-decreasing maps is non-decreasing, so the map stays monotone.
+
+    Parameters
+    ----------
+    calibrators
+        Names of `calibration.CALIBRATORS` (built with `forgetting`) or `Calibrator` objects
+        (cloned, used as they are); at least one.
+    forgetting
+        $\lambda \in (0, 1]$: the discount of the losses and of the named calibrators' counts.
+    learning_rate
+        $\eta > 0$; 1 is the Bayesian mixture, larger values follow the leader more closely.
+
+    Examples
+    --------
+    >>> from streamboost.calibration import EWACalibrator
+    >>> cal = EWACalibrator(calibrators=("platt", "isotonic"))
+    >>> cal.learn_many([0.9, 0.8, 0.3, 0.2] * 50, [False, True, False, False] * 50)
+    >>> [round(w, 3) for w in cal.weights]  # isotonic fits the two plateaus
+    [0.0, 1.0]
+    >>> round(cal.predict_one(0.85), 3)
+    0.5
+
+    References
+    ----------
+    - Vovk, V. (1990). Aggregating strategies. COLT.
+    - Cesa-Bianchi, N. & Lugosi, G. (2006). Prediction, Learning, and Games. Cambridge.
+
+    """
+
+    def __init__(
+        self,
+        calibrators: tuple = _DEFAULT,
+        forgetting: float = 1.0,
+        learning_rate: float = 1.0,
+    ):
+        from . import make  # the registry imports this module
+
+        check_forgetting(forgetting)
+        check_positive("learning_rate", learning_rate)
+        if isinstance(calibrators, str) or not isinstance(calibrators, tuple | list):
+            raise TypeError(
+                f"calibrators must be a tuple of names or Calibrators, got {calibrators!r}"
+            )
+        if not calibrators:
+            raise ValueError("calibrators must name at least one calibrator, got ()")
+        members = []
+        for c in calibrators:
+            if isinstance(c, str):
+                members.append(make(c, forgetting=forgetting))
+            elif isinstance(c, Calibrator):
+                members.append(c.clone())
+            else:
+                raise TypeError(f"calibrators must be names or Calibrators, got {c!r}")
+        self.calibrators = calibrators
+        self.forgetting = forgetting
+        self.learning_rate = learning_rate
+        self._members = members
+        self._losses = [0.0] * len(members)
+        self._weights = [1.0 / len(members)] * len(members)
+        # The members' predictions at the last score predicted, which a prequential learn of
+        # the same score reuses (the members have not changed in between).
+        self._last: tuple[float, list[float]] | None = None
+        self._n_seen = 0
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"calibrators": ("platt", "histogram"), "forgetting": 0.99, "learning_rate": 2.0}
+
+    @property
+    def weights(self) -> list[float]:
+        """Each calibrator's weight in the average (they sum to 1)."""
+        return list(self._weights)
+
+    @property
+    def members(self) -> list[Calibrator]:
+        """The calibrators averaged, as they have learned (read them; they learn through this
+        calibrator only)."""
+        return list(self._members)
+
+    def _member_predictions(self, score: float) -> list[float]:
+        if self._last is None or self._last[0] != score:
+            self._last = (score, [m._predict(score) for m in self._members])
+        return self._last[1]
+
+    def _learn(self, score: float, positive: bool) -> None:
+        lam, log = self.forgetting, math.log
+        for k, p in enumerate(self._member_predictions(score)):
+            self._losses[k] = lam * self._losses[k] - log(max(p if positive else 1.0 - p, _FLOOR))
+        self._last = None
+        for member in self._members:
+            member.learn_one(score, positive)
+        best = min(self._losses)  # shifted, so that the best weight is exp(0) = 1
+        raw = [math.exp(-self.learning_rate * (loss - best)) for loss in self._losses]
+        total = math.fsum(raw)
+        self._weights = [w / total for w in raw]
+
+    def _predict(self, score: float) -> float:
+        ps = self._member_predictions(score)
+        p = sum(w * q for w, q in zip(self._weights, ps, strict=True))
+        return min(max(p, 0.0), 1.0)  # rounding cannot leave [0, 1]
+
+    def _predict_many(self, scores: np.ndarray) -> np.ndarray:
+        stacked = np.stack([m._predict_many(scores) for m in self._members])
+        return np.clip(np.asarray(self._weights) @ stacked, 0.0, 1.0)

@@ -1,0 +1,108 @@
+"""The exponentially weighted average of calibrators (`calibration.EWACalibrator`): its regret
+bound, that its weight goes to the calibrator that fits, and its checks."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from streamboost.calibration import EWACalibrator, make, resolve
+
+NAMES = ("platt", "beta", "isotonic", "histogram")
+
+
+def log_loss(p: float, y: bool) -> float:
+    return -math.log(p if y else 1.0 - p)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(st.floats(0.0, 1.0), st.booleans()), min_size=1, max_size=150),
+    flip=st.booleans(),
+)
+def test_the_mixture_loses_at_most_ln_k_more_than_the_best_calibrator(pairs, flip):
+    # Vovk's bound for the log-loss with eta = 1, on any sequence (here also adversarial ones:
+    # labels against the score when flip is set), against calibrators run on their own.
+    cal, alone = EWACalibrator(), [make(n) for n in NAMES]
+    mixture, experts = 0.0, [0.0] * len(NAMES)
+    for s, y in pairs:
+        y = y if not flip else s < 0.5
+        mixture += log_loss(cal.predict_one(s), y)
+        for k, expert in enumerate(alone):
+            experts[k] += log_loss(expert.predict_one(s), y)
+            expert.learn_one(s, y)
+        cal.learn_one(s, y)
+    assert mixture <= min(experts) + math.log(len(NAMES)) + 1e-9
+    assert [m.n_seen for m in cal.members] == [len(pairs)] * len(NAMES)
+
+
+def test_the_weight_goes_to_the_calibrator_whose_shape_fits():
+    # P(y | s) is a step at s = 0.6 (no sigmoid in logit(s) fits it): the binned calibrators win
+    rng = random.Random(3)
+    cal = EWACalibrator()
+    for _ in range(3000):
+        s = rng.random()
+        cal.learn_one(s, rng.random() < (0.9 if s > 0.6 else 0.1))
+    weights = dict(zip(NAMES, cal.weights, strict=True))
+    assert weights["isotonic"] + weights["histogram"] > 0.99
+    assert sum(cal.weights) == pytest.approx(1.0)
+    # and P(y | s) = s: the identity, which Platt's and beta's maps contain exactly
+    cal = EWACalibrator(calibrators=("platt", "histogram"))
+    for _ in range(3000):
+        s = rng.random()
+        cal.learn_one(s, rng.random() < s)
+    assert cal.weights[0] > 0.9
+
+
+def test_the_prediction_is_the_weighted_average_of_the_members():
+    rng = random.Random(5)
+    cal = EWACalibrator(learning_rate=3.0, forgetting=0.99)
+    for _ in range(200):
+        s = rng.random()
+        cal.learn_one(s, rng.random() < s * s)
+    for s in (0.0, 0.2, 0.55, 1.0):
+        expected = sum(w * m.predict_one(s) for w, m in zip(cal.weights, cal.members, strict=True))
+        assert cal.predict_one(s) == pytest.approx(expected, abs=1e-15)
+    assert cal.predict_many([0.2, 0.55]) == pytest.approx(
+        [cal.predict_one(0.2), cal.predict_one(0.55)], abs=1e-12
+    )
+
+
+def test_by_name_the_members_are_resolved_as_the_controller_resolves_them():
+    cal = resolve("ewa", vote_members=10)
+    platt = resolve("platt", vote_members=10)
+    assert type(cal) is EWACalibrator
+    assert cal.members[0].eps == platt.eps and cal.members[0].gamma == platt.gamma
+    given_object = make("histogram", n_bins=3)
+    mixed = EWACalibrator(calibrators=(given_object, "platt"))
+    assert mixed.members[0].n_bins == 3 and mixed.members[0] is not given_object
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "message"),
+    [
+        ({"calibrators": ()}, ValueError, r"at least one calibrator, got \(\)"),
+        ({"calibrators": "platt"}, TypeError, "a tuple of names or Calibrators, got 'platt'"),
+        ({"calibrators": ("platt", 42)}, TypeError, "names or Calibrators, got 42"),
+        ({"calibrators": ("sigmoid",)}, ValueError, "unknown calibrator 'sigmoid'"),
+        ({"learning_rate": 0.0}, ValueError, "learning_rate must be finite and > 0, got 0.0"),
+        ({"forgetting": 1.5}, ValueError, r"forgetting must be in \(0, 1\], got 1.5"),
+    ],
+)
+def test_bad_parameters_are_named(params, error, message):
+    with pytest.raises(error, match=message):
+        EWACalibrator(**params)
+
+
+def test_a_calibrator_at_exactly_zero_does_not_make_the_weights_nan():
+    # histogram binning without a prior answers 0 in a bin of negatives; a positive there has
+    # an infinite log-loss, which is floored so that the weights stay finite
+    cal = EWACalibrator(calibrators=(make("histogram", prior=0.0), "platt"))
+    cal.learn_many([0.1] * 5, [False] * 5)
+    cal.learn_one(0.1, True)
+    assert np.isfinite(cal.weights).all() and cal.weights[1] > 0.99
