@@ -1,11 +1,12 @@
 """Calibrate the River model you already have, in one line, and decide with costs.
 
 On the first 8,000 days of the bundled `weather` stream (positive = rain), three River models a
-user might
-already run: a logistic regression pipeline, a Hoeffding tree and an adaptive random forest.
-Each is evaluated prequentially as it is and wrapped in `CalibratedClassifier` with each of the four
-online calibrators; printed: Brier score, log-loss and the realised cost per day when a missed
-rainy day costs 5 and a false alarm 1 (decision: rain iff p > 1/6).
+user might already run: a logistic regression pipeline, a Hoeffding tree and an adaptive random
+forest. Each is evaluated prequentially as it is and wrapped in `CalibratedClassifier` with each
+of the four online calibrators, and with `"ewa"`, which runs all four and averages them with
+weights that follow their log-loss (so you need not choose). Printed: Brier score, log-loss and
+the realised cost per day when a missed rainy day costs 5 and a false alarm 1 (decision: rain
+iff p > 1/6).
 
 Run it (offline, about 20 seconds, same output every run):
 
@@ -29,7 +30,7 @@ MODELS = {
     "Hoeffding tree": lambda: tree.HoeffdingTreeClassifier(),
     "adaptive random forest": lambda: forest.ARFClassifier(n_models=5, seed=1),
 }
-CALIBRATORS = ("platt", "beta", "isotonic", "histogram")
+CALIBRATORS = ("platt", "beta", "isotonic", "histogram", "ewa")
 
 
 def score(model) -> tuple[float, float, float]:

@@ -3,6 +3,7 @@ the behaviour it claims (checked on the numbers its `main()` returns and on its 
 
 from __future__ import annotations
 
+import math
 import os
 import runpy
 import subprocess
@@ -150,7 +151,7 @@ def test_compare_policies(capsys):
 
 def test_calibrate_your_model(capsys):
     result, printed = run_main("calibrate_your_model", capsys)
-    assert printed.count("\n") == 2 + 3 * 5
+    assert printed.count("\n") == 2 + 3 * 6
     # The Hoeffding tree is the least calibrated model: every calibrator improves its log-loss
     # and Brier score.
     raw_brier, raw_log_loss, _ = result["Hoeffding tree", "none"]
@@ -159,6 +160,11 @@ def test_calibrate_your_model(capsys):
         assert log_loss < raw_log_loss - 0.03 and brier < raw_brier, calibrator
     # Calibration changes the probabilities, never the model: every variant of a model differs.
     assert len({result["logistic regression", c] for c in ("none", "platt", "beta")}) == 3
+    # "ewa" loses at most ln 4 in total log-loss to the best of the four (Vovk's bound), so its
+    # mean is within ln(4) / N_DAYS of the best calibrator's, for every model
+    for model in ("logistic regression", "Hoeffding tree", "adaptive random forest"):
+        best = min(result[model, c][1] for c in ("platt", "beta", "isotonic", "histogram"))
+        assert result[model, "ewa"][1] <= best + math.log(4) / 8_000 + 1e-12, model
 
 
 def test_boost_weak_learners(capsys):
