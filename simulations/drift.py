@@ -10,7 +10,14 @@ scaler, prequential Brier score on the first 20,000 rows of electricity, weather
 * `prior`: the positive share moves from 1/2 to 1/10 over the next 10 % of the stream
   (`PriorShift`, the calibration changes, the concept does not).
 
-Run from the repository root (about 90 seconds on 2 cores):
+A second table asks the same of the calibrator's forgetting rate (issue 14's "calibrator
+choice as arms"): the booster learns every example and the online Platt calibrator beside it
+learns its prequential score ("both", `CalibratedClassifier`) with forgetting 1, 0.999 or
+0.99, against `EWACalibrator` over those three (every calibrator sees every score, so the
+choice is made with expert advice rather than a bandit) and against `"ewa"` (the four
+calibrators, no forgetting).
+
+Run from the repository root (about 5 minutes on 2 cores):
 
     python simulations/drift.py --data-dir ../shared/data
 
@@ -23,11 +30,13 @@ import argparse
 import itertools
 import statistics
 import sys
+import typing
 from pathlib import Path
 
 from river import preprocessing
 
-from streamboost import BanditCalibratedClassifier, datasets, evaluate
+from streamboost import BanditCalibratedClassifier, CalibratedClassifier, datasets, evaluate
+from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator
 from streamboost.datasets.drift import LabelFlip, PriorShift
 from streamboost.experiments.models import make_model
 
@@ -37,6 +46,19 @@ POLICIES = ("never", "every-2", "every-4", "every-8", "discounted-ucb", "sliding
             "glr-kl-ucb", "fewa")
 SCHEDULES = ("never", "every-2", "every-4", "every-8")
 MAX_ROWS = 20_000
+FORGETTING = (1.0, 0.999, 0.99)
+CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), "ewa over the three", "ewa")
+
+
+def calibrator(label: str):
+    """The calibrator called `label`: Platt as `calibration.resolve` builds it for the vote of
+    10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA."""
+    platts = [OnlinePlattCalibrator(gamma=1.0, eps=1 / 22, forgetting=f) for f in FORGETTING]
+    if label == "ewa":
+        return "ewa"
+    if label == "ewa over the three":
+        return EWACalibrator(calibrators=tuple(platts))
+    return platts[CALIBRATORS.index(label)]
 
 
 def drift(kind: str, length: int):
@@ -47,28 +69,40 @@ def drift(kind: str, length: int):
 
 
 def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None) -> float:
-    """The prequential Brier score of one policy on one drifted stream."""
+    """The prequential Brier score of one policy (or, named in CALIBRATORS, one calibrator
+    beside the booster with "both") on one drifted stream."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir)
-    controller = BanditCalibratedClassifier(
-        model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
-        seed=seed,
-    )
-    model = preprocessing.StandardScaler() | controller
+    if policy in CALIBRATORS:
+        wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
+    else:
+        wrapper = BanditCalibratedClassifier(
+            model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
+            seed=seed,
+        )
+    model = preprocessing.StandardScaler() | wrapper
     return evaluate.prequential(model, itertools.islice(stream, length)).brier
 
 
+def _head(caption: str, columns: typing.Sequence[str]) -> list[str]:
+    """A table's caption and header, one row per (stream, drift)."""
+    return [caption, "", "| stream, drift | " + " | ".join(columns) + " |",
+            "|---|" + "---:|" * len(columns)]  # fmt: skip
+
+
+def _means(by_label: dict) -> dict:
+    return {label: statistics.mean(values) for label, values in by_label.items()}
+
+
 def report(scores: dict, seeds: int) -> str:
-    lines = [
+    lines = _head(
         f"Prequential Brier score, mean of {seeds} seeds (lower is better); arms train and "
         "calibrate; best fixed schedule and best bandit per stream in the last two columns.",
-        "",
-        "| stream, drift | " + " | ".join(POLICIES) + " | best schedule | best bandit |",
-        "|---|" + "---:|" * (len(POLICIES) + 2),
-    ]
+        [*POLICIES, "best schedule", "best bandit"],
+    )
     wins = 0
     for (name, kind), by_policy in scores.items():
-        means = {p: statistics.mean(v) for p, v in by_policy.items()}
+        means = _means(by_policy)
         schedule = min(SCHEDULES, key=means.get)
         bandit = min((p for p in POLICIES if p not in SCHEDULES), key=means.get)
         wins += means[bandit] < means[schedule]
@@ -76,6 +110,28 @@ def report(scores: dict, seeds: int) -> str:
         lines.append(f"| {name}, {kind} | {cells} | {schedule} | {bandit} |")
     lines += ["", f"A bandit beats the best fixed schedule on {wins} of {len(scores)} "
               "(stream, drift) pairs."]
+    return "\n".join(lines)
+
+
+def calibrator_report(scores: dict, seeds: int) -> str:
+    fixed = CALIBRATORS[: len(FORGETTING)]
+    lines = _head(
+        f"The forgetting rate chosen online: prequential Brier score, mean of {seeds} seeds, "
+        "`both` (the booster learns every example, the calibrator its prequential score).",
+        [*CALIBRATORS, "best fixed", "EWA over the three vs best fixed"],
+    )
+    wins, worst = 0, 0.0
+    for (name, kind), by_label in scores.items():
+        means = _means(by_label)
+        best = min(fixed, key=means.get)
+        ratio = means["ewa over the three"] / means[best]
+        wins += ratio < 1.0
+        worst = max(worst, ratio)
+        cells = " | ".join(f"{means[c]:.4f}" for c in CALIBRATORS)
+        lines.append(f"| {name}, {kind} | {cells} | {best} | {100 * (ratio - 1):+.2f} % |")
+    lines += ["", f"EWA over the three forgetting rates beats the best of them chosen in hindsight "
+              f"on {wins} of {len(scores)} (stream, drift) pairs; at worst it is "
+              f"{100 * (worst - 1):+.2f} % off it."]
     return "\n".join(lines)
 
 
@@ -88,15 +144,18 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     import joblib
 
-    jobs = list(itertools.product(DATASETS, ("flip", "prior"), POLICIES, range(args.seeds)))
+    jobs = list(itertools.product(DATASETS, ("flip", "prior"), POLICIES + CALIBRATORS,
+                                  range(args.seeds)))  # fmt: skip
     results = joblib.Parallel(n_jobs=args.jobs)(
         joblib.delayed(run)(name, kind, policy, seed, args.data_dir)
         for name, kind, policy, seed in jobs
     )
     scores: dict = {}
+    calibrators: dict = {}
     for (name, kind, policy, _), brier in zip(jobs, results, strict=True):
-        scores.setdefault((name, kind), {}).setdefault(policy, []).append(brier)
-    text = report(scores, args.seeds)
+        table = calibrators if policy in CALIBRATORS else scores
+        table.setdefault((name, kind), {}).setdefault(policy, []).append(brier)
+    text = report(scores, args.seeds) + "\n\n" + calibrator_report(calibrators, args.seeds)
     command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
     args.out.write_text(f"# Drift and the forced split\n\n`{command.strip()}`\n\n{text}\n")
     print(text)

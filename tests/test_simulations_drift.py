@@ -35,3 +35,21 @@ def test_the_table_names_the_best_schedule_and_bandit_and_counts_bandit_wins():
     text = sim.report({("a", "flip"): scores(0.10, 0.11), ("b", "prior"): scores(0.10, 0.09)}, 2)
     assert "| a, flip |" in text and text.count("| every-4 | glr-kl-ucb |") == 2
     assert "A bandit beats the best fixed schedule on 1 of 2" in text
+
+
+def test_the_calibrator_table_compares_ewa_with_the_best_fixed_forgetting_rate():
+    def scores(ewa: float) -> dict:
+        values = {c: [0.2] for c in sim.CALIBRATORS}
+        values["platt, forgetting 0.999"] = [0.1]
+        values["ewa over the three"] = [ewa]
+        return values
+
+    text = sim.calibrator_report({("a", "flip"): scores(0.099), ("b", "prior"): scores(0.102)}, 1)
+    assert "| platt, forgetting 0.999 | -1.00 % |" in text
+    assert "| platt, forgetting 0.999 | +2.00 % |" in text
+    assert "on 1 of 2 (stream, drift) pairs; at worst it is +2.00 % off it" in text
+    # the calibrators themselves: Platt as resolve() builds it for 10 votes, with forgetting
+    fast = sim.calibrator("platt, forgetting 0.99")
+    assert (fast.forgetting, fast.gamma, fast.eps) == (0.99, 1.0, 1 / 22)
+    mixed = sim.calibrator("ewa over the three")
+    assert [m.forgetting for m in mixed.members] == list(sim.FORGETTING)
