@@ -79,7 +79,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members).
     variant
         `"adamec"` (plain boosting; costs act at decision time) or a cost-sensitive variant of
-        `streamboost.variants.VARIANTS` (CGAda, AsymAda, AdaC1-3, CSB0-2, AdaCost), which
+        `streamboost.variants.VARIANTS` (CGAda, AsymAda, AdaC1-3, CSB0-2, AdaCost, CSAda), which
         uses `c_fp` and `c_fn` in training.
     c_fp, c_fn
         The training costs of a variant (ignored by `"adamec"`).

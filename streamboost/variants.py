@@ -28,13 +28,21 @@ first weight $c(y)^a$ is divided by its mean over the two classes, so equal cost
 give $\alpha \le 0$, thesis Section 3.3) makes the member abstain, like $\epsilon \ge 1/2$ in
 plain boosting; in a reweighting, $\alpha$ is clipped to $[0, \alpha_{max}]$ with
 $\alpha_{max}$ AdaBoost's weight at the Krichevsky-Trofimov error floor $\frac{1/2}{T + 1}$.
-CSAda and AdaDB are left out: their $\alpha$ is the root of an equation the thesis solves by
-Newton steps over a pool of learners, which an online member does not have.
+
+**CSAda** (Masnadi-Shirazi & Vasconcelos 2011) shares AdaC1's update and takes the $\alpha$ that
+minimises the exponential loss $\sum_{r,y} S_{r,y} e^{-s_r c(y) \alpha}$ exactly: the root of
+$\sum_y c(y) (S_{w,y} e^{c(y)\alpha} - S_{r,y} e^{-c(y)\alpha}) = 0$, which has no closed form.
+The batch algorithm solves it for each learner of a pool and keeps the best; an online member
+is its own single candidate, so each member solves it from its sums, by Newton steps kept
+inside a bisection bracket to a relative $10^{-12}$ (the thesis: $10^{-6}$). AdaDB solves the
+same equation as a polynomial and is left out (equal within precision, thesis Section 3.2).
 
 References
 ----------
 Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, University of
 Manchester (Tables 3.1, 3.2; Eqs. 3.4-3.19; Ch. 6 for asymmetry preservation).
+Masnadi-Shirazi, H. & Vasconcelos, N. (2011). Cost-sensitive boosting. IEEE TPAMI 33(2),
+294-309 (Algorithm 1: the hyperbolic equation for alpha).
 """
 
 from __future__ import annotations
@@ -66,7 +74,7 @@ class Variant:
         The $\alpha$ in the exponent: `"alpha"`, `"one"` (CSB1) or `"none"` (CSB0).
     alpha
         The vote weight: `"ada"`, `"weighted"` (Eqs. 3.9, 3.17), `"adac1"` (3.15), `"adac3"`
-        (3.19) or `"adacost"` (3.11).
+        (3.19), `"adacost"` (3.11) or `"csada"` (the exact minimiser, solved numerically).
     reduces
         Whether it is AdaBoost when $c_{FP} = c_{FN}$ (thesis Section 3.4).
     preserving
@@ -108,6 +116,7 @@ VARIANTS: dict[str, Variant] = {
     "csb2": Variant(gamma=True),
     "adacost": Variant(exponent="beta", alpha="adacost", reduces=False, preserving=False),
     "adacost-beta2": Variant(exponent="beta", reduces=False, preserving=False),
+    "csada": Variant(exponent="cost", alpha="csada", preserving=False),
 }
 
 
@@ -196,6 +205,7 @@ class Rule:
         # counted with a weight per (right, positive) (Eqs. 3.9, 3.11, 3.15, 3.17, 3.19).
         ones = dict.fromkeys(self.k, 1.0)
         self.weights = {"ada": ones, "weighted": self.k, "adac1": self.c, "adacost": self.e,
+                        "csada": self.c,
                         "adac3": {key: c**2 for key, c in self.c.items()}}[variant.alpha]
         self.closed = variant.exponent == "one" and variant.step == "alpha" and (
             variant.alpha == "weighted" or (variant.alpha == "ada" and not variant.gamma)
@@ -207,6 +217,8 @@ class Rule:
         if total <= 0.0:
             return None
         w, how = self.weights, self.variant.alpha
+        if how == "csada":
+            return self._csada(tt, tf, ft, ff, total)
         if how in ("ada", "weighted"):
             top = tt * w[True, True] + tf * w[True, False]
             bottom = ft * w[False, True] + ff * w[False, False]
@@ -226,6 +238,36 @@ class Rule:
         if top <= bottom:  # alpha <= 0: the thesis's instability (AdaC1, AdaCost)
             return None
         return min(0.5 * math.log(top / bottom), _alpha_max(total))
+
+    def _csada(self, tt: float, tf: float, ft: float, ff: float, total: float) -> float | None:
+        r"""The root of $g(\alpha) = \sum_y c(y) (S_{w,y} e^{c(y)\alpha} - S_{r,y}
+        e^{-c(y)\alpha})$, increasing in alpha; None if $g(0) \ge 0$ (alpha <= 0)."""
+        cp, cn = self.c[True, True], self.c[True, False]
+        exp = math.exp
+
+        def g(a: float) -> tuple[float, float]:  # g and its derivative
+            wp, rp = ft * exp(cp * a), tt * exp(-cp * a)
+            wn, rn = ff * exp(cn * a), tf * exp(-cn * a)
+            return cp * (wp - rp) + cn * (wn - rn), cp * cp * (wp + rp) + cn * cn * (wn + rn)
+
+        if g(0.0)[0] >= 0.0:  # cost-weighted right no more than wrong, AdaC1's instability
+            return None
+        lo, hi = 0.0, _alpha_max(total)
+        if g(hi)[0] <= 0.0:  # never wrong, or right enough that the cap binds
+            return hi
+        a = 0.5 * (lo + hi)
+        for _ in range(100):
+            value, slope = g(a)
+            if value > 0.0:
+                hi = a
+            else:
+                lo = a
+            step = a - value / slope
+            nxt = step if lo < step < hi else 0.5 * (lo + hi)  # Newton, else bisect
+            if abs(nxt - a) <= 1e-12 * a:
+                return nxt
+            a = nxt
+        return a
 
     def reweight(self, lam: float, right: bool, positive: bool, sums: dict) -> float:
         k = self.k

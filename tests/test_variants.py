@@ -22,12 +22,12 @@ def _sums(rp, rn, wp, wn) -> dict:
 
 def test_the_variants_and_their_properties_follow_the_thesis():
     assert set(VARIANTS) == {"adamec", "cgada", "asymada", "adac1", "adac2", "adac3", "csb0",
-                             "csb1", "csb2", "adacost", "adacost-beta2"}  # fmt: skip
+                             "csb1", "csb2", "adacost", "adacost-beta2", "csada"}  # fmt: skip
     # thesis Section 3.4 (reduction) and Ch. 6 (asymmetry)
     assert {n for n, v in VARIANTS.items() if not v.reduces} == {
         "csb0", "csb1", "adacost", "adacost-beta2"}  # fmt: skip
     assert {n for n, v in VARIANTS.items() if not v.preserving} == {
-        "adac1", "adac3", "adacost", "adacost-beta2"}  # fmt: skip
+        "adac1", "adac3", "adacost", "adacost-beta2", "csada"}  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -75,13 +75,53 @@ def test_adac2_and_adacost_by_hand():
     )
 
 
+def test_csada_alpha_is_the_exact_minimiser_of_the_exponential_loss():
+    # Masnadi-Shirazi & Vasconcelos (2011): alpha minimises sum S e^(-s c(y) alpha); checked
+    # against scipy's root finder, and never a higher loss than AdaC1's alpha (Eq. 3.15), an
+    # approximation of the same minimiser
+    brentq = pytest.importorskip("scipy.optimize").brentq
+    rng = random.Random(7)
+    csada, adac1 = VARIANTS["csada"], VARIANTS["adac1"]
+    checked = 0
+    for _ in range(300):
+        costs = class_costs(1.0, rng.choice([1.5, 2.0, 5.0, 10.0, 0.2]))
+        sums = _sums(*(rng.uniform(0.1, 20.0) for _ in range(4)))
+        c = {positive: costs[positive] for positive in (True, False)}
+
+        def loss(a, sums=sums, c=c):
+            return sum(w * math.exp((-a if r else a) * c[y]) for (r, y), w in sums.items())
+
+        def slope(a, sums=sums, c=c):
+            return sum(
+                c[y] * (sums[False, y] * math.exp(c[y] * a) - sums[True, y] * math.exp(-c[y] * a))
+                for y in (True, False)
+            )
+
+        alpha = vote_weight(csada, sums, costs, 10)
+        if slope(0.0) >= 0.0:  # the loss rises from alpha = 0: the member abstains
+            assert alpha is None
+            continue
+        reference = brentq(slope, 0.0, 50.0, xtol=1e-14, rtol=1e-14)
+        assert alpha == pytest.approx(min(reference, 0.5 * math.log(2 * sum(sums.values()) + 1)),
+                                      rel=1e-10)  # fmt: skip
+        other = vote_weight(adac1, sums, costs, 10)
+        if other is not None:
+            assert loss(alpha) <= loss(other) * (1 + 1e-12)
+        checked += 1
+    assert checked > 100
+    # never wrong: the cap of every variant, AdaBoost's alpha at the error floor 1/2 / (T + 1)
+    capped = vote_weight(csada, _sums(3.0, 1.0, 0.0, 0.0), class_costs(1.0, 5.0), 10)
+    assert capped == pytest.approx(0.5 * math.log((1 - 0.5 / 5) / (0.5 / 5)))
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_asymmetry_is_preserved_or_swapped_as_the_thesis_says(name):
     # A positive and a negative example that every member, each 99.5 % accurate, gets right (a
     # margin growing past the swapping point): a preserving variant never lets the costly class
-    # (positive, c_FN = 4) weigh less than the cheap one; AdaC1 shrinks the costly class
-    # faster and swaps (thesis Ch. 6, Eq. 6.1). AdaC3 would swap past alpha = ln(4) / 0.75 per
-    # member (Eq. 6.2), but its own alpha (Eq. 3.19) stays below 1.3 here, so it does not.
+    # (positive, c_FN = 4) weigh less than the cheap one; AdaC1 and CSAda (same update) shrink
+    # the costly class faster and swap (thesis Ch. 6, Eq. 6.1). AdaC3 would swap past
+    # alpha = ln(4) / 0.75 per member (Eq. 6.2), but its own alpha (Eq. 3.19) stays below 1.3
+    # here, so it does not.
     variant, costs = VARIANTS[name], class_costs(1.0, 4.0)
     weights = {p: first_weight(variant, p, costs, 20) for p in (True, False)}
     ratios = []
@@ -93,7 +133,7 @@ def test_asymmetry_is_preserved_or_swapped_as_the_thesis_says(name):
             weights[positive] = reweight(variant, weights[positive], True, positive, member,
                                          costs, 20)  # fmt: skip
         ratios.append(weights[True] / weights[False])
-    if name == "adac1":
+    if name in ("adac1", "csada"):
         assert min(ratios) < 1.0
     elif variant.preserving:
         assert min(ratios) >= 1.0 - 1e-12
@@ -132,7 +172,17 @@ def test_the_booster_learns_with_a_variant_and_resumes_from_a_pickle():
             )
             twin.learn_one(x, y)
             again.learn_one(x, y)
+    # and CSAda is AdaC1 (same update; both alphas are 1/2 log(R / W) at equal costs), although
+    # it finds its alpha by Newton steps
+    csada = OzaBoostClassifier(linear_model.LogisticRegression(), seed=3, variant="csada")
+    adac1 = OzaBoostClassifier(linear_model.LogisticRegression(), seed=3, variant="adac1")
+    for x, y in rows[:600]:
+        assert csada.predict_proba_one(x)[True] == pytest.approx(
+            adac1.predict_proba_one(x)[True], abs=1e-9
+        )
+        csada.learn_one(x, y)
+        adac1.learn_one(x, y)
     with pytest.raises(ValueError, match="variant must be one of"):
-        OzaBoostClassifier(linear_model.LogisticRegression(), variant="csada")
+        OzaBoostClassifier(linear_model.LogisticRegression(), variant="adadb")
     with pytest.raises(ValueError, match="c_fn"):
         OzaBoostClassifier(linear_model.LogisticRegression(), variant="adac2", c_fn=-1.0)
