@@ -25,7 +25,8 @@ over repetitions (Friedman, Nemenyi) and drawn as a critical-difference diagram.
 
 rewrites ``simulations/variants_protocol.md`` and ``variants_protocol_cd.png`` (about 30
 minutes per repetition on 2 cores); ``--quick`` is a smoke run, ``--from-csv`` rebuilds the
-report from the raw rows (``variants_protocol.csv``), written as the runs finish.
+report from the raw rows (``variants_protocol.csv``), written as the runs finish; a run keeps
+the rows already there, so a killed run resumes and a new variant costs only its own runs.
 """
 
 from __future__ import annotations
@@ -133,21 +134,31 @@ def run_variant(
     ]
 
 
-def run(names, reps: int, n_models: int, jobs: int, out: Path, data_dir) -> list[dict]:
+def run(
+    names, reps: int, n_models: int, jobs: int, out: Path, data_dir, variants=tuple(VARIANTS)
+) -> list[dict]:
     """Every variant on every dataset and repetition, the rows appended to ``out`` as the
-    runs finish (repetition by repetition, biggest datasets first)."""
+    runs finish (repetition by repetition, biggest datasets first). The runs already in
+    ``out`` are kept, not repeated: a killed run resumes, and a new
+    variant runs alone."""
     import joblib
 
+    kept = read_csv(out) if out.exists() else []
+    if any(r["n_models"] != n_models for r in kept):
+        raise ValueError(f"{out} holds runs with another n_models than {n_models}; use --out")
+    done = {(r["dataset"], r["rep"], r["method"]) for r in kept}
     tasks = [
         (name, rep, variant)
         for rep in range(reps)
         for name in sorted(names, key=lambda n: -datasets.REGISTRY[n].n_positive)
-        for variant in VARIANTS
+        for variant in variants
+        if (name, rep, variant) not in done
     ]
-    results = []
+    results = list(kept)
     with out.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
+        writer.writerows(kept)
         for rows in joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")(
             joblib.delayed(run_variant)(name, rep, variant, n_models, data_dir)
             for name, rep, variant in tasks
@@ -164,7 +175,8 @@ def read_csv(path: Path) -> list[dict]:
     with path.open(newline="") as handle:
         return [
             {**row, "rep": int(row["rep"]), "area": float(row["area"]),
-             "members": float(row["members"]), "seconds": float(row["seconds"])}
+             "members": float(row["members"]), "seconds": float(row["seconds"]),
+             "n_models": int(row["n_models"])}
             for row in csv.DictReader(handle)
         ]  # fmt: skip
 
@@ -202,7 +214,8 @@ def report(rows: list[dict], command: str, out: Path) -> str:
     rows = complete(rows)
     reps = sorted({r["rep"] for r in rows})
     names = [n for n in protocol.THESIS_TABLE_8_1 if any(r["dataset"] == n for r in rows)]
-    methods = [m for v in VARIANTS for m in (v, f"{v}, calibrated")]
+    present = {r["method"] for r in rows}
+    methods = [m for v in VARIANTS for m in (v, f"{v}, calibrated") if v in present]
     ranked = compare(
         [{"dataset": r["dataset"], "policy": r["method"], "seed": r["rep"], "cost_ratio": 1.0,
           "status": "ok", "area": r["area"]} for r in rows],
@@ -271,6 +284,10 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
         "--quick", action="store_true", help="2 small datasets, 10 members, report to a temp dir"
     )
     parser.add_argument("--from-csv", type=Path, help="rebuild the report from a raw CSV")
+    parser.add_argument(
+        "--variants", nargs="+", choices=sorted(VARIANTS), default=list(VARIANTS),
+        help="the variants to run (default: all)",
+    )
     args = parser.parse_args(argv)
     command = shlex.join(["python", "simulations/variants_protocol.py", *(argv or sys.argv[1:])])
     if args.out is None:
@@ -287,7 +304,7 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
         names = ("parkinsons", "survival") if args.quick else tuple(protocol.THESIS_TABLE_8_1)
         n_models = 10 if args.quick else args.n_models
         raw = args.out.with_suffix(".csv")
-        rows = run(names, args.reps, n_models, args.jobs, raw, args.data_dir)
+        rows = run(names, args.reps, n_models, args.jobs, raw, args.data_dir, args.variants)
     text = report(rows, command, args.out)
     args.out.write_text(f"# Cost-sensitive variants on the thesis protocol\n\n{text}\n")
     print(text)

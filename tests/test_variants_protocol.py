@@ -86,3 +86,26 @@ def test_the_verdict_names_what_ranks_significantly_apart_from_calibrated_adamec
     assert held.endswith("worse than calibrated AdaMEC: adacost.")
     broken = vp.verdict(ranks, critical_difference=1.5)
     assert "**No: asymada, calibrated rank significantly better" in broken
+
+
+def test_a_run_keeps_the_rows_it_finished_and_runs_only_the_rest(tmp_path, monkeypatch):
+    calls = []
+
+    def fake(name, rep, variant, n_models, data_dir):
+        calls.append((name, rep, variant))
+        common = {"dataset": name, "rep": rep, "members": 1.0, "seconds": 2.0, "n_models": n_models}
+        return [{**common, "method": variant, "area": 0.2},
+                {**common, "method": f"{variant}, calibrated", "area": 0.1}]  # fmt: skip
+
+    monkeypatch.setattr(vp, "run_variant", fake)
+    out = tmp_path / "rows.csv"
+    vp.run(["parkinsons"], 1, 5, 1, out, None, variants=("adac2",))
+    first = vp.read_csv(out)
+    rows = vp.run(["parkinsons"], 2, 5, 1, out, None, variants=("adac2", "csada"))
+    assert calls == [("parkinsons", 0, "adac2"), ("parkinsons", 0, "csada"),
+                     ("parkinsons", 1, "adac2"), ("parkinsons", 1, "csada")]  # fmt: skip
+    again = vp.read_csv(out)
+    assert again[:2] == first and len(again) == len(rows) == 8
+    with pytest.raises(ValueError, match="another n_models than 10"):
+        vp.run(["parkinsons"], 1, 10, 1, out, None)
+    assert vp.read_csv(out) == again  # refused before the file is touched
