@@ -39,7 +39,7 @@ def test_registry_names_match_the_api():
         "ucb1", "ucb-improved", "kl-ucb", "gaussian-thompson", "beta-thompson",
         "discounted-ucb", "sliding-window-ucb", "discounted-thompson",
         "discounted-gaussian-thompson", "epsilon-greedy", "exp3", "every-nth", "constant",
-        "random", "glr-kl-ucb", "fewa",
+        "random", "glr-kl-ucb", "fewa", "rising-ucb",
     }  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         policy = bandits.make(name, n_arms=3, seed=1)
@@ -59,7 +59,7 @@ def test_make_passes_parameters():
 def test_reward_ranges():
     bounded = {"ucb1", "ucb-improved", "kl-ucb", "beta-thompson", "discounted-ucb",
                "sliding-window-ucb", "discounted-thompson", "exp3", "glr-kl-ucb",
-               "fewa"}  # fmt: skip
+               "fewa", "rising-ucb"}  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         assert cls.reward_range == ((0.0, 1.0) if name in bounded else None), name
 
@@ -156,6 +156,8 @@ def test_numpy_scalars_are_accepted():
         (lambda: bandits.EveryNth(n_arms=1), "n_arms must be an int >= 2, got 1"),
         (lambda: bandits.EveryNth(n=0), "n must be an int >= 1, got 0"),
         (lambda: bandits.Constant(n_arms=2, arm=2), "arm must be in \\[0, 1\\] .*got 2"),
+        (lambda: bandits.RisingUCB(epsilon=0.6), "epsilon must be a number in \\(0, 0.5\\]"),
+        (lambda: bandits.RisingUCB(window=1), "window must be an int >= 2, got 1"),
     ],
 )
 def test_bad_parameters(factory, message):
@@ -181,7 +183,9 @@ def test_ties_are_broken_at_random_with_the_policy_generator():
     assert firsts == {0, 1}
 
 
-@pytest.mark.parametrize("name", ["ucb1", "kl-ucb", "discounted-ucb", "sliding-window-ucb"])
+@pytest.mark.parametrize(
+    "name", ["ucb1", "kl-ucb", "discounted-ucb", "sliding-window-ucb", "rising-ucb"]
+)
 def test_index_policies_pull_unpulled_arms_first_lowest_index_first(name):
     policy = bandits.make(name, n_arms=3, seed=0)
     order = []
@@ -441,3 +445,38 @@ def test_constant_and_random():
     for _ in range(3000):
         counts[policy.select()] += 1
     assert min(counts) > 900
+
+
+def test_rising_ucb_index_by_hand():
+    # Metelli et al. (2022), rested R-ed-UCB: with N = 8 rewards and epsilon = 1/4, h = 2;
+    # the last window (pulls 7, 8) and the one before (5, 6) give the slopes projected to t
+    policy = bandits.RisingUCB(n_arms=2, seed=0)
+    rewards = [0.1, 0.2, 0.2, 0.3, 0.3, 0.5, 0.4, 0.9]
+    for r in rewards:
+        policy.update_round({0: r, 1: 0.5})
+    t = 9
+    manual = sum(rewards[i - 1] + (t - i) * (rewards[i - 1] - rewards[i - 3]) / 2 for i in (7, 8))
+    assert policy.projections[0] == pytest.approx(manual / 2)
+    assert policy.projections[1] == pytest.approx(0.5)  # a flat arm projects to its value
+    bonus = 0.1 * (t - 8 + 2 - 1) * math.sqrt(10 * 4 * math.log(t) / 2**3)
+    assert policy.upper_bounds == pytest.approx((manual / 2 + bonus, 0.5 + bonus))
+    assert policy.select() == 0  # projected 0.8 against 0.5
+    # an arm pulled less gets the larger bonus: t - N grows, h shrinks
+    policy = _feed(bandits.RisingUCB(n_arms=2, seed=0), [(0, 0.6)] * 8 + [(1, 0.5)] * 4)
+    t = 13
+    bounds = [0.6 + 0.1 * (t - 8 + 2 - 1) * math.sqrt(40 * math.log(t) / 2**3),
+              0.5 + 0.1 * (t - 4 + 1 - 1) * math.sqrt(40 * math.log(t) / 1**3)]  # fmt: skip
+    assert policy.upper_bounds == pytest.approx(bounds) and policy.select() == 1
+    # fewer than 1 / epsilon rewards: h = 0, pulled first, lowest index first
+    fresh = _feed(bandits.RisingUCB(n_arms=3, seed=0), [(0, 1.0)] * 4 + [(2, 0.0)])
+    assert fresh.projections[1:] == (None, None) and fresh.select() == 1
+
+
+@pytest.mark.parametrize("h", [1, 3, 10])
+def test_rising_ucb_projects_a_linear_curve_exactly(h):
+    # X_l = a + b l: every term X_l + (t - l)(X_l - X_{l-h}) / h is a + b t
+    policy = bandits.RisingUCB(n_arms=1, epsilon=0.5, seed=0)
+    a, b = 0.05, 0.02
+    for pull in range(1, 2 * h + 1):
+        policy.update(0, a + b * pull)
+    assert policy.projections[0] == pytest.approx(a + b * (2 * h + 1), abs=1e-12)

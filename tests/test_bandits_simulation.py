@@ -206,3 +206,22 @@ def test_fewa_trusts_the_recent_rewards_where_ucb1_trusts_the_average():
         for reward in [0.9] * 30 + [0.2] * 10:  # arm 0 rots; its average (0.725) still leads
             policy.update_round({0: reward, 1: 0.6})
     assert (fewa.select(), ucb1.select()) == (1, 0)
+
+
+def test_rising_ucb_finds_the_arm_that_rises_highest_where_averaging_policies_do_not():
+    # Arm 0 rises fast to 0.6, arm 1 slowly from 0.1 to 0.9 (RisingArms defaults): arm 1 is
+    # the best over 5,000 rounds, but its early rewards keep its average low, so policies that
+    # average all past rewards stay on arm 0 (Metelli et al. 2022)
+    rising = bandits.RisingArms()
+
+    def play(name):
+        runs = [bandits.simulate(bandits.make(name, 2, seed=s), rising, 5000, seed=s)
+                for s in SEEDS]  # fmt: skip
+        shares = [r.share(1, 2500, 5000) for r in runs]
+        return np.mean([r.rewards.sum() for r in runs]), np.mean(shares)
+
+    reward, share = play("rising-ucb")
+    assert share > 0.7
+    for name in ("ucb1", "kl-ucb", "beta-thompson"):
+        other_reward, other_share = play(name)
+        assert other_share < 0.05 and reward > 1.2 * other_reward

@@ -25,12 +25,19 @@ from .base import Policy
 from .baselines import Constant, EveryNth, Random
 from .discounted_thompson import DiscountedGaussianThompson, DiscountedThompson
 from .discounted_ucb import DiscountedUCB
-from .environments import BernoulliArms, DiminishingReturns, Environment, PiecewiseBernoulli
+from .environments import (
+    BernoulliArms,
+    DiminishingReturns,
+    Environment,
+    PiecewiseBernoulli,
+    RisingArms,
+)
 from .epsilon_greedy import EpsilonGreedy
 from .exp3 import Exp3
 from .fewa import FEWA
 from .glr_kl_ucb import GLRKLUCB
 from .kl_ucb import KLUCB
+from .rising import RisingUCB
 from .simulate import SimulationResult, simulate
 from .sliding_window import SlidingWindowUCB
 from .thompson import BetaThompson, GaussianThompson
@@ -58,6 +65,8 @@ __all__ = [
     "PiecewiseBernoulli",
     "Policy",
     "Random",
+    "RisingArms",
+    "RisingUCB",
     "SimulationResult",
     "SlidingWindowUCB",
     "UCBImproved",
@@ -75,6 +84,7 @@ POLICIES: dict[str, type[Policy]] = {
     "sliding-window-ucb": SlidingWindowUCB,
     "glr-kl-ucb": GLRKLUCB,
     "fewa": FEWA,
+    "rising-ucb": RisingUCB,
     "discounted-thompson": DiscountedThompson,
     "discounted-gaussian-thompson": DiscountedGaussianThompson,
     "epsilon-greedy": EpsilonGreedy,

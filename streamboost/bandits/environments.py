@@ -1,16 +1,18 @@
-"""Simulated bandit problems: stationary, piecewise-stationary and rested (diminishing returns)."""
+"""Simulated bandit problems: stationary, piecewise-stationary and rested (diminishing returns,
+rising)."""
 
 from __future__ import annotations
 
 import abc
+import math
 import numbers
 import random
 
 from river import base
 
-from .base import _check_int, _check_open_unit
+from .base import _check_int, _check_open_unit, _check_positive
 
-__all__ = ["BernoulliArms", "DiminishingReturns", "Environment", "PiecewiseBernoulli"]
+__all__ = ["BernoulliArms", "DiminishingReturns", "Environment", "PiecewiseBernoulli", "RisingArms"]
 
 
 def _check_probabilities(name: str, values) -> tuple[float, ...]:
@@ -208,4 +210,73 @@ class DiminishingReturns(Environment):
         for j in range(self.n_arms):
             v = values[j]
             values[j] = f + keep * (v - f) if j == arm else v + rho * (c - v)
+        return reward
+
+
+class RisingArms(Environment):
+    r"""A rested rising bandit: an arm's value grows with its own pulls, towards a ceiling.
+
+    After $n_i$ pulls arm $i$ pays 1 with probability
+    $v_i = c_i - (c_i - s_i)\,e^{-r_i n_i}$: a concave learning curve, the setting of
+    stochastic rising bandits (Metelli et al. 2022), like a model that improves as it is
+    trained. An arm that starts low but rises high is the best over a long horizon, which a
+    policy averaging all past rewards misses. Regret is against the best arm of the current
+    state, so read a run by its total reward or its pulls.
+
+    Parameters
+    ----------
+    start
+        Value $s_i$ of each arm before any pull.
+    ceiling
+        Value $c_i \ge s_i$ each arm rises towards.
+    rate
+        Rate $r_i > 0$ of each arm's rise per pull.
+
+    Examples
+    --------
+    >>> import random
+    >>> from streamboost.bandits import RisingArms
+    >>> env = RisingArms(start=(0.5, 0.1), ceiling=(0.6, 0.9), rate=(0.5, 0.5))
+    >>> reward = env.pull(1, 1, random.Random(0))
+    >>> tuple(round(v, 3) for v in env.expected_rewards(2))  # 0.9 - 0.8 e^(-1/2)
+    (0.5, 0.415)
+
+    """
+
+    def __init__(
+        self,
+        start: tuple[float, ...] = (0.5, 0.1),
+        ceiling: tuple[float, ...] = (0.6, 0.9),
+        rate: tuple[float, ...] = (0.05, 0.005),
+    ):
+        self.start = start
+        self.ceiling = ceiling
+        self.rate = rate
+        self._start = _check_probabilities("start", start)
+        self._ceiling = _check_probabilities("ceiling", ceiling)
+        self._rate = tuple(rate)
+        if not len(self._start) == len(self._ceiling) == len(self._rate):
+            raise ValueError(
+                f"start, ceiling and rate must have one value per arm, got {start!r}, "
+                f"{ceiling!r} and {rate!r}"
+            )
+        if any(s > c for s, c in zip(self._start, self._ceiling, strict=True)):
+            raise ValueError(f"each start must not exceed its ceiling, got {start!r} > {ceiling!r}")
+        for r in self._rate:
+            _check_positive("each rate", r)
+        self.n_arms = len(self._start)
+        self.reset()
+
+    def reset(self) -> None:
+        self._pulls = [0] * self.n_arms
+
+    def expected_rewards(self, t: int) -> tuple[float, ...]:
+        return tuple(
+            c - (c - s) * math.exp(-r * n)
+            for s, c, r, n in zip(self._start, self._ceiling, self._rate, self._pulls, strict=True)
+        )
+
+    def pull(self, arm: int, t: int, rng: random.Random) -> float:
+        reward = super().pull(arm, t, rng)
+        self._pulls[arm] += 1
         return reward
