@@ -43,7 +43,7 @@ from streamboost.experiments.models import make_model
 HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing")
 POLICIES = ("never", "every-2", "every-4", "every-8", "discounted-ucb", "sliding-window-ucb",
-            "glr-kl-ucb", "fewa")
+            "glr-kl-ucb", "fewa", "rising-ucb")
 SCHEDULES = ("never", "every-2", "every-4", "every-8")
 MAX_ROWS = 20_000
 FORGETTING = (1.0, 0.999, 0.99)
