@@ -35,6 +35,11 @@ def test_the_table_names_the_best_schedule_and_bandit_and_counts_bandit_wins():
     text = sim.report({("a", "flip"): scores(0.10, 0.11), ("b", "prior"): scores(0.10, 0.09)}, 2)
     assert "| a, flip |" in text and text.count("| every-4 | glr-kl-ucb |") == 2
     assert "A bandit beats the best fixed schedule on 1 of 2" in text
+    # held against `both` too: it beats the bandit on a, is beaten by it on b
+    both = {("a", "flip"): [0.09, 0.09], ("b", "prior"): [0.099, 0.099]}
+    text = sim.report({("a", "flip"): scores(0.10, 0.11), ("b", "prior"): scores(0.10, 0.09)}, 2,
+                      both)  # fmt: skip
+    assert "the best bandit wins on 1 of 2 pairs and is at worst +22.22 % off it" in text
 
 
 def test_the_calibrator_table_compares_ewa_with_the_best_fixed_forgetting_rate():
