@@ -73,7 +73,8 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None) -> f
     """The prequential Brier score of one policy (or, named in CALIBRATORS, one calibrator
     beside the booster with "both") on one drifted stream."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
-    stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir)
+    stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir,
+                             encode="onehot")  # categorical features become 0/1 columns
     if policy in CALIBRATORS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     else:
