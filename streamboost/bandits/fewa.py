@@ -6,13 +6,13 @@ import math
 
 import numpy as np
 
-from .base import Policy, _check_int, _check_positive, _first_unpulled
-from .recent import RecentRewards
+from .base import _first_unpulled
+from .recent import RecentRewardsPolicy
 
 __all__ = ["FEWA"]
 
 
-class FEWA(Policy):
+class FEWA(RecentRewardsPolicy):
     r"""FEWA for rotting (rested, decaying) arms: trust each arm's most recent rewards first.
 
     A rested arm's value falls as it is pulled (a calibration's benefit as the model moves on,
@@ -68,16 +68,7 @@ class FEWA(Policy):
         window: int = 1000,
         seed: int | None = None,
     ):
-        _check_positive("alpha", alpha)
-        _check_positive("sigma", sigma)
-        _check_int("window", window, 1)
-        self.alpha = alpha
-        self.sigma = sigma
-        self.window = window
-        super().__init__(n_arms=n_arms, seed=seed)
-
-    def _reset(self) -> None:
-        self._recent = RecentRewards(self.n_arms, self.window)
+        super().__init__(n_arms, alpha, sigma, window, seed)
 
     def _select(self) -> int:
         kept = [self._recent.kept(a) for a in range(self.n_arms)]
@@ -109,6 +100,3 @@ class FEWA(Policy):
                 continue
             alive[survivors[out[:, hits[0]]]] = False
             h += int(hits[0]) + 1
-
-    def _update(self, arm: int, reward: float) -> None:
-        self._recent.append(arm, reward)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RecentRewards"]
+from .base import Policy, _check_int, _check_positive
+
+__all__ = ["RecentRewards", "RecentRewardsPolicy"]
 
 
 class RecentRewards:
@@ -54,3 +56,26 @@ class RecentRewards:
             return ring[:n]
         start = n % self.window  # the oldest entry
         return np.concatenate((ring[start:], ring[:start]))
+
+
+class RecentRewardsPolicy(Policy):
+    """A policy that judges each arm by its last `window` rewards (`self._recent`), with a
+    confidence exponent `alpha` and a sub-Gaussian scale `sigma`: FEWA and R-ed-UCB."""
+
+    def __init__(
+        self, n_arms: int, alpha: float, sigma: float, window: int, seed: int | None,
+        min_window: int = 1,
+    ):  # fmt: skip
+        _check_positive("alpha", alpha)
+        _check_positive("sigma", sigma)
+        _check_int("window", window, min_window)
+        self.alpha = alpha
+        self.sigma = sigma
+        self.window = window
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    def _reset(self) -> None:
+        self._recent = RecentRewards(self.n_arms, self.window)
+
+    def _update(self, arm: int, reward: float) -> None:
+        self._recent.append(arm, reward)

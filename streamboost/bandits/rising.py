@@ -6,13 +6,13 @@ import math
 
 import numpy as np
 
-from .base import Policy, _argmax, _check_int, _check_open_unit, _check_positive
-from .recent import RecentRewards
+from .base import _argmax, _check_open_unit
+from .recent import RecentRewardsPolicy
 
 __all__ = ["RisingUCB"]
 
 
-class RisingUCB(Policy):
+class RisingUCB(RecentRewardsPolicy):
     r"""R-ed-UCB for rested rising arms: pull the arm whose learning curve, projected, is best.
 
     A rested rising arm pays more the more it is pulled (a model's gain from training while it
@@ -73,17 +73,8 @@ class RisingUCB(Policy):
         _check_open_unit("epsilon", epsilon)
         if epsilon > 0.5:
             raise ValueError(f"epsilon must be a number in (0, 0.5], got {epsilon!r}")
-        _check_positive("alpha", alpha)
-        _check_positive("sigma", sigma)
-        _check_int("window", window, 2)
         self.epsilon = epsilon
-        self.alpha = alpha
-        self.sigma = sigma
-        self.window = window
-        super().__init__(n_arms=n_arms, seed=seed)
-
-    def _reset(self) -> None:
-        self._recent = RecentRewards(self.n_arms, self.window)
+        super().__init__(n_arms, alpha, sigma, window, seed, min_window=2)
 
     def _width(self, arm: int) -> int:
         return min(int(self.epsilon * self._recent.count(arm)), self.window // 2)
@@ -125,6 +116,3 @@ class RisingUCB(Policy):
         if warming:  # round robin until every arm has a window: the least pulled, lowest index
             return min(warming, key=self._recent.count)
         return _argmax(list(bounds), self._rng)
-
-    def _update(self, arm: int, reward: float) -> None:
-        self._recent.append(arm, reward)
