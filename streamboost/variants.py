@@ -35,14 +35,15 @@ $\sum_y c(y) (S_{w,y} e^{c(y)\alpha} - S_{r,y} e^{-c(y)\alpha}) = 0$, which has 
 The batch algorithm solves it for each learner of a pool and keeps the best; an online member
 is its own single candidate, so each member solves it from its sums, by Newton steps kept
 inside a bisection bracket to a relative $10^{-12}$ (the thesis: $10^{-6}$). AdaDB solves the
-same equation as a polynomial and is left out (equal within precision, thesis Section 3.2).
+same equation as a polynomial and is left out (the thesis finds the two equal within
+numerical precision).
 
 References
 ----------
 Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, University of
 Manchester (Tables 3.1, 3.2; Eqs. 3.4-3.19; Ch. 6 for asymmetry preservation).
 Masnadi-Shirazi, H. & Vasconcelos, N. (2011). Cost-sensitive boosting. IEEE TPAMI 33(2),
-294-309 (Algorithm 1: the hyperbolic equation for alpha).
+294-309 (the hyperbolic equation for alpha).
 """
 
 from __future__ import annotations

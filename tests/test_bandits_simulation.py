@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import numpy as np
 import pytest
 
@@ -141,6 +144,19 @@ def test_environments():
         bandits.PiecewiseBernoulli(((0.1, 0.2), (0.3, 0.4)), change_points=(5, 9))
     with pytest.raises(ValueError, match="means must be a non-empty sequence"):
         bandits.BernoulliArms((0.5, 1.5))
+    # a rising arm climbs with its own pulls only; reset starts it over
+    rising = bandits.RisingArms(start=(0.2, 0.3), ceiling=(0.8, 0.4), rate=(0.1, 1.0))
+    for _ in range(30):
+        rising.pull(0, 1, random.Random(0))
+    assert rising.expected_rewards(31) == pytest.approx((0.8 - 0.6 * math.exp(-3.0), 0.3))
+    rising.reset()
+    assert rising.expected_rewards(1) == pytest.approx((0.2, 0.3))
+    with pytest.raises(ValueError, match="one value per arm"):
+        bandits.RisingArms(start=(0.1, 0.2), ceiling=(0.9,), rate=(0.1, 0.1))
+    with pytest.raises(ValueError, match="each start must not exceed its ceiling"):
+        bandits.RisingArms(start=(0.5, 0.9), ceiling=(0.6, 0.8), rate=(0.1, 0.1))
+    with pytest.raises(ValueError, match="each rate must be a finite number > 0"):
+        bandits.RisingArms(rate=(0.1, 0.0))
 
 
 @pytest.mark.parametrize(("environment", "arm", "changed"), [(DEGRADE, 1, (1, 0)),
