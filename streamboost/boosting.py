@@ -321,7 +321,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         """The minibatch rule of `learn_many` on a checked table, with Poisson draws `draw`."""
         if not len(table):
             return
-        held = self._members
+        learn_batch = self._members.learn_batch
         self._alphas = None
         lam = np.ones(len(table))
         sc, sw = self._lambda_sc, self._lambda_sw
@@ -329,15 +329,24 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         # it, cumulative sums from its totals (a row loop's running sums, added in its order)
         runs = np.empty((2, len(table) + 1))
         right, wrong = runs[0, 1:], runs[1, 1:]
-        for i in range(self.n_models):
-            correct = held.learn_batch(i, table, draw(lam), targets) == targets
-            runs[:, 0] = sc[i], sw[i]
-            np.multiply(lam, correct, out=right)
-            np.subtract(lam, right, out=wrong)
-            np.cumsum(runs, axis=1, out=runs)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                lam = lam * ((right + wrong) / (2.0 * np.where(correct, right, wrong)))
-            sc[i], sw[i] = runs[:, -1].tolist()
+        total = np.empty(len(table))
+        correct = np.empty(len(table), dtype=bool)
+        accumulate = np.add.accumulate  # np.cumsum's ufunc, without its wrapper's cost
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for i in range(self.n_models):
+                np.equal(learn_batch(i, table, draw(lam), targets), targets, out=correct)
+                runs[0, 0] = sc[i]
+                runs[1, 0] = sw[i]
+                np.multiply(lam, correct, out=right)
+                np.subtract(lam, right, out=wrong)
+                accumulate(runs, axis=1, out=runs)
+                # lam * (right + wrong) / (2 * (right if correct else wrong)), as learn_one
+                np.add(right, wrong, out=total)
+                chosen = np.where(correct, right, wrong)
+                chosen *= 2.0
+                total /= chosen
+                lam *= total
+                sc[i], sw[i] = runs[:, -1].tolist()
 
     # ------------------------------------------------------------------ weights and scores
 

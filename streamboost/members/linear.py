@@ -28,9 +28,9 @@ def _river_vote(margin: float) -> bool:
 def _vote_array(margins: np.ndarray) -> np.ndarray:
     """`_river_vote` of every margin: the sign, and River's arithmetic in the tie band."""
     votes = margins > 0.0
-    near = np.abs(margins) <= _TIE_BAND
-    if near.any():
-        for index in map(tuple, np.argwhere(near)):
+    distance = np.abs(margins)
+    if distance.size and distance.min() <= _TIE_BAND:
+        for index in map(tuple, np.argwhere(distance <= _TIE_BAND)):
             votes[index] = _river_vote(float(margins[index]))
     return votes
 
@@ -192,7 +192,8 @@ class LinearMembers(ArrayMembers):
         np.maximum(g, -self._clip, out=g)
         g *= self._lr
         step = g @ X
-        step[0] *= self._ratio  # the intercept moves at its own rate
+        if self._ratio != 1.0:
+            step[0] *= self._ratio  # the intercept moves at its own rate
         w -= step
         self.steps[i] += int(np.count_nonzero(ks))
         self.changed = True
