@@ -17,6 +17,7 @@ __all__ = [
     "check_model",
     "learns_bools",
     "positive_score",
+    "positive_scores",
     "snapshot",
 ]
 
@@ -119,6 +120,30 @@ def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) 
     if not proba:
         return 0.5
     return positive_proba(proba, pos_label)
+
+
+def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Hashable) -> list:
+    """`positive_score` of each checked example of `xs`: one matrix product for an
+    `OzaBoostClassifier` whose members are arrays with a minibatch path (`table_scores`, equal
+    to its scores one by one), else example by example.
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost import OzaBoostClassifier
+    >>> from streamboost.scores import positive_score, positive_scores
+    >>> booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    >>> xs = [{"a": 1.0}, {"a": -1.0}] * 20
+    >>> for x, y in zip(xs, [True, False] * 20):
+    ...     booster.learn_one(x, y)
+    >>> positive_scores(booster, xs, True) == [positive_score(booster, x, True) for x in xs]
+    True
+
+    """
+    held = model._members if isinstance(model, OzaBoostClassifier) else None
+    if held is not None and held.minibatch and xs:
+        return table_scores(held, held.rows(xs), model._vote_weights(), model.score).tolist()
+    return [positive_score(model, x, pos_label) for x in xs]
 
 
 def snapshot(model: base.Estimator) -> base.Estimator:

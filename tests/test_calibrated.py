@@ -211,3 +211,55 @@ def test_an_unusable_model_output_is_refused_in_learn_one_with_nothing_changed(c
     with pytest.raises(ValueError, match="expected a binary prediction, got 3 labels"):
         model.learn_one(ROWS[1][0], "b")
     assert pickle.dumps(model) == before
+
+
+def test_recalibrate_fits_the_current_models_scores_of_the_last_window():
+    from streamboost.calibration import platt_fit
+
+    model = CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression(),
+                                                    n_models=3, seed=1), window=50)
+    for x, y in ROWS[:300]:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    window = ROWS[250:300]
+    scores = [model.model.score_one(x) for x, _ in window]
+    model.recalibrate()
+    fit = platt_fit(scores, [y for _, y in window], eps=model.calibrator_.eps)
+    assert fit == (model.calibrator_.A, model.calibrator_.B)
+    assert model.calibrator_.n_seen == 50
+
+
+def test_refit_every_recalibrates_on_schedule_and_memory_stays_bounded():
+    model = CalibratedClassifier(linear_model.LogisticRegression(), window=40, refit_every=25)
+    seen = []
+    for n, (x, y) in enumerate(ROWS[:260], start=1):
+        model.learn_one(x, y)
+        seen.append(model.calibrator_.n_seen)
+        assert len(model._recent) == min(n, 40)
+    # a refit leaves the window's size (min(n, 40)) as n_seen; otherwise it grows by one
+    assert seen[24] == 25 and seen[49] == 40 and seen[74] == 40 and seen[50] == 41
+
+
+def test_window_parameters_are_checked():
+    lr = linear_model.LogisticRegression()
+    for bad in (0, -3, 2.5, True, "10"):
+        expected = f"window must be None or an integer >= 1, got {bad!r}"
+        with pytest.raises(ValueError, match=expected):
+            CalibratedClassifier(lr, window=bad)
+    with pytest.raises(ValueError, match="refit_every=5 needs a window"):
+        CalibratedClassifier(lr, refit_every=5)
+    with pytest.raises(ValueError, match="recalibrate needs the examples to refit on"):
+        CalibratedClassifier(lr).recalibrate()
+    model = CalibratedClassifier(lr, window=5)
+    model.recalibrate()  # nothing learned yet: nothing to do
+    assert model.calibrator_.n_seen == 0
+
+
+def test_a_rejected_example_does_not_enter_the_window():
+    model = CalibratedClassifier(linear_model.LogisticRegression(), window=10)
+    for x, y in ROWS[:20]:
+        model.learn_one(x, y)
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError):
+        model.learn_one({**ROWS[0][0], "bad": float("inf")}, True)
+    assert pickle.dumps(model) == before

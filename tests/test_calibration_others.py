@@ -332,3 +332,21 @@ def test_a_copy_predicts_as_the_original_did_and_learns_on_its_own(name):
     assert cal.predict_one(0.9) < expected[45]
     frozen.learn_one(0.1, True)
     assert frozen.predict_one(0.1) > expected[5] and cal.n_seen == 700
+
+
+@pytest.mark.parametrize("name", ["histogram", "isotonic", "beta", "ewa"])
+def test_fit_forgets_and_replays_the_batch_through_a_fresh_calibrator(name):
+    rng = random.Random(5)
+    scores = [rng.random() for _ in range(200)]
+    labels = [rng.random() < s for s in scores]
+    cal = make(name)
+    cal.learn_many([0.9] * 50, [False] * 50)  # something to forget
+    cal.fit(scores, labels)
+    fresh = make(name)
+    fresh.learn_many(scores, labels)
+    grid = [i / 20 for i in range(21)]
+    assert [cal.predict_one(s) for s in grid] == [fresh.predict_one(s) for s in grid]
+    assert cal.n_seen == 200
+    with pytest.raises(ValueError):
+        cal.fit([0.5, float("nan")], [True, False])
+    assert [cal.predict_one(s) for s in grid] == [fresh.predict_one(s) for s in grid]

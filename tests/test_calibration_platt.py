@@ -440,3 +440,67 @@ def test_state_is_constant_size():
     cal.learn_many(*sigmoid_stream(20_000, seed=1))
     assert len(vars(cal)) == size
     assert all(isinstance(v, int | float | str | bool) for v in vars(cal).values())
+
+
+def _pairs(seed: int, n: int = 400):
+    rng = np.random.default_rng(seed)
+    s = rng.uniform(0.02, 0.98, n)
+    y = rng.random(n) < expit(0.5 * np.log(s / (1 - s)) - 0.3)
+    return s.tolist(), y.tolist()
+
+
+@pytest.mark.parametrize("objective", ["log", "squared"])
+@pytest.mark.parametrize("feature", ["logit", "score"])
+def test_fit_is_the_batch_fit_and_forgets_what_was_learned(objective, feature):
+    scores, labels = _pairs(0)
+    cal = OnlinePlattCalibrator(objective=objective, feature=feature)
+    cal.learn_many(*_pairs(1, 50))
+    cal.fit(scores, labels)
+    assert platt_fit(scores, labels, objective=objective, feature=feature) == (cal.A, cal.B)
+    assert cal.n_seen == len(scores)
+    assert (cal.n_pos, cal.n_neg) == (sum(labels), len(labels) - sum(labels))
+    cal.learn_one(0.7, True)  # learning goes on from the fit
+    assert cal.n_seen == len(scores) + 1 and math.isfinite(cal.A + cal.B)
+
+
+def test_fit_leaves_the_curvature_online_updates_would_accumulate_at_that_fit():
+    scores, labels = _pairs(2, 300)
+    cal = OnlinePlattCalibrator(forgetting=0.99)
+    cal.fit(scores, labels)
+    u = np.log(np.array(scores)) - np.log1p(-np.array(scores))
+    y = np.array(labels)
+    decay = 0.99 ** np.arange(len(u) - 1, -1, -1)
+    n_pos, n_neg = decay @ y, decay @ ~y
+    t = np.where(y, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+    r = t - expit(-(cal.A * u + cal.B))
+    assert cal._c11 == pytest.approx(float((decay * r * r) @ (u * u)), rel=1e-12)
+    assert cal._c22 == pytest.approx(float(decay @ (r * r)), rel=1e-12)
+    assert cal.n_pos == pytest.approx(n_pos, rel=1e-12)
+
+
+def test_fit_of_anti_ranking_scores_is_the_constant_map_of_the_mean_target():
+    scores = [0.1, 0.2, 0.8, 0.9] * 20
+    labels = [True, True, False, False] * 20
+    assert platt_fit(scores, labels)[0] > 0.0  # the unconstrained fit decreases in the score
+    cal = OnlinePlattCalibrator(smooth_targets=False)
+    cal.fit(scores, labels)
+    assert cal.A == 0.0
+    assert cal.predict_one(0.1) == cal.predict_one(0.9) == pytest.approx(0.5)
+
+
+def test_fit_stays_in_the_ball_and_an_empty_fit_is_a_fresh_calibrator():
+    cal = OnlinePlattCalibrator(radius=3.0, smooth_targets=False)
+    cal.fit([0.4, 0.6] * 30, [False, True] * 30)  # separable: the batch fit runs far out
+    assert math.hypot(cal.A, cal.B) <= 3.0 + 1e-12 and cal.A < 0.0
+    cal.fit([], [])
+    assert (cal.A, cal.B, cal.n_seen) == (-1.0, 0.0, 0)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), 1.5, "0.3"])
+def test_a_bad_pair_in_fit_changes_nothing(bad):
+    cal = OnlinePlattCalibrator()
+    cal.learn_many(*_pairs(3, 30))
+    before = copy.deepcopy(cal.__dict__)
+    with pytest.raises((ValueError, TypeError)):
+        cal.fit([0.2, bad, 0.7], [True, False, True])
+    assert cal.__dict__ == before

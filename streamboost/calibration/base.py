@@ -117,6 +117,17 @@ class Calibrator(Checkpointable, base.Base):
             self._learn(s, positive)
             self._n_seen += 1
 
+    def fit(self, scores, ys) -> None:
+        """Forget what was learned, then fit the pairs (`scores`, `ys`) as one batch (the
+        wrappers' `recalibrate`); all are validated first, so a bad pair changes nothing.
+
+        This base replays them in order through a fresh copy (`learn_many`): the batch fit for
+        the counting calibrators (histogram binning, isotonic without forgetting), one online
+        pass for the others. `OnlinePlattCalibrator` fits them by maximum likelihood."""
+        fresh = self.clone()
+        fresh.learn_many(scores, ys)
+        self.__dict__.update(fresh.__dict__)
+
     def predict_one(self, score: float) -> float:
         """P(y = 1 | score) under the current map."""
         return self._predict(check_score(score))

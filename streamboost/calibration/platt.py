@@ -264,6 +264,47 @@ class OnlinePlattCalibrator(Calibrator):
         """Negatives learned so far (discounted when `forgetting` < 1), N- of the targets."""
         return self._n_neg
 
+    def fit(self, scores, ys) -> None:
+        """Forget what was learned, then fit (A, B) to the pairs by `platt_fit` (the same
+        objective, feature, targets and eps); all are validated first. The state is then what
+        this calibrator's own updates would leave at that fit: the class counts and the
+        curvature (each discounted by `forgetting` in the pairs' order), so learning goes on
+        from there. A fit that decreases in the score (A > 0, scores that anti-rank) becomes
+        the constant map of the targets' mean, and (A, B) stays within `radius`: the
+        invariants of `learn_one`."""
+        scores, ys = list(scores), list(ys)
+        fresh = self.clone()
+        fresh.learn_many(scores, ys)  # validates the pairs; its state is replaced below
+        if not scores:
+            self.__dict__.update(fresh.__dict__)
+            return
+        u = np.array([fresh._feature(check_score(v)) for v in scores], dtype=float)
+        positive = np.array([check_label(v) for v in ys], dtype=bool)
+        A, B = platt_fit(
+            scores, ys, feature=self.feature, objective=self.objective,
+            smooth_targets=self.smooth_targets, eps=self.eps,
+        )
+        lam = self.forgetting
+        decay = lam ** np.arange(len(u) - 1, -1, -1, dtype=float)  # newest pair weighs 1
+        n_pos, n_neg = float(decay @ positive), float(decay @ ~positive)
+        if self.smooth_targets:
+            target = np.where(positive, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+        else:
+            target = positive.astype(float)
+        if A > 0.0:
+            mean = min(max(float(target.mean()), self.eps), 1.0 - self.eps)
+            A, B = 0.0, math.log((1.0 - mean) / mean)
+        norm = math.hypot(A, B)
+        if norm > self.radius:
+            A, B = A * self.radius / norm, B * self.radius / norm
+        p = expit(-(A * u + B))
+        w = target - p if self.objective == "log" else p * (1.0 - p)
+        ww = decay * w * w
+        fresh._c11, fresh._c12, fresh._c22 = float(ww @ (u * u)), float(ww @ u), float(ww.sum())
+        fresh._n_pos, fresh._n_neg = n_pos, n_neg
+        fresh._A, fresh._B = A, B
+        self.__dict__.update(fresh.__dict__)
+
     def _feature(self, s: float) -> float:
         if self.feature == "score":
             return s
