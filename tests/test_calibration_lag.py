@@ -1,0 +1,65 @@
+"""Tests for simulations/calibration_lag.py: its raw column is the bare booster's (the wrapper
+leaves the booster's training alone), every column is an area, and the report is written."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+
+
+def _load(name: str):
+    sys.path.insert(0, str(ROOT / "simulations"))  # the script imports thesis_protocol
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "simulations" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "simulations"))
+    return module
+
+
+lag = _load("calibration_lag")
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")
+def test_raw_is_the_bare_booster_and_every_column_is_an_area(tmp_path):
+    out = lag.run_dataset("parkinsons", 0, DATA)
+    assert list(out) == ["raw", "both", *(f"lag {k}" for k in lag.LAGS)]
+    assert all(0.0 < v <= 0.5 and math.isfinite(v) for v in out.values())
+    tp = sys.modules["thesis_protocol"]
+    rows = tp.balanced_rows("parkinsons", 0, DATA)
+    train, test = tp.stratified_split(rows, tp.TEST_FRACTION)
+    bare = tp.run_online("never", train, test, seed=0, passes=1, n_models=lag.N_MODELS,
+                         batch_size=16, warmup=2, scale=True, members="univariate")
+    assert out["raw"] == bare[0]["brier_curve"]
+    assert lag.main(["--reps", "1", "--datasets", "parkinsons", "--data-dir", str(DATA),
+                     "--no-streams", "--out", str(tmp_path / "lag.md")]) == 0
+    text = (tmp_path / "lag.md").read_text()
+    assert "| parkinsons |" in text and "| mean |" in text
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")
+def test_a_window_alone_changes_no_prediction_and_refits_do(monkeypatch):
+    from river import linear_model, preprocessing
+
+    from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
+
+    monkeypatch.setattr(lag, "ROWS", 400)
+    plain = preprocessing.StandardScaler() | CalibratedClassifier(
+        OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=1)
+    )
+    total = 0.0
+    for n, (x, y) in enumerate(datasets.stream("phishing", data_dir=DATA), start=1):
+        total += (plain.predict_proba_one(x)[True] - y) ** 2
+        plain.learn_one(x, y)
+        if n == 400:
+            break
+    assert lag.prequential("phishing", "lr", None, DATA) == total / 400
+    assert lag.prequential("phishing", "lr", 16, DATA) != total / 400
