@@ -30,12 +30,12 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
     without the minibatch machinery (tested equal), at the cost of one calibrator update per
     example. Use it as the last step of a pipeline, like any River classifier.
 
-    **Recalibration.** A model whose scores move fast (a vote of many weak members) leaves an
-    online calibrator behind: it has learned scores of earlier models. With `window`, the last
-    `window` examples are kept, and `recalibrate()` refits the calibrator (`Calibrator.fit`:
-    Platt by maximum likelihood) to the *current* model's scores of them, in-sample; call it
-    before using a model frozen, or set `refit_every` to refit after every so many examples
-    (each refit scores `window` examples). Measured in docs/calibration.md.
+    **Before freezing a model.** A model whose scores move fast (a vote of many weak members)
+    leaves an online calibrator behind: it has learned the scores of earlier models. With
+    `window`, the last `window` examples are kept, and `recalibrate()` refits the calibrator
+    (`Calibrator.fit`: Platt by maximum likelihood) to the *current* model's scores of them,
+    in-sample: for a model about to predict without learning. While it goes on learning, the
+    online calibrator tracks the stream better (measured in docs/calibration.md).
 
     **Labels.** Binary-only River models (`LogisticRegression`, River's `AdaBoostClassifier`
     of them: `_multiclass` False) learn `y == pos_label` as a bool, since they would read any
@@ -58,9 +58,8 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         The negative label; None infers it (`not pos_label` for a bool, else the stream's
         other label).
     window
-        None, or how many recent examples `recalibrate` refits on (memory: `window` dicts).
-    refit_every
-        None, or call `recalibrate` after every `refit_every` examples learned (needs `window`).
+        None, or how many recent examples `recalibrate` refits on (memory: `window` dicts, as
+        this wrapper receives them: after any preprocessing before it in a pipeline).
 
     Examples
     --------
@@ -96,20 +95,13 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         pos_label: typing.Hashable = True,
         neg_label: typing.Hashable | None = None,
         window: int | None = None,
-        refit_every: int | None = None,
     ):
         check_model(model, pos_label)
         validate_costs(c_fp, c_fn)
-        for name, value in (("window", window), ("refit_every", refit_every)):
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 1
-            ):
-                raise ValueError(f"{name} must be None or an integer >= 1, got {value!r}")
-        if refit_every is not None and window is None:
-            raise ValueError(
-                f"refit_every={refit_every!r} needs a window of examples to refit on; "
-                "set window= too"
-            )
+        if window is not None and (
+            isinstance(window, bool) or not isinstance(window, int) or window < 1
+        ):
+            raise ValueError(f"window must be None or an integer >= 1, got {window!r}")
         self._labels = BinaryLabels(pos_label, neg_label, owner="CalibratedClassifier")
         self.model = model
         self.calibrator = calibrator
@@ -118,12 +110,10 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         self.pos_label = pos_label
         self.neg_label = neg_label
         self.window = window
-        self.refit_every = refit_every
         self._calibrator = calibrator_for(calibrator, model)
         self._recent: collections.deque | None = (
             collections.deque(maxlen=window) if window is not None else None
         )
-        self._n_learned = 0
         self._scored: tuple[dict, float] | None = None
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(model)
@@ -136,7 +126,7 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         yield {"model": linear_model.LogisticRegression()}
         yield {"model": tree.HoeffdingTreeClassifier(), "calibrator": "isotonic", "c_fn": 3.0}
         yield {"model": linear_model.LogisticRegression(), "calibrator": "beta"}
-        yield {"model": linear_model.LogisticRegression(), "window": 20, "refit_every": 7}
+        yield {"model": linear_model.LogisticRegression(), "window": 20}
 
     @property
     def _wrapped_model(self) -> base.Classifier:
@@ -174,9 +164,6 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         self.model.learn_one(x, positive if self._bools else y, **kwargs)
         if self._recent is not None:
             self._recent.append((dict(x), positive))
-            self._n_learned += 1
-            if self.refit_every is not None and self._n_learned % self.refit_every == 0:
-                self.recalibrate()
 
     def recalibrate(self) -> None:
         """Refit the calibrator to the current model's scores of the last `window` examples
