@@ -63,3 +63,11 @@ def test_a_window_alone_changes_no_prediction_and_refits_do(monkeypatch):
             break
     assert lag.prequential("phishing", "lr", None, DATA) == total / 400
     assert lag.prequential("phishing", "lr", 16, DATA) != total / 400
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")
+def test_the_rates_are_recorded_per_member_and_the_first_is_always_one():
+    lines = lag.rate_table(DATA, name="parkinsons", last=50)
+    first = lines[2].split("|")
+    assert [cell.strip() for cell in first[1:5]] == ["1", "1.00", "1.0", "1"]
+    assert len(lines) == 6
