@@ -11,7 +11,8 @@
   stumps on the array engine, timed in the same alternation against River's AdaBoost with 10
   logistic regressions, and on the reference path over the first `--weak-reference-rows`;
   their Brier score raw and calibrated online (`CalibratedClassifier`, Platt), since a vote of
-  100 weak members is a distorted probability (thesis Chapter 7);
+  100 weak members is a distorted probability (thesis Chapter 7); and by minibatch
+  (`--weak-batches`), against the same River figure;
 * scaling: the array engine's time per example and pickled size against n_models and the
   number of examples (electricity replayed), to show linear time and flat memory.
 
@@ -76,6 +77,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 16, 256, 1024])
     parser.add_argument("--weak-reference-rows", type=int, default=2_000)
+    parser.add_argument("--weak-batches", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--lengths", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     args = parser.parse_args()
     print(f"streamboost {streamboost.__version__}, river {river.__version__}, numpy "
@@ -112,11 +114,16 @@ def main() -> None:
             print(f"{label + ', calibrated':<42}{exact(calibrated, rows)[1]:>9.4f}")
         X = pd.DataFrame([x for x, _ in rows])
         y = pd.Series([t for _, t in rows])
-        for size in args.batches:
+        sizes = [("minibatch", size, booster) for size in args.batches] + [
+            (label, size, lambda kind=kind: OzaBoostClassifier(kind(), 100, seed=42))
+            for label, kind in WEAK.items()
+            for size in args.weak_batches
+        ]
+        for label, size, make in sizes:
             batches = [(X.iloc[s : s + size], y.iloc[s : s + size]) for s in range(0, len(X), size)]
-            result = [minibatch(booster(), batches, len(X)) for _ in range(args.repeats)]
+            result = [minibatch(make(), batches, len(X)) for _ in range(args.repeats)]
             eps = statistics.median(r[0] for r in result)
-            print(f"{f'minibatch B={size}':<22}{eps:>10,.0f}{eps / river_eps:>10.2f}"
+            print(f"{f'{label} B={size}':<22}{eps:>10,.0f}{eps / river_eps:>10.2f}"
                   f"{result[0][1]:>9.4f}")
 
     print("\nscaling, electricity replayed, arrays, one example at a time")

@@ -276,15 +276,17 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
         With River members (`engine="reference"`, or members without an array engine) this is
         a `learn_one` loop. With array members it is Oza boosting by minibatch: member $m$
-        draws $k_b \sim \text{Poisson}(\lambda_b)$ for every row $b$, takes one gradient
-        step with row $b$ weighted by $k_b$, and is then checked on every row; row $b$'s
-        $\lambda$ is updated as in `learn_one`, with $\lambda^{sc}_m, \lambda^{sw}_m$
-        accumulated over the rows up to $b$. What differs from a `learn_one` loop: a member
-        learns the whole minibatch before it is checked on any row; its step takes every row's
-        gradient at the same weights; a draw of k is one step of weight k (`draws="weight"`)
-        whatever `draws` says; and the draws come from numpy's generator (seeded by `seed`).
-        With `draws="weight"`, a minibatch of one row is `learn_one`'s rule exactly. The
-        prequential loss of larger batches is measured in docs/boosting.md.
+        draws $k_b \sim \text{Poisson}(\lambda_b)$ for every row $b$, learns the minibatch in
+        one step at its current parameters with row $b$ weighted by $k_b$ (a gradient step for
+        logistic regressions; for weak learners every candidate's score and step), and is then
+        checked on every row; row $b$'s $\lambda$ is updated as in `learn_one`, with
+        $\lambda^{sc}_m, \lambda^{sw}_m$ accumulated over the rows up to $b$. What differs
+        from a `learn_one` loop: a member learns the whole minibatch before it is checked on
+        any row, every row's step taken at the same parameters; a draw of k is one step of
+        weight k whatever `draws` says; and the draws come from numpy's generator (seeded by
+        `seed`). With draws as weights (`draws="weight"`, the weak learners' default), a
+        minibatch of one row is `learn_one`'s rule exactly. The prequential loss of larger
+        batches is measured in docs/boosting.md.
         """
         if kwargs:
             self._check_kwargs(kwargs)

@@ -208,14 +208,13 @@ class FrozenScorer:
     def scores(self, xs: list[dict], like: FrozenScorer | None = None) -> np.ndarray:
         """The frozen model's P(positive) of each checked example of `xs`. `like`, a later copy
         of the same booster that scored `xs` last, lends its matrix of them (its columns extend
-        this copy's: a booster only appends columns; the extra ones are features this copy
-        never saw, weight 0 here)."""
+        this copy's, `ArrayMembers.can_borrow`)."""
         if self.model is not None:
             return np.array([positive_score(self.model, x, self.pos_label) for x in xs],
                             dtype=float)
         held = self._members
         n = len(held._keys)
-        if like is not None and like._table[0] is xs and like._members._keys[:n] == held._keys:
+        if like is not None and like._table[0] is xs and held.can_borrow(like._members):
             table = like._table[1][:, : n + (held.lead is not None)]
         else:
             table = held.rows(xs)

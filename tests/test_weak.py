@@ -8,12 +8,14 @@ import math
 import pickle
 import random
 
+import numpy as np
 import pytest
 from river import checks, datasets, preprocessing
 from test_members import electricity, twins
 
-from streamboost import OzaBoostClassifier
+from streamboost import OzaBoostClassifier, validation
 from streamboost.members import RiverMembers, StumpMembers, UnivariateMembers, engine_for
+from streamboost.poisson import poisson
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 KINDS = [UnivariateLogisticRegression, DecisionStump]
@@ -201,24 +203,119 @@ def test_features_that_come_and_go_in_any_order_give_the_reference_predictions(k
     assert_members_equal(reference, vectorised, [f"f{j}" for j in range(12)])
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_weak_members_pickle_resume_and_learn_many_is_the_learn_one_loop(kind):
+def _frame(rows):
     pd = pytest.importorskip("pandas")
-    rows = electricity(900)
-    booster = OzaBoostClassifier(kind(), n_models=20, seed=2)
-    looped = OzaBoostClassifier(kind(), n_models=20, seed=2)
-    for start in range(0, 600, 100):
-        chunk = rows[start : start + 100]
-        booster.learn_many(pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk]))
-        for x, y in chunk:
-            looped.learn_one(x, y)
-    resumed = pickle.loads(pickle.dumps(booster))
-    X = pd.DataFrame([x for x, _ in rows[600:]])
-    assert resumed.predict_proba_many(X).equals(looped.predict_proba_many(X))
-    for x, y in rows[600:]:
-        assert resumed.predict_proba_one(x) == looped.predict_proba_one(x)
-        resumed.learn_one(x, y)
-        looped.learn_one(x, y)
+    return pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
+
+
+def _with_gaps(rows, seed=0):
+    """The rows with a tenth of their keys dropped at random: absent features."""
+    rng = random.Random(seed)
+    return [({k: v for k, v in x.items() if rng.random() > 0.1}, y) for x, y in rows]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_minibatch_of_one_row_is_learn_one(kind):
+    # Same draws, one row per minibatch, keys missing at random: every prediction, lambda sum
+    # and member state equal learn_one's bit for bit (one row's batch step is its own step).
+    rows = _with_gaps(electricity(1_500))
+    exact = OzaBoostClassifier(kind(), n_models=30, seed=3)
+    batched = exact.clone()
+    rng = batched._rng
+    for n, (x, y) in enumerate(rows):
+        assert batched.predict_proba_one(x) == exact.predict_proba_one(x), n
+        exact.learn_one(x, y)
+        table = batched._members.frame(_frame([(x, y)])[0])
+        batched._learn_table(table, np.array([y]), lambda lam: np.array([poisson(lam[0], rng)]))
+    assert batched._lambda_sc == exact._lambda_sc
+    assert_members_equal(exact, batched, rows[0][0])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_predict_proba_many_equals_predict_proba_one_with_absent_features(kind):
+    rows = _with_gaps(electricity(1_200), seed=1)
+    booster = OzaBoostClassifier(kind(), n_models=40, seed=2)
+    for x, y in rows[:700]:
+        booster.learn_one(x, y)
+    X, _ = _frame(rows[700:])
+    X["new"] = 0.5  # a feature never seen: a fresh candidate of score 0, which may win
+    X.iloc[3] = float("nan")  # a row with no feature: every member votes False
+    many = booster.predict_proba_many(X)
+    pd = pytest.importorskip("pandas")
+    one = pd.DataFrame([booster.predict_proba_one(x) for x in validation.records(X)],
+                       index=X.index)
+    assert many.equals(one)  # the same floats
+    assert booster.predict_proba_one({})[True] == 0.0 or booster.alphas == [0.0] * 40
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_batch_step_adds_each_rows_step_at_the_same_parameters(kind):
+    model = kind()
+    rng = np.random.default_rng(5)
+    params = {name: rng.normal(size=3) for name in model._fields}
+    if kind is DecisionStump:
+        params["n_pos"], params["n_neg"] = rng.random(3) * 4, rng.random(3) * 4
+    X = rng.normal(size=(4, 3))
+    targets = np.array([True, False, False, True])
+    w = rng.integers(0, 4, size=(4, 3)).astype(float)
+    batch = model._candidate_learn_batch(params, X, targets, w)
+    for name in model._fields:
+        steps = [
+            model._candidate_learn(params, X[b], bool(targets[b]), w[b]).get(name, params[name])
+            - params[name]
+            for b in range(4)
+        ]
+        np.testing.assert_allclose(batch[name], params[name] + np.sum(steps, axis=0),
+                                   rtol=1e-12, atol=1e-12)
+    one = model._candidate_learn_batch(params, X[:1], targets[:1], w[:1])
+    alone = model._candidate_learn(params, X[0], True, w[0])
+    for name in alone:
+        assert one[name].tolist() == alone[name].tolist()  # bit for bit
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_minibatch_boosting_of_weak_members_beats_one_member_is_seeded_and_resumes(kind):
+    rows = list(datasets.Phishing())
+    batches = [_frame(rows[s : s + 64]) for s in range(0, len(rows), 64)]
+
+    def brier(model, batches):
+        total = 0.0
+        for X, y in batches:
+            p = model.predict_proba_many(X)[True].to_numpy()
+            total += float(((p - y.to_numpy()) ** 2).sum())
+            model.learn_many(X, y)
+        return total / sum(len(X) for X, _ in batches)
+
+    hundred = OzaBoostClassifier(kind(), n_models=100, seed=1)
+    first = brier(hundred, batches[:10])
+    resumed = pickle.loads(pickle.dumps(hundred))
+    rest = brier(hundred, batches[10:])
+    assert brier(resumed, batches[10:]) == rest
+    again = OzaBoostClassifier(kind(), n_models=100, seed=1)
+    assert brier(again, batches) == pytest.approx((first * 640 + rest * 610) / 1_250, rel=1e-12)
+    one = brier(OzaBoostClassifier(kind(), n_models=1, seed=1), batches)
+    assert (first * 640 + rest * 610) / 1_250 < one - 0.005
+
+
+def test_a_frozen_copy_of_weak_members_lends_its_table_only_with_the_same_features():
+    from streamboost.scores import FrozenScorer, positive_score, snapshot
+
+    booster = OzaBoostClassifier(DecisionStump(), n_models=3, seed=0)
+    for y in [True, False] * 2 + [True]:  # the vote on "a" is wrong every time: its score
+        booster.learn_one({"a": 1.0}, y)  # falls below a fresh candidate's 0, and it votes True
+    earlier, was = FrozenScorer(booster, True), snapshot(booster)
+    booster.learn_one({"a": 1.0, "z": 2.0}, False)
+    later = FrozenScorer(booster, True)
+    xs = [{"a": 1.0, "z": 2.0}, {"a": 1.0, "z": -2.0}]
+    later.scores(xs)
+    expected = [positive_score(was, x, True) for x in xs]
+    assert earlier.scores(xs, like=later).tolist() == expected
+    # the table cut to the earlier columns would drop "z", whose fresh candidate wins there
+    cut = later._table[1][:, :1]
+    from streamboost.boosting import table_scores
+
+    held = earlier._members
+    assert table_scores(held, cut, earlier._alphas, "vote").tolist() != expected
 
 
 def test_calibration_repairs_the_vote_of_100_stumps():

@@ -10,7 +10,8 @@ members (`weighted`: whether a member learns a Poisson draw k as one example of 
 
 Array engines: `LinearMembers` (River's `LogisticRegression` with plain SGD, either draws),
 `UnivariateMembers` and `StumpMembers` (the weak learners of `streamboost.weak`, draws as
-weights). Any other member (trees, forests, pipelines, naive Bayes...) takes the reference path.
+weights); each has a minibatch path (`learn_batch`, `batch_votes`). Any other member (trees,
+forests, pipelines, naive Bayes...) takes the reference path.
 """
 
 from __future__ import annotations

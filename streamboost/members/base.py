@@ -124,6 +124,12 @@ class ArrayMembers(abc.ABC):
         self._frame_columns = (columns, len(self._keys), positions)
         return positions
 
+    def can_borrow(self, other: ArrayMembers) -> bool:
+        """Whether `other` (a later copy of these members) makes a matrix of some examples
+        that, cut to this copy's columns, is this copy's matrix of them: columns are only
+        appended, and a feature this copy never saw has weight 0 here."""
+        return other._keys[: len(self._keys)] == self._keys
+
     def __getstate__(self) -> dict:
         # a pickle keeps no cache of the last frame's columns (a pandas Index)
         return {**self.__dict__, "_frame_columns": (None, -1, [])}

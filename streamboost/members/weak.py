@@ -6,12 +6,15 @@ import bisect
 
 import numpy as np
 
+from ..validation import matrix
 from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
 from ..weak.stump import stump_vote
 from ..weak.univariate import gradients
 from .base import ArrayMembers, floats
 
 __all__ = ["StumpMembers", "UnivariateMembers", "WeakMembers"]
+
+_NO_BATCH = (None, None, None, None)
 
 
 class WeakMembers(ArrayMembers):
@@ -26,9 +29,14 @@ class WeakMembers(ArrayMembers):
     winner alone, in scalars. Scores are sums of integer draws, so these comparisons are exact.
     The columns are kept sorted by the features' `repr`, the learner's order for ties, so that
     the first of the highest scores in a row is the learner's choice.
+
+    By minibatch (`learn_batch`), a member's candidates are checked on every row at its current
+    parameters, then take one step that adds every row's change
+    (`WeakLearner._candidate_learn_batch`); a table holds NaN where a row lacks a feature.
     """
 
     kind: type[WeakLearner]
+    minibatch = True
 
     def __init__(self, model: WeakLearner, n_models: int, weighted: bool = True):
         if not weighted:
@@ -41,6 +49,7 @@ class WeakMembers(ArrayMembers):
         self._names: list[str] = []  # repr of each column's feature, sorted
         self._layout: tuple = ((), None, None)  # x's keys, their order by column, the columns
         self._before: list[bool] = []
+        self._batch: tuple = _NO_BATCH  # the last minibatch's table and what is derived from it
 
     @classmethod
     def supports(cls, model, weighted: bool = True) -> bool:
@@ -143,6 +152,84 @@ class WeakMembers(ArrayMembers):
 
     def _learn(self, params: dict, weights: np.ndarray) -> dict:
         return self._model._candidate_learn(params, self._xv, self._target, weights)
+
+    # ------------------------------------------------------------------ minibatches
+    # A table has one column per known feature, NaN where a row lacks the feature: an absent
+    # key, whose candidate neither votes nor learns (where `ArrayMembers` puts 0, a weight's
+    # neutral value, a weak learner would find a fresh candidate).
+
+    def frame(self, X) -> np.ndarray:
+        values = matrix(X)  # checked before any column is added
+        positions = self._positions(X.columns)
+        out = np.full((len(values), len(self._keys)), np.nan)
+        out[:, positions] = values
+        return out
+
+    def rows(self, xs: list[dict]) -> np.ndarray:
+        parsed = [floats(x, x.values(), len(x)) for x in xs]  # every value checked first
+        for x in xs:
+            for key in x:
+                if key not in self._columns:
+                    self._add_column(key)
+        out = np.full((len(xs), len(self._keys)), np.nan)
+        columns = self._columns
+        for row, x, values in zip(out, xs, parsed, strict=True):
+            row[[columns[key] for key in x]] = values
+        return out
+
+    def can_borrow(self, other: ArrayMembers) -> bool:
+        # a feature this copy never saw would have a fresh candidate, which may win the vote
+        return other._keys == self._keys
+
+    def _parts(self, X: np.ndarray) -> tuple:
+        """X's cells present, X with 0 in the absent ones, and each row's weight mask (cached
+        for the minibatch, which every member learns in turn)."""
+        if self._batch[0] is not X:
+            present = ~np.isnan(X)
+            self._batch = (X, present, np.where(present, X, 0.0), present.any(axis=1))
+        return self._batch[1:]
+
+    def _chosen_votes(self, scores: np.ndarray, params: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """The votes on the rows of table `X` of members with these scores (members x
+        columns) and parameters (field x members x columns): each row's chosen candidate is the
+        first of the highest scores among the features present in it, as `votes` chooses."""
+        present, xs, some = self._parts(X)
+        width = X.shape[1]
+        scores = scores[:, :width]
+        if present.all():  # every row has every feature: one choice per member
+            best = np.broadcast_to(scores.argmax(axis=1), (len(X), len(scores)))
+        else:
+            best = np.where(present[:, None, :], scores, -np.inf).argmax(axis=2)
+        members = np.arange(len(scores))
+        chosen = {
+            name: values[members, best] for name, values in zip(self._fields, params, strict=True)
+        }
+        votes = self.kind._candidate_votes(chosen, np.take_along_axis(xs, best, axis=1))
+        votes &= some[:, None]  # a row with no feature: no candidate, the vote is False
+        return votes
+
+    def batch_votes(self, X: np.ndarray) -> np.ndarray:
+        return self._chosen_votes(self._score, self._params[:, :, : X.shape[1]], X)
+
+    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        # Every candidate's vote on each row at the member's current parameters moves its score
+        # by +-k_b; then one step on the minibatch (`WeakLearner._candidate_learn_batch`).
+        present, xs, _ = self._parts(X)
+        width = X.shape[1]
+        weights = np.where(present, ks[:, None].astype(float), 0.0)
+        params = dict(zip(self._fields, self._params[:, i, :width], strict=True))
+        right = self.kind._candidate_votes(params, xs) == targets[:, None]
+        score = self._score[i, :width] + (weights * np.where(right, 1.0, -1.0)).sum(axis=0)
+        learned = self._model._candidate_learn_batch(params, xs, targets, weights)
+        self._score[i, :width] = score
+        for name, values in learned.items():
+            self._params[self._fields.index(name), i, :width] = values
+        self._x = None
+        self.changed = True
+        return self._chosen_votes(score[None], self._params[:, i : i + 1, :width], X)[:, 0]
+
+    def __getstate__(self) -> dict:
+        return {**super().__getstate__(), "_batch": _NO_BATCH}
 
     def export(self, members: list) -> None:
         width = len(self._keys)

@@ -36,8 +36,9 @@ class WeakLearner(base.Classifier):
     **Weights.** `oza_weight` is True: `OzaBoostClassifier` passes a draw $k$ as one example of
     weight $k$ (MOA's `OzaBoost`) rather than $k$ calls (River's `AdaBoostClassifier`). A
     subclass gives its candidates' parameters (`_fields`), their votes (`_candidate_votes`) and
-    their update (`_candidate_learn`), written for arrays of any shape so that
-    `streamboost.members` applies the same arithmetic to a whole booster at once.
+    their update on one example and on a minibatch (`_candidate_learn`,
+    `_candidate_learn_batch`), written for arrays of any shape so that `streamboost.members`
+    applies the same arithmetic to a whole booster at once.
 
     Labels are booleans (or 0 and 1), as for River's `LogisticRegression`.
 
@@ -70,6 +71,15 @@ class WeakLearner(base.Classifier):
     @abc.abstractmethod
     def _candidate_learn(self, params: dict, xv: np.ndarray, target: bool, w) -> dict:
         """The candidates' parameters after learning `xv` (label `target`) with weight `w`."""
+
+    @abc.abstractmethod
+    def _candidate_learn_batch(
+        self, params: dict, X: np.ndarray, targets: np.ndarray, w: np.ndarray
+    ) -> dict:
+        """The candidates' parameters (one per column of `X`) after learning the rows of `X`
+        (labels `targets`, row b of column f with weight `w[b, f]`), every row's change taken
+        at the same parameters and added up: Oza boosting by minibatch. On one row it is
+        `_candidate_learn`'s arithmetic exactly, so a minibatch of one is `learn_one`."""
 
     @abc.abstractmethod
     def _probability(self, params: dict, xv: float, vote: bool, score: float) -> float:

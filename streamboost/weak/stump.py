@@ -66,6 +66,16 @@ class DecisionStump(WeakLearner):
         side = "pos" if target else "neg"
         return {f"n_{side}": params[f"n_{side}"] + w, f"s_{side}": params[f"s_{side}"] + w * xv}
 
+    def _candidate_learn_batch(
+        self, params: dict, X: np.ndarray, targets: np.ndarray, w: np.ndarray
+    ) -> dict:
+        learned = {}
+        for side, rows in (("pos", targets), ("neg", ~targets)):
+            weights = np.where(rows[:, None], w, 0.0)  # this class's rows, as `_candidate_learn`
+            learned[f"n_{side}"] = params[f"n_{side}"] + weights.sum(axis=0)
+            learned[f"s_{side}"] = params[f"s_{side}"] + (weights * X).sum(axis=0)
+        return learned
+
     def _probability(self, params: dict, xv: float, vote: bool, score: float) -> float:
         seen = params["n_pos"] + params["n_neg"]
         accuracy = max(0.5, ((seen + score) / 2.0 + 0.5) / (seen + 1.0))

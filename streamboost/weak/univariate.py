@@ -12,10 +12,11 @@ from .base import WeakLearner
 __all__ = ["UnivariateLogisticRegression", "gradients"]
 
 
-def gradients(margins: np.ndarray, target: bool) -> np.ndarray:
-    """The log loss's derivative in the margin, sigma(margin) - y, elementwise."""
+def gradients(margins: np.ndarray, target) -> np.ndarray:
+    """The log loss's derivative in the margin, sigma(margin) - y, elementwise; `target` a bool
+    or an array of them that broadcasts against `margins`."""
     with np.errstate(over="ignore"):  # exp(-margin) = inf gives sigma = 0, as it should
-        return 1.0 / (1.0 + np.exp(-margins)) - (1.0 if target else 0.0)
+        return np.subtract(1.0 / (1.0 + np.exp(-margins)), target, dtype=float)
 
 
 class UnivariateLogisticRegression(WeakLearner):
@@ -65,6 +66,13 @@ class UnivariateLogisticRegression(WeakLearner):
 
     def _candidate_learn(self, params: dict, xv: np.ndarray, target: bool, w) -> dict:
         return self._move(params, xv, gradients(params["coef"] * xv + params["bias"], target), w)
+
+    def _candidate_learn_batch(
+        self, params: dict, X: np.ndarray, targets: np.ndarray, w: np.ndarray
+    ) -> dict:
+        coef, bias = params["coef"], params["bias"]
+        step = w * (self.lr * gradients(coef * X + bias, targets[:, None]))  # as `_move`
+        return {"coef": coef - (step * X).sum(axis=0), "bias": bias - step.sum(axis=0)}
 
     def _move(self, params: dict, xv: np.ndarray, g: np.ndarray, w) -> dict:
         """The parameters after one step of weight `w` along the gradients `g`."""
