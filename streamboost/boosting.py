@@ -12,7 +12,7 @@ from river import base, linear_model, tree
 from . import members, variants, weak
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, validate_costs
-from .poisson import poisson
+from .poisson import KNUTH_MAX_RATE, poisson
 from .validation import check_features, records
 
 if typing.TYPE_CHECKING:
@@ -234,13 +234,24 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             held.commit()
             return
         rng = self._rng
+        uniform = rng.random
+        exp = math.exp
         sc = self._lambda_sc
         sw = self._lambda_sw
         vote_after = held.vote_after
         lam = 1.0
         for i in range(self.n_models):
-            # member i learns x k times, then Oza checks it on x (Oza 2005, Fig. 2)
-            k = poisson(lam, rng)
+            # member i learns x k times, then Oza checks it on x (Oza 2005, Fig. 2); k is
+            # `poisson(lam, rng)`, its Knuth branch inlined (the call cost a tenth of the loop)
+            if lam < KNUTH_MAX_RATE:
+                k = 0
+                limit = exp(-lam)
+                p = uniform()
+                while p > limit:
+                    k += 1
+                    p *= uniform()
+            else:
+                k = poisson(lam, rng)
             if (vote_after(i, k) if k else before[i]) == target:
                 right = sc[i] + lam
                 sc[i] = right

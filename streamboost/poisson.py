@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import random
 
-__all__ = ["poisson"]
+__all__ = ["KNUTH_MAX_RATE", "poisson"]
 
 # Below this rate Knuth's method needs fewer uniforms than PTRS's setup is worth (Hoermann 1993,
 # Section 3, recommends PTRS for mu >= 10).
-_KNUTH_MAX_RATE = 10.0
+KNUTH_MAX_RATE = 10.0
 
 
 def poisson(rate: float, rng: random.Random) -> int:
@@ -46,7 +46,7 @@ def poisson(rate: float, rng: random.Random) -> int:
         variables. Insurance: Mathematics and Economics, 12(1), 39-45 (algorithm PTRS).
 
     """
-    if rate < _KNUTH_MAX_RATE:
+    if rate < KNUTH_MAX_RATE:
         if rate <= 0.0:
             return 0
         limit = math.exp(-rate)
