@@ -303,7 +303,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             self._check_kwargs(kwargs)
         held = self._members
         labels = y.tolist() if hasattr(y, "tolist") else list(y)
-        positive = self._check_labels(labels, len(X))
+        if len(labels) != len(X):
+            raise ValueError(f"X has {len(X)} rows but y has {len(labels)} labels")
+        positive = self._labels.check_many(labels)  # every label checked before any change
         if not held.minibatch or self._variant is not None:
             for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)
@@ -313,17 +315,6 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             self._labels.learn(label)
         targets = np.fromiter(map(positive.__getitem__, labels), dtype=bool, count=len(labels))
         self._learn_table(table, targets, self._batch_draws)
-
-    def _check_labels(self, labels: list, n_rows: int) -> dict:
-        """Check every label before any change; whether each distinct label is positive."""
-        if len(labels) != n_rows:
-            raise ValueError(f"X has {n_rows} rows but y has {len(labels)} labels")
-        check = BinaryLabels(self.pos_label, self._labels.negative, owner="OzaBoostClassifier")
-        positive = {}
-        for label in dict.fromkeys(labels):  # each distinct label once, in order
-            positive[label] = check.is_positive(label)
-            check.learn(label)
-        return positive
 
     def _batch_draws(self, lam: np.ndarray) -> np.ndarray:
         if self._generator is None:

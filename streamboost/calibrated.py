@@ -5,19 +5,33 @@ from __future__ import annotations
 import collections
 import typing
 
+import numpy as np
 from river import base
 
+from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
-from .reward import calibrated
-from .scores import calibrator_for, check_model, learns_bools, positive_score, positive_scores
-from .validation import check_features
+from .decision import BinaryLabels, CostSensitiveMixin, cost_threshold, validate_costs
+from .reward import calibrated, calibrated_many
+from .scores import (
+    calibrator_for,
+    check_model,
+    frame_scores,
+    learns_bools,
+    positive_score,
+    positive_scores,
+)
+from .validation import check_features, matrix, records
+
+if typing.TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CalibratedClassifier"]
 
 
-class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, base.Classifier):
+class CalibratedClassifier(
+    Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+):
     r"""Calibrate any binary River classifier online; decide with costs.
 
     Each example is used twice, in this order: the calibrator learns the model's score
@@ -36,6 +50,12 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
     (`Calibrator.fit`: Platt by maximum likelihood) to the *current* model's scores of them,
     in-sample: for a model about to predict without learning. While it goes on learning, the
     online calibrator tracks the stream better (measured in docs/calibration.md).
+
+    **Minibatches.** With a model that learns by minibatch (a River `MiniBatchClassifier`:
+    `LogisticRegression`, `OzaBoostClassifier`), `learn_many` scores the whole frame with the
+    model's `predict_proba_many`, the calibrator learns those scores in order, then the model
+    learns the frame with its own `learn_many`: every score is still out of sample. Any other
+    model is taken row by row (`learn_one`'s rule exactly).
 
     **Labels.** Binary-only River models (`LogisticRegression`, River's `AdaBoostClassifier`
     of them: `_multiclass` False) learn `y == pos_label` as a bool, since they would read any
@@ -127,10 +147,22 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         yield {"model": tree.HoeffdingTreeClassifier(), "calibrator": "isotonic", "c_fn": 3.0}
         yield {"model": linear_model.LogisticRegression(), "calibrator": "beta"}
         yield {"model": linear_model.LogisticRegression(), "window": 20}
+        from .weak import DecisionStump  # a booster learning by minibatch
+
+        yield {"model": OzaBoostClassifier(DecisionStump(), n_models=5, seed=1),
+               "calibrator": "histogram"}
+
+    def _unit_test_skips(self) -> set[str]:
+        # the model's own learn_many is not its learn_one loop (as River says of its own)
+        return {"check_learn_many_matches_learn_one"} if self._minibatch else set()
 
     @property
     def _wrapped_model(self) -> base.Classifier:
         return self.model
+
+    @property
+    def _minibatch(self) -> bool:
+        return isinstance(self.model, base.MiniBatchClassifier)
 
     @property
     def _multiclass(self) -> bool:
@@ -164,6 +196,72 @@ class CalibratedClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, bas
         self.model.learn_one(x, positive if self._bools else y, **kwargs)
         if self._recent is not None:
             self._recent.append((dict(x), positive))
+
+    def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
+        """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
+        with the model's `predict_proba_many` when it has one."""
+        import pandas as pd
+
+        p = calibrated_many(self._calibrator, self._frame_scores(X))
+        labels = self._labels
+        if labels.negative is None:
+            return pd.DataFrame({labels.pos_label: p}, index=X.index)
+        return pd.DataFrame({labels.negative: 1.0 - p, labels.pos_label: p}, index=X.index)
+
+    def predict_many(
+        self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
+    ) -> pd.Series:
+        """The minimum-expected-cost label of every row of `X`: `predict_one`'s, costs per call
+        or from `set_costs`."""
+        import pandas as pd
+
+        threshold = cost_threshold(
+            self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn
+        )
+        p = calibrated_many(self._calibrator, self._frame_scores(X))
+        labels = self._labels
+        decisions = [labels.pos_label if q > threshold else labels.negative for q in p.tolist()]
+        return pd.Series(decisions, index=X.index, dtype=object)
+
+    def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
+        """Learn a minibatch (see **Minibatches** above); every label and cell is checked, and
+        every row scored, before the calibrator or the model learns anything."""
+        labels = y.tolist() if hasattr(y, "tolist") else list(y)
+        if len(labels) != len(X):
+            raise ValueError(f"X has {len(X)} rows but y has {len(labels)} labels")
+        positive = self._labels.check_many(labels)
+        if not self._minibatch:
+            for x, label in zip(records(X), labels, strict=True):
+                self.learn_one(x, label, **kwargs)
+            return
+        scores = self._frame_scores(X)
+        targets = [positive[label] for label in labels]
+        for label in positive:  # in order: the first other label names the negative
+            self._labels.learn(label)
+        self._calibrator.learn_many(scores.tolist(), targets)
+        if self._bools:
+            import pandas as pd
+
+            y = pd.Series(targets, index=X.index)
+        self.model.learn_many(X, y, **kwargs)
+        self._scored = None
+        if self._recent is not None:
+            self._recent.extend(zip(records(X), targets, strict=True))
+
+    def _frame_scores(self, X: pd.DataFrame) -> np.ndarray:
+        """The model's score of every row of `X`, the frame checked first (`validation`)."""
+        if not self._minibatch:
+            return np.array([positive_score(self.model, x, self._score_key) for x in records(X)],
+                            dtype=float)
+        values = matrix(X)  # a bad cell raises, naming its row and column, before any change
+        if not isinstance(self.model, OzaBoostClassifier) and np.isnan(values).any():
+            row, column = np.argwhere(np.isnan(values))[0]
+            raise ValueError(
+                f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
+                f"{type(self.model).__name__}'s minibatch methods take no missing values: fill "
+                "them, or learn row by row with learn_one (a missing key is an absent feature)"
+            )
+        return frame_scores(self.model, X, self._score_key)
 
     def recalibrate(self) -> None:
         """Refit the calibrator to the current model's scores of the last `window` examples

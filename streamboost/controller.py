@@ -389,10 +389,7 @@ class BanditCalibratedClassifier(
         labels = list(y)
         if len(rows) != len(labels):
             raise ValueError(f"X has {len(rows)} rows but y has {len(labels)} labels")
-        check = BinaryLabels(self.pos_label, self._labels.negative, owner="the controller")
-        for label in labels:
-            check.is_positive(label)
-            check.learn(label)
+        self._labels.check_many(labels)
         for x, label in zip(rows, labels, strict=True):
             self.learn_one(x, label, **kwargs)
 

@@ -394,6 +394,17 @@ class BinaryLabels:
         if self.negative is None and y != self.pos_label:
             self.negative = y
 
+    def check_many(self, labels: list) -> dict:
+        """Whether each distinct label of `labels` is positive, checked in order as a stream
+        shows them (the first other label names the negative) without changing anything: a
+        third label raises ValueError before a minibatch's first row is learned."""
+        check = BinaryLabels(self.pos_label, self.negative, owner=self.owner)
+        positive = {}
+        for label in dict.fromkeys(labels):  # each distinct label once, in order
+            positive[label] = check.is_positive(label)
+            check.learn(label)
+        return positive
+
     def proba(self, p: float) -> dict:
         """`{negative: 1 - p, positive: p}` (the positive label alone while the negative is
         unknown)."""

@@ -15,6 +15,7 @@ __all__ = [
     "FrozenScorer",
     "calibrator_for",
     "check_model",
+    "frame_scores",
     "learns_bools",
     "positive_score",
     "positive_scores",
@@ -144,6 +145,35 @@ def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Ha
     if held is not None and held.minibatch and xs:
         return table_scores(held, held.rows(xs), model._vote_weights(), model.score).tolist()
     return [positive_score(model, x, pos_label) for x in xs]
+
+
+def frame_scores(model: base.MiniBatchClassifier, X, pos_label: typing.Hashable) -> np.ndarray:
+    """`positive_score` of each row of the checked frame `X`, from the model's
+    `predict_proba_many` (one call for the minibatch): its `pos_label` column, or row by row
+    through `decision.positive_proba` where that column is missing or out of [0, 1].
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from river import linear_model
+    >>> from streamboost.scores import frame_scores
+    >>> model = linear_model.LogisticRegression()
+    >>> model.learn_many(pd.DataFrame({"a": [1.0, -1.0]}), pd.Series([True, False]))
+    >>> frame_scores(model, pd.DataFrame({"a": [2.0, -2.0]}), True).round(3).tolist()
+    [0.51, 0.49]
+
+    """
+    proba = model.predict_proba_many(X)
+    if pos_label in proba.columns and len(proba.columns) <= 2:  # the usual frame
+        p = proba[pos_label].to_numpy(dtype=float)
+        if len(p) == len(X) and ((p >= -1e-9) & (p <= 1.0 + 1e-9)).all():  # NaN fails too
+            return np.clip(p, 0.0, 1.0)
+    rows = proba.to_dict(orient="records")
+    return np.array(
+        [positive_proba({k: v for k, v in row.items() if v == v} or 0.5, pos_label)
+         for row in rows],
+        dtype=float,
+    )
 
 
 def snapshot(model: base.Estimator) -> base.Estimator:

@@ -261,3 +261,95 @@ def test_a_rejected_example_does_not_enter_the_window():
     with pytest.raises(ValueError):
         model.learn_one({**ROWS[0][0], "bad": float("inf")}, True)
     assert pickle.dumps(model) == before
+
+
+# ---------------------------------------------------------------------- minibatches
+
+
+def _frames(rows, size):
+    pd = pytest.importorskip("pandas")
+    for start in range(0, len(rows), size):
+        chunk = rows[start : start + size]
+        yield pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk])
+
+
+@pytest.mark.parametrize("name", ["lr", "oza", "ht"])
+def test_predict_many_equals_predict_one_row_by_row(name):
+    pd = pytest.importorskip("pandas")
+    model = CalibratedClassifier(models()[name], calibrator="beta", c_fn=4.0)
+    for x, y in ROWS[:600]:
+        model.learn_one(x, y)
+    X = pd.DataFrame([x for x, _ in ROWS[600:900]])
+    one = pd.DataFrame([model.predict_proba_one(x) for x, _ in ROWS[600:900]], index=X.index)
+    many = model.predict_proba_many(X)
+    assert list(many.columns) == [False, True]
+    # the booster's scores are its own, bit for bit; River's matrix product rounds differently
+    tolerance = 0.0 if name != "lr" else 1e-12
+    assert (many - one).abs().to_numpy().max() <= tolerance
+    for costs in ({}, {"c_fp": 9.0, "c_fn": 1.0}):
+        decisions = model.predict_many(X, **costs)
+        expected = [model.predict_one(x, **costs) for x, _ in ROWS[600:900]]
+        assert decisions.tolist() == expected
+    assert len(set(model.predict_many(X, c_fp=9.0, c_fn=1.0))) == 2
+
+
+def test_a_minibatch_scores_every_row_before_the_model_learns_it():
+    # River's LogisticRegression learns a one-row frame as learn_one does: one row per
+    # minibatch must then be learn_one's rule (a calibrator learning scores taken after the
+    # model learned would drift apart at once)
+    batched = CalibratedClassifier(linear_model.LogisticRegression(), calibrator="platt")
+    looped = CalibratedClassifier(linear_model.LogisticRegression(), calibrator="platt")
+    for (X, y), (x, label) in zip(_frames(ROWS[:400], 1), ROWS[:400], strict=True):
+        batched.learn_many(X, y)
+        looped.learn_one(x, label)
+    probe = ROWS[500][0]
+    assert batched.predict_proba_one(probe)[True] == pytest.approx(
+        looped.predict_proba_one(probe)[True], rel=1e-9
+    )
+    assert batched.calibrator_.n_seen == looped.calibrator_.n_seen == 400
+
+
+def test_calibration_repairs_100_stumps_learning_by_minibatch():
+    # the thesis's setting by minibatch: the vote of 100 stumps is a distorted probability
+    import itertools
+
+    from streamboost.datasets import stream
+    from streamboost.weak import DecisionStump
+
+    rows = list(itertools.islice(stream("phishing"), 4_000))  # bundled
+
+    def brier(model):
+        total = 0.0
+        for X, y in _frames(rows, 64):
+            p = model.predict_proba_many(X)[True].to_numpy()
+            total += float(((p - y.to_numpy()) ** 2).sum())
+            model.learn_many(X, y)
+        return total / len(rows)
+
+    raw = brier(OzaBoostClassifier(DecisionStump(), 100, seed=1))
+    calibrated = brier(CalibratedClassifier(OzaBoostClassifier(DecisionStump(), 100, seed=1)))
+    assert calibrated < 0.6 * raw  # 0.134 -> 0.064
+
+
+def test_a_rejected_minibatch_changes_nothing():
+    pd = pytest.importorskip("pandas")
+    model = CalibratedClassifier(linear_model.LogisticRegression(), pos_label="yes",
+                                 window=10)
+    model.learn_many(pd.DataFrame({"a": [1.0, -1.0]}), pd.Series(["yes", "no"]))
+    before = pickle.dumps(model)
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match="label 'maybe' is neither"):
+        model.learn_many(X, pd.Series(["yes", "no", "maybe"]))
+    with pytest.raises(ValueError, match="3 rows but y has 2"):
+        model.learn_many(X, pd.Series(["yes", "no"]))
+    with pytest.raises(ValueError, match="row 1, column 'a' is inf"):
+        model.learn_many(pd.DataFrame({"a": [1.0, float("inf")]}), pd.Series(["yes", "no"]))
+    with pytest.raises(ValueError, match=r"row 0, column 'b' is missing \(NaN\); Logistic"):
+        model.learn_many(pd.DataFrame({"a": [1.0, 2.0], "b": [float("nan"), 1.0]}),
+                         pd.Series(["yes", "no"]))
+    assert pickle.dumps(model) == before
+    # the booster takes a missing cell as an absent feature, as learn_one takes a missing key
+    booster = CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression(), seed=1))
+    booster.learn_many(pd.DataFrame({"a": [1.0, 2.0], "b": [float("nan"), 1.0]}),
+                       pd.Series([True, False]))
+    assert booster.calibrator_.n_seen == 2
