@@ -12,7 +12,8 @@
   logistic regressions, and on the reference path over the first `--weak-reference-rows`;
   their Brier score raw and calibrated online (`CalibratedClassifier`, Platt), since a vote of
   100 weak members is a distorted probability (thesis Chapter 7); and by minibatch
-  (`--weak-batches`), against the same River figure;
+  (`--weak-batches`), raw and calibrated ("+Platt": `CalibratedClassifier.learn_many`),
+  against the same River figure;
 * scaling: the array engine's time per example and pickled size against n_models and the
   number of examples (electricity replayed), to show linear time and flat memory.
 
@@ -100,30 +101,31 @@ def main() -> None:
                 runs[label].append(exact(OzaBoostClassifier(kind(), 100, seed=42), rows))
         river_eps = statistics.median(r[0] for r in runs["river AdaBoost"])
         print(f"\n{name}, {len(rows):,} rows, 10 logistic regressions, one example at a time")
-        print(f"{'':<22}{'ex/s':>10}{'vs River':>10}{'Brier':>9}")
+        print(f"{'':<32}{'ex/s':>10}{'vs River':>10}{'Brier':>9}")
         for label, result in runs.items():
             eps = statistics.median(r[0] for r in result)
-            print(f"{label:<22}{eps:>10,.0f}{eps / river_eps:>10.2f}{result[0][1]:>9.4f}")
+            print(f"{label:<32}{eps:>10,.0f}{eps / river_eps:>10.2f}{result[0][1]:>9.4f}")
         head = rows[: args.weak_reference_rows]
         for label, kind in WEAK.items():
             reference = exact(OzaBoostClassifier(kind(), 100, seed=42, engine="reference"), head)
-            print(f"{label + ', reference':<22}{reference[0]:>10,.0f}"
+            print(f"{label + ', reference':<32}{reference[0]:>10,.0f}"
                   f"{reference[0] / river_eps:>10.2f}   (first {len(head):,} rows)")
         for label, kind in WEAK.items():
             calibrated = CalibratedClassifier(OzaBoostClassifier(kind(), 100, seed=42))
-            print(f"{label + ', calibrated':<42}{exact(calibrated, rows)[1]:>9.4f}")
+            print(f"{label + ', calibrated':<52}{exact(calibrated, rows)[1]:>9.4f}")
         X = pd.DataFrame([x for x, _ in rows])
         y = pd.Series([t for _, t in rows])
-        sizes = [("minibatch", size, booster) for size in args.batches] + [
-            (label, size, lambda kind=kind: OzaBoostClassifier(kind(), 100, seed=42))
+        sizes = [("minibatch", size, booster, "") for size in args.batches] + [
+            (label, size, lambda k=kind, w=wrap: w(OzaBoostClassifier(k(), 100, seed=42)), suffix)
             for label, kind in WEAK.items()
+            for suffix, wrap in (("", lambda m: m), (" +Platt", CalibratedClassifier))
             for size in args.weak_batches
         ]
-        for label, size, make in sizes:
+        for label, size, make, suffix in sizes:
             batches = [(X.iloc[s : s + size], y.iloc[s : s + size]) for s in range(0, len(X), size)]
             result = [minibatch(make(), batches, len(X)) for _ in range(args.repeats)]
             eps = statistics.median(r[0] for r in result)
-            print(f"{f'{label} B={size}':<22}{eps:>10,.0f}{eps / river_eps:>10.2f}"
+            print(f"{f'{label} B={size}{suffix}':<32}{eps:>10,.0f}{eps / river_eps:>10.2f}"
                   f"{result[0][1]:>9.4f}")
 
     print("\nscaling, electricity replayed, arrays, one example at a time")
