@@ -32,13 +32,12 @@ import sys
 import time
 import typing
 from pathlib import Path
-from unittest import mock
 
 import numpy as np
 import thesis_protocol as protocol
 from river import linear_model, preprocessing
 
-from streamboost import CalibratedClassifier, OzaBoostClassifier, boosting, datasets, weak
+from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, weak
 
 HERE = Path(__file__).resolve().parent
 LAGS = (0, 1, 4, 16, 64)
@@ -113,21 +112,20 @@ def area(probabilities: typing.Sequence[float], test) -> float:
 
 def rate_table(data_dir: Path | None, name: str = "waveform", last: int = 500) -> list[str]:
     """Markdown rows: quantiles of the Poisson rate each member position draws with, over the
-    last ``last`` training examples of ``name`` (the draws recorded as the booster makes them)."""
+    last ``last`` training examples of ``name``. Member m's rate on an example is what Oza's
+    rule adds to its lambda_sc or lambda_sw (to rounding: (s + rate) - s), read off the
+    booster's state around each learn_one, so the table holds whichever loop draws (Python or
+    `streamboost.kernels`)."""
     rows = protocol.balanced_rows(name, 0, data_dir)
     train, _ = protocol.stratified_split(rows, protocol.TEST_FRACTION)
-    model = protocol.pipeline(protocol.booster(0, N_MODELS, "univariate"), scale=True)
-    rates: list[float] = []
-
-    def recorded(rate, rng):
-        rates.append(rate)
-        return draw(rate, rng)
-
-    draw = boosting.poisson
-    with mock.patch.object(boosting, "poisson", recorded):
-        for x, y in train:
-            model.learn_one(x, y)
-    table = np.array(rates[-last * N_MODELS :]).reshape(last, N_MODELS)
+    booster = protocol.booster(0, N_MODELS, "univariate")
+    model = protocol.pipeline(booster, scale=True)
+    rates = []
+    for x, y in train:
+        before = np.add(booster._lambda_sc, booster._lambda_sw)
+        model.learn_one(x, y)
+        rates.append(np.add(booster._lambda_sc, booster._lambda_sw) - before)
+    table = np.array(rates[-last:])
     lines = ["| member | median | 90th percentile | largest |", "|---:|---:|---:|---:|"]
     for position in (1, 10, 50, 100):
         column = table[:, position - 1]
