@@ -9,7 +9,7 @@ import typing
 import numpy as np
 from river import base, linear_model, tree
 
-from . import members, variants, weak
+from . import kernels, members, variants, weak
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
@@ -171,6 +171,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             engine, model, n_models, self.__dict__["_data"], weighted
         )
         self._generator: np.random.Generator | None = None  # learn_many's draws, made when needed
+        self._columns: tuple | None = None  # predict_proba_many's labels and their pd.Index
 
     # Where the members live: `self.data` (River's list of members) is brought up to date from
     # the arrays whenever it is read, so `booster.models` always shows the learned members.
@@ -231,6 +232,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self._alphas = None
         if self._variant is not None:
             self._boost_variant(target, before)
+            held.commit()
+            return
+        if held.boost(target, self._lambda_sc, self._lambda_sw, self._rng):  # compiled
             held.commit()
             return
         rng = self._rng
@@ -319,7 +323,11 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def _batch_draws(self, lam: np.ndarray) -> np.ndarray:
         if self._generator is None:
             self._generator = np.random.default_rng(self.seed)
-        return self._generator.poisson(lam)
+        if kernels.compiled is None:
+            return self._generator.poisson(lam)
+        ks = np.empty(len(lam), dtype=np.int64)  # the same draws, without numpy's call overhead
+        kernels.compiled.poisson_fill(self._generator.bit_generator.capsule, lam, ks)
+        return ks
 
     def _learn_table(self, table: np.ndarray, targets: np.ndarray, draw) -> None:
         """The minibatch rule of `learn_many` on a checked table, with Poisson draws `draw`."""
@@ -336,9 +344,14 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         total = np.empty(len(table))
         correct = np.empty(len(table), dtype=bool)
         accumulate = np.add.accumulate  # np.cumsum's ufunc, without its wrapper's cost
+        compiled = kernels.compiled
         with np.errstate(divide="ignore", invalid="ignore"):
             for i in range(self.n_models):
-                np.equal(learn_batch(i, table, draw(lam), targets), targets, out=correct)
+                votes = learn_batch(i, table, draw(lam), targets)
+                if compiled is not None:  # the same arithmetic, below, in C
+                    sc[i], sw[i] = compiled.oza_batch(votes, targets, lam, sc[i], sw[i])
+                    continue
+                np.equal(votes, targets, out=correct)
                 runs[0, 0] = sc[i]
                 runs[1, 0] = sw[i]
                 np.multiply(lam, correct, out=right)
@@ -381,6 +394,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def _compute_alphas(self) -> list[float]:
         if self._variant is not None:
             return self._variant_alphas()
+        if kernels.compiled is not None:
+            return kernels.compiled.oza_alphas(
+                self._lambda_sc, self._lambda_sw, self.weak_rule == "stop"
+            )
         alphas = []
         stop = self.weak_rule == "stop"
         log = math.log
@@ -419,6 +436,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             self._check_kwargs(kwargs)
         alphas = self._vote_weights()
         votes = self._members.votes(x, alphas, **kwargs)
+        if kernels.compiled is not None:
+            return kernels.compiled.vote_score(alphas, votes, self.score == "logistic")
         total = 0.0
         positive = 0.0
         for alpha, vote in zip(alphas, votes, strict=True):
@@ -449,11 +468,17 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
             return pd.DataFrame(probas, index=X.index)
         scores = self._score_table(held.frame(X))
-        labels = [self._labels.pos_label]
+        labels = (self._labels.pos_label,)
         if self._labels.negative is not None:
-            labels.insert(0, self._labels.negative)
+            labels = (self._labels.negative, *labels)
             scores = np.column_stack((1.0 - scores, scores))
-        return pd.DataFrame(scores.reshape(len(X), len(labels)), index=X.index, columns=labels)
+        if self._columns is None or self._columns[0] != labels:
+            # made once: building the Index was most of the frame's cost
+            self._columns = (labels, pd.Index(labels))
+        return pd.DataFrame(
+            scores.reshape(len(X), len(labels)), index=X.index, columns=self._columns[1],
+            copy=False,
+        )
 
     def _score_table(self, table: np.ndarray) -> np.ndarray:
         return table_scores(self._members, table, self._vote_weights(), self.score)

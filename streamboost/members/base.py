@@ -182,6 +182,11 @@ class ArrayMembers(abc.ABC):
     def commit(self) -> None:
         """Apply every member's update for the current example."""
 
+    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+        """Run the booster's Oza loop over the members in compiled code (`streamboost.kernels`),
+        updating `sc` and `sw` as it does; False, doing nothing, where no kernel does it."""
+        return False
+
     #: Whether `batch_votes` and `learn_batch` exist (else the booster loops over the rows).
     minibatch = False
 

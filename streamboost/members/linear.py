@@ -8,6 +8,8 @@ import numpy as np
 from river import linear_model, optim, utils
 from scipy.special import expit
 
+from .. import kernels
+from ..poisson import KNUTH_MAX_RATE, poisson
 from .base import ArrayMembers
 
 __all__ = ["LinearMembers"]
@@ -157,6 +159,16 @@ class LinearMembers(ArrayMembers):
         self._trained = True
         return m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m)
 
+    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+        if kernels.compiled is None:
+            return False
+        # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c)
+        self._trained = kernels.compiled.oza_linear(
+            self._margins, self._votes, target, self._step, self._lr, self.weighted,
+            sc, sw, self._moves, self.steps, rng, poisson, KNUTH_MAX_RATE,
+        )
+        return True
+
     def commit(self) -> None:
         self._x = None  # the weights move: the cached margins go stale
         if not self._trained:
@@ -185,12 +197,16 @@ class LinearMembers(ArrayMembers):
             scale = np.where(targets, -self._weight_pos, self._weight_neg)  # -y c
             self._batch = (X, targets, rows, scale)
         w = self.weights[i, : X.shape[1]]
-        g = expit(rows @ w)
-        g *= scale
-        g *= ks
-        np.minimum(g, self._clip, out=g)
-        np.maximum(g, -self._clip, out=g)
-        g *= self._lr
+        if kernels.compiled is not None:  # the same arithmetic, in C
+            g = rows @ w
+            kernels.compiled.log_gradients(g, scale, ks, self._clip, self._lr)
+        else:
+            g = expit(rows @ w)
+            g *= scale
+            g *= ks
+            np.minimum(g, self._clip, out=g)
+            np.maximum(g, -self._clip, out=g)
+            g *= self._lr
         step = g @ X
         if self._ratio != 1.0:
             step[0] *= self._ratio  # the intercept moves at its own rate

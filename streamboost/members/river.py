@@ -76,6 +76,9 @@ class RiverMembers:
     def commit(self) -> None:
         self._x = None
 
+    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+        return False  # River members learn one call at a time: no compiled loop
+
 
 class _Votes:
     """The members' votes before learning: the known ones, the others predicted when asked."""

@@ -1,0 +1,180 @@
+"""The compiled kernels (`streamboost.kernels`) against their Python twins: the same results,
+bit for bit, on real streams, and the same refusals."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import random
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+import pytest
+from river import linear_model
+
+from streamboost import OzaBoostClassifier, kernels
+from streamboost.datasets import stream
+from streamboost.members import linear
+from streamboost.weak import DecisionStump, UnivariateLogisticRegression
+
+COMPILED = kernels.compiled
+needs_kernels = pytest.mark.skipif(COMPILED is None, reason="the C kernels are not built")
+
+
+def test_the_kernels_are_built():
+    if os.environ.get("STREAMBOOST_KERNELS") == "0":
+        pytest.skip("kernels switched off by STREAMBOOST_KERNELS=0")
+    assert COMPILED is not None, (
+        "streamboost/_kernels.c was not built (no C compiler at install?): the boosters run "
+        "their Python twins, correct but several times slower"
+    )
+
+
+def phishing(n: int) -> list:
+    return list(itertools.islice(stream("phishing"), n))
+
+
+def both_ways(make, replay) -> tuple:
+    """`replay(make())` with the kernels, then with the Python twins."""
+    out = []
+    for compiled in (COMPILED, None):
+        with mock.patch.object(kernels, "compiled", compiled):
+            out.append(replay(make()))
+    return tuple(out)
+
+
+def prequential(rows):
+    def replay(model):
+        scores = []
+        for x, y in rows:
+            scores.append(model.predict_proba_one(x).get(True, 0.0))
+            model.learn_one(x, y)
+        state = (model._lambda_sc, model._lambda_sw, model.alphas)
+        return scores, state, [(m.weights, m.intercept) for m in model.models]
+
+    return replay
+
+
+@needs_kernels
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"draws": "repeat"},
+        {"draws": "weight", "score": "logistic", "weak_rule": "skip"},
+        {"n_models": 30, "seed": 5},  # rates far above 10: PTRS draws, called back
+    ],
+)
+def test_learn_one_with_kernels_is_the_python_loop_bit_for_bit(params):
+    rows = phishing(3_000)
+    settings = {"n_models": 10, "seed": 2, **params}
+
+    def make():
+        return OzaBoostClassifier(linear_model.LogisticRegression(), **settings)
+
+    compiled, python = both_ways(make, prequential(rows))
+    assert compiled == python
+
+
+@needs_kernels
+def test_large_rates_are_drawn_by_the_python_sampler_called_back():
+    calls = []
+    draw = linear.poisson
+
+    def recorded(rate, rng):
+        calls.append(rate)
+        return draw(rate, rng)
+
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=30, seed=5)
+    with mock.patch.object(linear, "poisson", recorded):
+        for x, y in phishing(1_000):
+            model.learn_one(x, y)
+    assert calls and min(calls) >= 10.0
+
+
+def minibatches(rows, size):
+    frame = pd.DataFrame([x for x, _ in rows])
+    labels = pd.Series([y for _, y in rows])
+
+    def replay(model):
+        scores = []
+        for start in range(0, len(frame), size):
+            X, y = frame.iloc[start : start + size], labels.iloc[start : start + size]
+            scores.extend(model.predict_proba_many(X)[True].tolist())
+            model.learn_many(X, y)
+        return scores, (model._lambda_sc, model._lambda_sw), model._generator.random()
+
+    return replay
+
+
+@needs_kernels
+@pytest.mark.parametrize(
+    ("member", "size"),
+    [
+        (linear_model.LogisticRegression(), 64),
+        (linear_model.LogisticRegression(), 1),
+        (DecisionStump(), 128),
+        (UnivariateLogisticRegression(), 256),
+    ],
+)
+def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size):
+    rows = phishing(2_000)
+
+    def make():
+        return OzaBoostClassifier(member, n_models=20, seed=4)
+
+    compiled, python = both_ways(make, minibatches(rows, size))
+    assert compiled == python  # scores, lambdas, and the generator left in the same state
+
+
+@needs_kernels
+def test_poisson_fill_draws_what_generator_poisson_draws():
+    lam = np.array([0.0, 0.3, 1.0, 2.5, 9.99, 10.0, 57.0, 3e4, 1e9])
+    ours, theirs = np.random.default_rng(8), np.random.default_rng(8)
+    ks = np.empty(len(lam), dtype=np.int64)
+    for _ in range(200):
+        COMPILED.poisson_fill(ours.bit_generator.capsule, lam, ks)
+        assert ks.tolist() == theirs.poisson(lam).tolist()
+
+
+@needs_kernels
+@pytest.mark.parametrize("bad", [-1.0, math.nan, 1e19])
+def test_poisson_fill_refuses_a_bad_rate_before_drawing(bad):
+    rng = np.random.default_rng(3)
+    ks = np.zeros(3, dtype=np.int64)
+    with pytest.raises(ValueError, match=r"lam must be in \[0, 9.2e18\]"):
+        COMPILED.poisson_fill(rng.bit_generator.capsule, np.array([1.0, bad, 2.0]), ks)
+    assert ks.tolist() == [0, 0, 0]
+    assert rng.random() == np.random.default_rng(3).random()  # nothing was drawn
+
+
+@needs_kernels
+def test_the_kernels_refuse_mismatched_arguments():
+    with pytest.raises(TypeError, match="sw must be a list of 2 items"):
+        COMPILED.oza_alphas([1.0, 2.0], [1.0], True)
+    with pytest.raises(TypeError, match="targets must be a 1-d array of format '\\?'"):
+        COMPILED.oza_batch(np.ones(3, bool), np.ones(2, bool), np.ones(3), 0.0, 0.0)
+    with pytest.raises(TypeError, match="ks must be a 1-d array of format 'q'"):
+        COMPILED.log_gradients(np.zeros(2), np.ones(2), np.ones(2), 1.0, 0.1)
+
+
+@needs_kernels
+def test_vote_weights_and_scores_are_the_python_twins():
+    rng = random.Random(0)
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=12)
+    for trial in range(500):
+        model._lambda_sc = [rng.choice([0.0, rng.uniform(0, 50)]) for _ in range(12)]
+        model._lambda_sw = [rng.choice([0.0, rng.uniform(0, 50)]) for _ in range(12)]
+        model.weak_rule = "stop" if trial % 2 else "skip"
+        model.score = "vote" if trial % 3 else "logistic"
+        votes = [rng.choice([True, False, None]) for _ in range(12)]
+        results = []
+        for compiled in (COMPILED, None):
+            with (
+                mock.patch.object(kernels, "compiled", compiled),
+                mock.patch.object(model._members, "votes", lambda x, alphas, votes=votes: votes),
+            ):
+                model._alphas = None
+                results.append((model.alphas, model._score_one({"a": 1.0})))
+        assert results[0] == results[1]
