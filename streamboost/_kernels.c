@@ -9,6 +9,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* numpy's bit generator interface (numpy/random/bitgen.h) and its Poisson sampler, linked from
  * numpy's static library npyrandom: the draws of Generator.poisson, element by element. */
@@ -74,141 +75,364 @@ static int next_uniform(PyObject *uniform, double *out)
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
-/* oza_linear(margins, before, target, step, lr, weighted, sc, sw, moves, steps, rng, draw,
- *            knuth_max) -> bool
- *
- * OzaBoostClassifier.learn_one's loop over LinearMembers (boosting.py, members/linear.py):
- * member i draws k ~ Poisson(lam) (Knuth's product with rng.random below knuth_max, else
- * draw(lam, rng)), learns x k times (or once with weight k) starting from margins[i], is checked
- * on x, and lam, sc[i], sw[i] follow Oza's rule. moves[i] becomes lr * (sum of the gradients),
- * steps[i] grows by the steps taken; returns whether any member learned. */
-static PyObject *oza_linear_loop(PyObject *const *args, PyObject *uniform)
+static PyObject *py_lgamma; /* math.lgamma: CPython's own, not the C library's */
+
+/* k ~ Poisson(rate): streamboost.poisson.poisson, its Knuth branch below knuth_max and PTRS
+ * (Hoermann 1993) above, the same uniforms and operations. */
+static int draw_poisson(double rate, PyObject *uniform, double knuth_max, long *k_out)
 {
-    PyObject *margins = args[0], *before = args[1], *step = args[3];
-    PyObject *sc = args[6], *sw = args[7], *moves = args[8], *steps = args[9];
-    PyObject *rng = args[10], *draw = args[11];
-    int target = PyObject_IsTrue(args[2]);
-    int weighted = PyObject_IsTrue(args[5]);
-    double lr = PyFloat_AsDouble(args[4]);
-    double knuth_max = PyFloat_AsDouble(args[12]);
-    if (target < 0 || weighted < 0 || PyErr_Occurred())
+    double u, v;
+    long k = 0;
+    if (rate < knuth_max) {
+        if (rate <= 0.0) {
+            *k_out = 0;
+            return 0;
+        }
+        double limit = exp(-rate), p;
+        if (next_uniform(uniform, &p))
+            return -1;
+        while (p > limit) {
+            k += 1;
+            if (next_uniform(uniform, &u))
+                return -1;
+            p *= u;
+        }
+        *k_out = k;
+        return 0;
+    }
+    double slam = sqrt(rate), loglam = log(rate);
+    double b = 0.931 + 2.53 * slam;
+    double a = -0.059 + 0.02483 * b;
+    double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
+    double v_r = 0.9277 - 3.6224 / (b - 2.0);
+    for (;;) {
+        if (next_uniform(uniform, &u) || next_uniform(uniform, &v))
+            return -1;
+        u = u - 0.5;
+        double us = 0.5 - fabs(u);
+        k = (long)floor((2.0 * a / us + b) * u + rate + 0.43);
+        if (us >= 0.07 && v <= v_r)
+            break;
+        if (k < 0 || (us < 0.013 && v > us))
+            continue;
+        PyObject *arg = PyFloat_FromDouble((double)(k + 1));
+        if (arg == NULL)
+            return -1;
+        PyObject *r = PyObject_CallOneArg(py_lgamma, arg);
+        Py_DECREF(arg);
+        if (r == NULL)
+            return -1;
+        double lg = PyFloat_AsDouble(r);
+        Py_DECREF(r);
+        if (lg == -1.0 && PyErr_Occurred())
+            return -1;
+        if (log(v) + log(inv_alpha) - log(a / (us * us) + b) <= -rate + (double)k * loglam - lg)
+            break;
+    }
+    *k_out = k;
+    return 0;
+}
+
+/* A member kind's vote after member i learns the current example k >= 1 times (its
+ * ArrayMembers.vote_after), with what it needs from the current example. */
+typedef int (*vote_after_fn)(void *ctx, Py_ssize_t i, long k, int *vote);
+
+/* OzaBoostClassifier.learn_one's loop (Oza 2005, Fig. 2): member i draws k ~ Poisson(lam),
+ * learns x k times (`vote_after`) or keeps its vote `before[i]`, and lam, sc[i], sw[i] follow
+ * Oza's rule. */
+static int oza_loop(PyObject *before, int target, PyObject *sc, PyObject *sw, PyObject *rng,
+                    double knuth_max, vote_after_fn vote_after, void *ctx)
+{
+    Py_ssize_t n = PyList_GET_SIZE(sc);
+    PyObject *uniform = PyObject_GetAttrString(rng, "random");
+    if (uniform == NULL)
+        return -1;
+    double lam = 1.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long k;
+        int vote;
+        if (draw_poisson(lam, uniform, knuth_max, &k))
+            goto error;
+        if (k) {
+            if (vote_after(ctx, i, k, &vote))
+                goto error;
+        } else if ((vote = PyObject_IsTrue(PyList_GET_ITEM(before, i))) < 0) {
+            goto error;
+        }
+        double right, wrong;
+        if (get_double(sc, i, &right) || get_double(sw, i, &wrong))
+            goto error;
+        if (vote == target) {
+            right = right + lam;
+            if (set_double(sc, i, right))
+                goto error;
+            lam *= (right + wrong) / (2.0 * right);
+        } else {
+            wrong = wrong + lam;
+            if (set_double(sw, i, wrong))
+                goto error;
+            lam *= (right + wrong) / (2.0 * wrong);
+        }
+    }
+    Py_DECREF(uniform);
+    return 0;
+error:
+    Py_DECREF(uniform);
+    return -1;
+}
+
+static int set_long(PyObject *list, Py_ssize_t i, long value)
+{
+    PyObject *item = PyLong_FromLong(value);
+    if (item == NULL)
+        return -1;
+    PyObject *old = PyList_GET_ITEM(list, i);
+    PyList_SET_ITEM(list, i, item);
+    Py_DECREF(old);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- logistic regressions */
+
+typedef struct {
+    PyObject *margins, *moves, *steps;
+    double sign, neg_sign, weight, clip, curvature, lr;
+    int weighted, trained;
+} linear_ctx;
+
+/* LinearMembers.vote_after: k steps of River's Log.gradient (or one of weight k), each moving
+ * the margin on x by -g * curvature. */
+static int linear_vote_after(void *p, Py_ssize_t i, long k, int *vote)
+{
+    linear_ctx *c = p;
+    double m;
+    if (get_double(c->margins, i, &m))
+        return -1;
+    double total = 0.0;
+    long repeats = c->weighted ? 1 : k;
+    for (long j = 0; j < repeats; j++) {
+        double z = m * c->sign, g;
+        if (z > 18.0)
+            g = c->weight * exp(-z) * c->neg_sign;
+        else if (z < -18.0)
+            g = c->weight * c->neg_sign;
+        else
+            g = c->weight * c->neg_sign / (exp(z) + 1.0);
+        if (c->weighted)
+            g *= (double)k;
+        if (g > c->clip || g < -c->clip)
+            g = g > 0.0 ? c->clip : -c->clip;
+        total += g;
+        m -= g * c->curvature;
+    }
+    if (set_double(c->moves, i, c->lr * total))
+        return -1;
+    long taken = PyLong_AsLong(PyList_GET_ITEM(c->steps, i));
+    if ((taken == -1 && PyErr_Occurred()) || set_long(c->steps, i, taken + repeats))
+        return -1;
+    c->trained = 1;
+    *vote = river_vote(m);
+    return 0;
+}
+
+/* oza_linear(margins, before, target, step, lr, weighted, sc, sw, moves, steps, rng, knuth_max)
+ * -> bool: learn_one's loop over LinearMembers; moves[i] becomes lr * (sum of the gradients),
+ * steps[i] grows by the steps taken; returns whether any member learned. */
+static PyObject *oza_linear(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "oza_linear takes 12 arguments");
         return NULL;
-    if (!PyList_CheckExact(margins)) {
+    }
+    linear_ctx c = {.margins = args[0], .moves = args[8], .steps = args[9]};
+    PyObject *before = args[1], *step = args[3], *sc = args[6], *sw = args[7];
+    int target = PyObject_IsTrue(args[2]);
+    c.weighted = PyObject_IsTrue(args[5]);
+    c.lr = PyFloat_AsDouble(args[4]);
+    double knuth_max = PyFloat_AsDouble(args[11]);
+    if (target < 0 || c.weighted < 0 || PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(c.margins)) {
         PyErr_SetString(PyExc_TypeError, "margins must be a list");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(margins);
+    Py_ssize_t n = PyList_GET_SIZE(c.margins);
     if (check_list(before, n, "before") || check_list(sc, n, "sc") || check_list(sw, n, "sw") ||
-        check_list(moves, n, "moves") || check_list(steps, n, "steps"))
+        check_list(c.moves, n, "moves") || check_list(c.steps, n, "steps"))
         return NULL;
     if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 4) {
         PyErr_SetString(PyExc_TypeError, "step must be a tuple (sign, weight, clip, curvature)");
         return NULL;
     }
-    long sign_i = PyLong_AsLong(PyTuple_GET_ITEM(step, 0));
-    double weight = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 1));
-    double clip = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 2));
-    double curvature = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 3));
+    long sign = PyLong_AsLong(PyTuple_GET_ITEM(step, 0));
+    c.sign = (double)sign;
+    c.neg_sign = (double)(-sign);
+    c.weight = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 1));
+    c.clip = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 2));
+    c.curvature = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 3));
     if (PyErr_Occurred())
         return NULL;
-    double sign = (double)sign_i, neg_sign = (double)(-sign_i);
-    double lam = 1.0;
-    int trained = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long k = 0;
-        if (lam < knuth_max) {
-            double limit = exp(-lam), p, u;
-            if (next_uniform(uniform, &p))
-                return NULL;
-            while (p > limit) {
-                k += 1;
-                if (next_uniform(uniform, &u))
-                    return NULL;
-                p *= u;
-            }
-        } else {
-            PyObject *lam_obj = PyFloat_FromDouble(lam);
-            if (lam_obj == NULL)
-                return NULL;
-            PyObject *r = PyObject_CallFunctionObjArgs(draw, lam_obj, rng, NULL);
-            Py_DECREF(lam_obj);
-            if (r == NULL)
-                return NULL;
-            k = PyLong_AsLong(r);
-            Py_DECREF(r);
-            if (k == -1 && PyErr_Occurred())
-                return NULL;
-        }
-        int vote;
-        if (k) {
-            double m;
-            if (get_double(margins, i, &m))
-                return NULL;
-            double total = 0.0;
-            long repeats = weighted ? 1 : k;
-            for (long j = 0; j < repeats; j++) {
-                double z = m * sign, g;
-                if (z > 18.0)
-                    g = weight * exp(-z) * neg_sign;
-                else if (z < -18.0)
-                    g = weight * neg_sign;
-                else
-                    g = weight * neg_sign / (exp(z) + 1.0);
-                if (weighted)
-                    g *= (double)k;
-                if (g > clip || g < -clip)
-                    g = g > 0.0 ? clip : -clip;
-                total += g;
-                m -= g * curvature;
-            }
-            if (set_double(moves, i, lr * total))
-                return NULL;
-            long taken = PyLong_AsLong(PyList_GET_ITEM(steps, i));
-            if (taken == -1 && PyErr_Occurred())
-                return NULL;
-            PyObject *count = PyLong_FromLong(taken + repeats);
-            if (count == NULL)
-                return NULL;
-            PyObject *old = PyList_GET_ITEM(steps, i);
-            PyList_SET_ITEM(steps, i, count);
-            Py_DECREF(old);
-            trained = 1;
-            vote = river_vote(m);
-        } else {
-            vote = PyObject_IsTrue(PyList_GET_ITEM(before, i));
-            if (vote < 0)
-                return NULL;
-        }
-        double right, wrong;
-        if (get_double(sc, i, &right) || get_double(sw, i, &wrong))
-            return NULL;
-        if (vote == target) {
-            right = right + lam;
-            if (set_double(sc, i, right))
-                return NULL;
-            lam *= (right + wrong) / (2.0 * right);
-        } else {
-            wrong = wrong + lam;
-            if (set_double(sw, i, wrong))
-                return NULL;
-            lam *= (right + wrong) / (2.0 * wrong);
-        }
-    }
-    return PyBool_FromLong(trained);
+    c.trained = 0;
+    if (oza_loop(before, target, sc, sw, args[10], knuth_max, linear_vote_after, &c))
+        return NULL;
+    return PyBool_FromLong(c.trained);
 }
 
-static PyObject *oza_linear(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* ---------------------------------------------------------------- weak learners */
+
+typedef struct {
+    int stump, target;
+    PyObject *ks, *switch_, *best_right, *best_wrong, *xs;
+    const char *params, *gradients; /* strided: params[j, i, f], gradients[i, f] */
+    Py_ssize_t params_strides[3], gradient_strides[2];
+    Py_ssize_t members, present;
+    double lr;
+} weak_ctx;
+
+/* DecisionStump's vote from its class weights and sums: streamboost.weak.stump.stump_vote. */
+static int stump_vote(double n_pos, double n_neg, double s_pos, double s_neg, double x)
 {
-    if (nargs != 13) {
-        PyErr_SetString(PyExc_TypeError, "oza_linear takes 13 arguments");
+    if (n_pos > 0.0 && n_neg > 0.0) {
+        double mu_pos = s_pos / n_pos, mu_neg = s_neg / n_neg;
+        double gap = mu_pos - mu_neg;
+        if (gap != 0.0)
+            return (x - (mu_pos + mu_neg) * 0.5) * gap > 0.0;
+    }
+    return n_pos > n_neg;
+}
+
+/* WeakMembers.vote_after: the candidate that wins after weight k (right one iff 2k > switch),
+ * then StumpMembers' or UnivariateMembers' _vote_after on it. */
+static int weak_vote_after(void *p, Py_ssize_t i, long k, int *vote)
+{
+    weak_ctx *c = p;
+    if (set_long(c->ks, i, k))
+        return -1;
+    if (c->present == 0) {
+        *vote = 0;
+        return 0;
+    }
+    double threshold;
+    if (get_double(c->switch_, i, &threshold))
+        return -1;
+    PyObject *best = (double)(2 * k) > threshold ? c->best_right : c->best_wrong;
+    Py_ssize_t f = PyLong_AsSsize_t(PyList_GET_ITEM(best, i));
+    double x;
+    if ((f == -1 && PyErr_Occurred()) || get_double(c->xs, f, &x))
+        return -1;
+    const Py_ssize_t *st = c->params_strides;
+    const char *at = c->params + i * st[1] + f * st[2];
+#define PARAM(j) (*(const double *)(at + (j) * st[0]))
+    double kd = (double)k;
+    if (c->stump) {
+        double n_pos = PARAM(0), n_neg = PARAM(1), s_pos = PARAM(2), s_neg = PARAM(3);
+        *vote = c->target ? stump_vote(n_pos + kd, n_neg, s_pos + kd * x, s_neg, x)
+                          : stump_vote(n_pos, n_neg + kd, s_pos, s_neg + kd * x, x);
+    } else {
+        const Py_ssize_t *gs = c->gradient_strides;
+        double g = *(const double *)(c->gradients + i * gs[0] + f * gs[1]);
+        double step = kd * (c->lr * g);
+        *vote = (PARAM(0) - step * x) * x + (PARAM(1) - step) > 0.0;
+    }
+#undef PARAM
+    return 0;
+}
+
+static int get_matrix(PyObject *obj, Py_buffer *view, int ndim, const Py_ssize_t *shape,
+                      const char *name)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_FORMAT) < 0)
+        return -1;
+    int ok = view->ndim == ndim && view->itemsize == 8 && strchr("d", view->format[0]) != NULL;
+    for (int d = 0; ok && d < ndim; d++)
+        ok = shape[d] < 0 || view->shape[d] == shape[d];
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%s must be a float64 array of %d dims", name, ndim);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* oza_weak(stump, before, target, sc, sw, ks, rng, knuth_max, switch, best_right, best_wrong,
+ *          xs, params, gradients, lr) -> None: learn_one's loop over StumpMembers (stump true)
+ * or UnivariateMembers; params are the members' candidates on x's features (field x member x
+ * feature), gradients (member x feature) the univariate ones' (None for stumps); ks[i]
+ * becomes member i's draw. */
+static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 15) {
+        PyErr_SetString(PyExc_TypeError, "oza_weak takes 15 arguments");
         return NULL;
     }
-    PyObject *uniform = PyObject_GetAttrString(args[10], "random");
+    weak_ctx c = {.ks = args[5], .switch_ = args[8], .best_right = args[9],
+                  .best_wrong = args[10], .xs = args[11]};
+    PyObject *before = args[1], *sc = args[3], *sw = args[4];
+    c.stump = PyObject_IsTrue(args[0]);
+    c.target = PyObject_IsTrue(args[2]);
+    double knuth_max = PyFloat_AsDouble(args[7]);
+    c.lr = PyFloat_AsDouble(args[14]);
+    if (c.stump < 0 || c.target < 0 || PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(sc) || !PyList_CheckExact(c.xs)) {
+        PyErr_SetString(PyExc_TypeError, "sc and xs must be lists");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(sc);
+    c.members = n;
+    c.present = PyList_GET_SIZE(c.xs);
+    if (check_list(before, n, "before") || check_list(sw, n, "sw") || check_list(c.ks, n, "ks"))
+        return NULL;
+    if (c.present && (check_list(c.switch_, n, "switch") ||
+                      check_list(c.best_right, n, "best_right") ||
+                      check_list(c.best_wrong, n, "best_wrong")))
+        return NULL;
+    Py_buffer params = {0}, grads = {0};
+    int have_params = 0, have_grads = 0, failed = 0;
+    if (c.present) {
+        Py_ssize_t shape[3] = {c.stump ? 4 : 2, n, c.present};
+        if (get_matrix(args[12], &params, 3, shape, "params"))
+            return NULL;
+        have_params = 1;
+        c.params = params.buf;
+        memcpy(c.params_strides, params.strides, sizeof c.params_strides);
+        if (!c.stump) {
+            if (get_matrix(args[13], &grads, 2, shape + 1, "gradients")) {
+                PyBuffer_Release(&params);
+                return NULL;
+            }
+            have_grads = 1;
+            c.gradients = grads.buf;
+            memcpy(c.gradient_strides, grads.strides, sizeof c.gradient_strides);
+        }
+    }
+    failed = oza_loop(before, c.target, sc, sw, args[6], knuth_max, weak_vote_after, &c);
+    if (have_params)
+        PyBuffer_Release(&params);
+    if (have_grads)
+        PyBuffer_Release(&grads);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* poisson(rate, rng) -> int: draw_poisson, for the tests to compare with streamboost.poisson. */
+static PyObject *poisson(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "poisson takes 3 arguments (rate, rng, knuth_max)");
+        return NULL;
+    }
+    double rate = PyFloat_AsDouble(args[0]), knuth_max = PyFloat_AsDouble(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *uniform = PyObject_GetAttrString(args[1], "random");
     if (uniform == NULL)
         return NULL;
-    PyObject *result = oza_linear_loop(args, uniform);
+    long k;
+    int failed = draw_poisson(rate, uniform, knuth_max, &k);
     Py_DECREF(uniform);
-    return result;
+    return failed ? NULL : PyLong_FromLong(k);
 }
 
 /* oza_alphas(sc, sw, stop) -> list: OzaBoostClassifier._compute_alphas (AdaMEC's vote weights,
@@ -460,6 +684,10 @@ static PyMethodDef methods[] = {
      "Weighted, clipped log-loss gradients of a minibatch, in place."},
     {"oza_linear", (PyCFunction)(void (*)(void))oza_linear, METH_FASTCALL,
      "Oza boosting's learn_one loop over logistic-regression members."},
+    {"oza_weak", (PyCFunction)(void (*)(void))oza_weak, METH_FASTCALL,
+     "Oza boosting's learn_one loop over decision stumps or univariate logistic regressions."},
+    {"poisson", (PyCFunction)(void (*)(void))poisson, METH_FASTCALL,
+     "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."},
     {"oza_alphas", (PyCFunction)(void (*)(void))oza_alphas, METH_FASTCALL,
      "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."},
     {"vote_score", (PyCFunction)(void (*)(void))vote_score, METH_FASTCALL,
@@ -471,4 +699,14 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_kernels", "Compiled twins of Oza boosting's hot loops.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernels(void)
+{
+    PyObject *math = PyImport_ImportModule("math");
+    if (math == NULL)
+        return NULL;
+    py_lgamma = PyObject_GetAttrString(math, "lgamma");
+    Py_DECREF(math);
+    if (py_lgamma == NULL)
+        return NULL;
+    return PyModule_Create(&module);
+}

@@ -6,8 +6,18 @@ draws, so results are identical either way (the tests run both on real streams).
 compiler at install, or with the environment variable `STREAMBOOST_KERNELS=0` when streamboost
 is imported, `compiled` is None and the Python loops run.
 
-* `oza_linear`: `OzaBoostClassifier.learn_one`'s member loop over logistic-regression members
-  (`members.LinearMembers.boost`).
+* one example at a time: `OzaBoostClassifier.learn_one`'s member loop (Poisson draws, each
+  member's vote after learning, Oza's lambda update) over logistic-regression members
+  (`oza_linear`) and over decision stumps or univariate logistic regressions (`oza_weak`),
+  through `ArrayMembers.boost`; the vote weights (`oza_alphas`) and the vote (`vote_score`);
+* by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
+  `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
+  (`oza_batch`) and the clipped log-loss gradients of logistic-regression members
+  (`log_gradients`).
+
+What stays in numpy is the work on whole arrays (scores, updates); what moved to C is the Python
+bookkeeping between them, which cost more than the arithmetic: measured in
+`benchmarks/booster_engines.py`.
 
 Examples
 --------

@@ -16,7 +16,7 @@ from river import linear_model
 
 from streamboost import OzaBoostClassifier, kernels
 from streamboost.datasets import stream
-from streamboost.members import linear
+from streamboost.poisson import KNUTH_MAX_RATE, poisson
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 COMPILED = kernels.compiled
@@ -78,19 +78,48 @@ def test_learn_one_with_kernels_is_the_python_loop_bit_for_bit(params):
 
 
 @needs_kernels
-def test_large_rates_are_drawn_by_the_python_sampler_called_back():
-    calls = []
-    draw = linear.poisson
+def test_the_compiled_sampler_draws_what_poisson_draws():
+    # both branches (Knuth below 10, PTRS above, with its rare lgamma test) and the edges
+    rates = [0.0, 1e-3, 0.5, 1.0, 3.7, 9.999, 10.0, 10.5, 33.0, 480.0, 1.2e4, 3.7e6]
+    ours, theirs = random.Random(11), random.Random(11)
+    for _ in range(3_000):
+        for rate in rates:
+            assert COMPILED.poisson(rate, ours, KNUTH_MAX_RATE) == poisson(rate, theirs)
+    assert ours.random() == theirs.random()  # the same number of uniforms used
 
-    def recorded(rate, rng):
-        calls.append(rate)
-        return draw(rate, rng)
 
-    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=30, seed=5)
-    with mock.patch.object(linear, "poisson", recorded):
-        for x, y in phishing(1_000):
+@needs_kernels
+@pytest.mark.parametrize("member", [DecisionStump(), UnivariateLogisticRegression()])
+def test_weak_members_learn_one_with_kernels_is_the_python_loop_bit_for_bit(member):
+    # 100 members: most draw with rates far above 10; features come and go (a row with none
+    # of them: every vote after learning is False)
+    rows = phishing(1_500)
+    keys = list(rows[0][0])
+    rows = [
+        ({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % 7} if i % 5 else {}, y)
+        if i % 3 == 0 else (x, y)
+        for i, (x, y) in enumerate(rows)
+    ]
+    assert any(not x for x, _ in rows) and len(keys) > 1
+
+    def make():
+        return OzaBoostClassifier(member, n_models=100, seed=9)
+
+    compiled, python = both_ways(make, prequential_weak(rows))
+    assert compiled == python
+    assert max(compiled[1][0]) > 1e3  # the large rates were drawn
+
+
+def prequential_weak(rows):
+    def replay(model):
+        scores = []
+        for x, y in rows:
+            scores.append(model.predict_proba_one(x).get(True, 0.0))
             model.learn_one(x, y)
-    assert calls and min(calls) >= 10.0
+        held = model._members
+        return scores, (model._lambda_sc, model._lambda_sw), held._params.tolist()
+
+    return replay
 
 
 def minibatches(rows, size):

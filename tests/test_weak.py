@@ -333,3 +333,15 @@ def test_calibration_repairs_the_vote_of_100_stumps():
             model.learn_one(x, y)
         briers.append(loss / 1_250)
     assert briers[1] < 0.9 * briers[0]
+
+
+@pytest.mark.parametrize("member", [DecisionStump(), UnivariateLogisticRegression()])
+def test_an_empty_first_example_leaves_the_arrays_consistent(member):
+    # the layout cache once took an empty x for the known layout, and the next example failed
+    vectorised = OzaBoostClassifier(member, n_models=3, seed=1)
+    reference = OzaBoostClassifier(member, n_models=3, seed=1, engine="reference")
+    rows = [({}, True), ({"b": 2.0}, False), ({}, False), ({"a": 1.0, "b": -1.0}, True)] * 5
+    for x, y in rows:
+        assert vectorised.predict_proba_one(x) == reference.predict_proba_one(x)
+        vectorised.learn_one(x, y)
+        reference.learn_one(x, y)

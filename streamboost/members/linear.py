@@ -9,7 +9,7 @@ from river import linear_model, optim, utils
 from scipy.special import expit
 
 from .. import kernels
-from ..poisson import KNUTH_MAX_RATE, poisson
+from ..poisson import KNUTH_MAX_RATE
 from .base import ArrayMembers
 
 __all__ = ["LinearMembers"]
@@ -165,7 +165,7 @@ class LinearMembers(ArrayMembers):
         # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c)
         self._trained = kernels.compiled.oza_linear(
             self._margins, self._votes, target, self._step, self._lr, self.weighted,
-            sc, sw, self._moves, self.steps, rng, poisson, KNUTH_MAX_RATE,
+            sc, sw, self._moves, self.steps, rng, KNUTH_MAX_RATE,
         )
         return True
 

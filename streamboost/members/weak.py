@@ -6,6 +6,8 @@ import bisect
 
 import numpy as np
 
+from .. import kernels
+from ..poisson import KNUTH_MAX_RATE
 from ..validation import matrix
 from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
 from ..weak.stump import stump_vote
@@ -47,7 +49,7 @@ class WeakMembers(ArrayMembers):
         self._score = np.zeros((n_models, 0))
         self._params = np.zeros((len(self._fields), n_models, 0))  # field x member x column
         self._names: list[str] = []  # repr of each column's feature, sorted
-        self._layout: tuple = ((), None, None)  # x's keys, their order by column, the columns
+        self._layout: tuple = (None, None, None)  # x's keys, their order by column, the columns
         self._before: list[bool] = []
         self._batch: tuple = _NO_BATCH  # the last minibatch's table and what is derived from it
 
@@ -129,6 +131,23 @@ class WeakMembers(ArrayMembers):
             return False
         best = self._best[0] if 2 * k > self._switch[i] else self._best[1]
         return self._vote_after(i, best[i], k)
+
+    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+        if kernels.compiled is None:
+            return False
+        # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c); with
+        # no feature of x known, every vote after learning is False
+        stump = self.kind is DecisionStump
+        if len(self._xv):
+            gradients = None if stump else self._gradients
+            candidates = (self._switch, *self._best, self._xs, self._params_x, gradients)
+        else:
+            candidates = (None, None, None, [], None, None)
+        kernels.compiled.oza_weak(
+            stump, self._before, target, sc, sw, self._ks, rng, KNUTH_MAX_RATE, *candidates,
+            0.0 if stump else self._model.lr,
+        )
+        return True
 
     def _prepare(self) -> None:
         """Array work on every candidate that the update needs (after `begin` set x)."""
