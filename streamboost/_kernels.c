@@ -416,6 +416,77 @@ static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* best_candidates(scores, right) -> (switch, best_right, best_wrong): WeakMembers.begin's
+ * search, per member (row): the first highest score among the candidates right on x and among
+ * those wrong (numpy's argmax over scores with the other group at -inf), and the threshold
+ * that 2k must exceed for the right one to win, gap - 1/2 if it comes first. */
+static PyObject *best_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "best_candidates takes 2 arguments");
+        return NULL;
+    }
+    Py_buffer scores, right;
+    Py_ssize_t any_shape[2] = {-1, -1};
+    if (get_matrix(args[0], &scores, 2, any_shape, "scores"))
+        return NULL;
+    if (PyObject_GetBuffer(args[1], &right, PyBUF_STRIDES | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&scores);
+        return NULL;
+    }
+    if (right.ndim != 2 || right.format[0] != '?' || right.shape[0] != scores.shape[0] ||
+        right.shape[1] != scores.shape[1]) {
+        PyErr_SetString(PyExc_TypeError, "right must be a bool array shaped as scores");
+        PyBuffer_Release(&scores);
+        PyBuffer_Release(&right);
+        return NULL;
+    }
+    Py_ssize_t n = scores.shape[0], m = scores.shape[1];
+    PyObject *switch_ = PyList_New(n), *best_right = PyList_New(n), *best_wrong = PyList_New(n);
+    PyObject *result = NULL;
+    if (switch_ == NULL || best_right == NULL || best_wrong == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *srow = (const char *)scores.buf + i * scores.strides[0];
+        const char *rrow = (const char *)right.buf + i * right.strides[0];
+        Py_ssize_t br = 0, bw = 0;
+        double vr = -INFINITY, vw = -INFINITY;
+        for (Py_ssize_t f = 0; f < m; f++) {
+            double v = *(const double *)(srow + f * scores.strides[1]);
+            int is_right = *(rrow + f * right.strides[1]) != 0;
+            double r = is_right ? v : -INFINITY, w = is_right ? -INFINITY : v;
+            if (f == 0 || r > vr) { /* argmax: the first of the highest */
+                vr = r;
+                br = f;
+            }
+            if (f == 0 || w > vw) {
+                vw = w;
+                bw = f;
+            }
+        }
+        double gap = vw - vr;
+        PyObject *a = PyFloat_FromDouble(gap - 0.5 * (double)(br < bw));
+        PyObject *b = PyLong_FromSsize_t(br), *c = PyLong_FromSsize_t(bw);
+        if (a == NULL || b == NULL || c == NULL) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            Py_XDECREF(c);
+            goto done;
+        }
+        PyList_SET_ITEM(switch_, i, a);
+        PyList_SET_ITEM(best_right, i, b);
+        PyList_SET_ITEM(best_wrong, i, c);
+    }
+    result = PyTuple_Pack(3, switch_, best_right, best_wrong);
+done:
+    Py_XDECREF(switch_);
+    Py_XDECREF(best_right);
+    Py_XDECREF(best_wrong);
+    PyBuffer_Release(&scores);
+    PyBuffer_Release(&right);
+    return result;
+}
+
 /* poisson(rate, rng) -> int: draw_poisson, for the tests to compare with streamboost.poisson. */
 static PyObject *poisson(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -686,6 +757,8 @@ static PyMethodDef methods[] = {
      "Oza boosting's learn_one loop over logistic-regression members."},
     {"oza_weak", (PyCFunction)(void (*)(void))oza_weak, METH_FASTCALL,
      "Oza boosting's learn_one loop over decision stumps or univariate logistic regressions."},
+    {"best_candidates", (PyCFunction)(void (*)(void))best_candidates, METH_FASTCALL,
+     "Each weak member's best candidate right and wrong on x, and when the right one wins."},
     {"poisson", (PyCFunction)(void (*)(void))poisson, METH_FASTCALL,
      "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."},
     {"oza_alphas", (PyCFunction)(void (*)(void))oza_alphas, METH_FASTCALL,

@@ -16,6 +16,7 @@ from river import linear_model
 
 from streamboost import OzaBoostClassifier, kernels
 from streamboost.datasets import stream
+from streamboost.members.weak import best_candidates
 from streamboost.poisson import KNUTH_MAX_RATE, poisson
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
@@ -207,3 +208,14 @@ def test_vote_weights_and_scores_are_the_python_twins():
                 model._alphas = None
                 results.append((model.alphas, model._score_one({"a": 1.0})))
         assert results[0] == results[1]
+
+
+@needs_kernels
+def test_best_candidates_is_the_numpy_search_with_ties_and_one_sided_rows():
+    rng = np.random.default_rng(6)
+    for _ in range(300):
+        members, features = rng.integers(1, 6), rng.integers(1, 9)
+        scores = rng.integers(-3, 4, (members, features)).astype(float)  # many ties
+        right = rng.random((members, features)) < rng.choice([0.0, 0.5, 1.0])
+        view = np.asfortranarray(scores)  # strided input is read in place
+        assert COMPILED.best_candidates(view, right) == best_candidates(scores, right)

@@ -19,6 +19,22 @@ __all__ = ["StumpMembers", "UnivariateMembers", "WeakMembers"]
 _NO_BATCH = (None, None, None, None)
 
 
+def best_candidates(scores: np.ndarray, right: np.ndarray) -> tuple[list, list, list]:
+    """For each member (row): its first highest-scoring candidate among those right on x and
+    among those wrong, and the threshold 2k must exceed for the right one to win after weight
+    k (`kernels.compiled.best_candidates` is its twin)."""
+    right_scores = np.where(right, scores, -np.inf)
+    wrong_scores = np.where(right, -np.inf, scores)
+    best_right = right_scores.argmax(axis=1)
+    best_wrong = wrong_scores.argmax(axis=1)
+    rows = np.arange(len(scores))
+    gap = wrong_scores[rows, best_wrong] - right_scores[rows, best_right]
+    # The right candidate wins after weight k iff S_r + k > S_w - k, i.e. 2k > gap, or
+    # 2k = gap and it comes first; both sides are integers, so shift the tie by 1/2.
+    switch = gap - 0.5 * (best_right < best_wrong)
+    return switch.tolist(), best_right.tolist(), best_wrong.tolist()
+
+
 class WeakMembers(ArrayMembers):
     r"""`n_models` weak learners of one kind as arrays: each candidate parameter and the scores
     form (members x features) matrices, so one set of array operations checks and updates every
@@ -110,17 +126,8 @@ class WeakMembers(ArrayMembers):
             return before
         right = self._candidates == target
         self._right = right
-        scores = self._scores_x
-        right_scores = np.where(right, scores, -np.inf)
-        wrong_scores = np.where(right, -np.inf, scores)
-        best_right = right_scores.argmax(axis=1)
-        best_wrong = wrong_scores.argmax(axis=1)
-        rows = np.arange(self.n_models)
-        gap = wrong_scores[rows, best_wrong] - right_scores[rows, best_right]
-        # The right candidate wins after weight k iff S_r + k > S_w - k, i.e. 2k > gap, or
-        # 2k = gap and it comes first; both sides are integers, so shift the tie by 1/2.
-        self._switch = (gap - 0.5 * (best_right < best_wrong)).tolist()
-        self._best = best_right.tolist(), best_wrong.tolist()
+        search = best_candidates if kernels.compiled is None else kernels.compiled.best_candidates
+        self._switch, *self._best = search(self._scores_x, right)
         self._xs = self._xv.tolist()
         self._prepare()
         return before
