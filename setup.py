@@ -1,14 +1,18 @@
 """Builds the optional compiled kernels (streamboost/_kernels.c); everything else is in
-pyproject.toml. Without a C compiler the build goes on and streamboost runs their pure-Python
-twins (`streamboost.kernels`), slower but with the same results."""
+pyproject.toml. Without a C compiler, or without numpy at build time, the build goes on and
+streamboost runs their pure-Python twins (`streamboost.kernels`): slower, the same results."""
 
 from pathlib import Path
 
-import numpy
 from setuptools import Extension, setup
 
-setup(
-    ext_modules=[
+
+def kernels() -> list[Extension]:
+    try:
+        import numpy
+    except ImportError:  # a build without isolation and without numpy: no kernels
+        return []
+    return [
         Extension(
             "streamboost._kernels",
             sources=["streamboost/_kernels.c"],
@@ -20,4 +24,6 @@ setup(
             optional=True,
         )
     ]
-)
+
+
+setup(ext_modules=kernels())
