@@ -26,7 +26,13 @@ extern int64_t random_poisson(bitgen_t *bitgen_state, double lam);
 /* numpy/random/_common.pyx: INT64_MAX - 10 sqrt(INT64_MAX) */
 #define POISSON_LAM_MAX (9.223372006484771e18)
 
-#define TIE_BAND 1e-9 /* members/linear.py: _TIE_BAND */
+#define TIE_BAND 1e-9
+
+#define EXPECT_ARGS(count, name)                                                                  \
+    if (nargs != (count)) {                                                                       \
+        PyErr_SetString(PyExc_TypeError, name " takes " #count " arguments");                     \
+        return NULL;                                                                              \
+    } /* members/linear.py: _TIE_BAND */
 
 /* River's LogisticRegression vote from a margin: the sign, and in the tie band River's own
  * arithmetic (utils.math.sigmoid, then p > 1 - p), as members/linear.py decides it. */
@@ -240,10 +246,7 @@ static int linear_vote_after(void *p, Py_ssize_t i, long k, int *vote)
  * steps[i] grows by the steps taken; returns whether any member learned. */
 static PyObject *oza_linear(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "oza_linear takes 12 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(12, "oza_linear");
     linear_ctx c = {.margins = args[0], .moves = args[8], .steps = args[9]};
     PyObject *before = args[1], *step = args[3], *sc = args[6], *sw = args[7];
     int target = PyObject_IsTrue(args[2]);
@@ -361,10 +364,7 @@ static int get_matrix(PyObject *obj, Py_buffer *view, int ndim, const Py_ssize_t
  * becomes member i's draw. */
 static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 15) {
-        PyErr_SetString(PyExc_TypeError, "oza_weak takes 15 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(15, "oza_weak");
     weak_ctx c = {.ks = args[5], .switch_ = args[8], .best_right = args[9],
                   .best_wrong = args[10], .xs = args[11]};
     PyObject *before = args[1], *sc = args[3], *sw = args[4];
@@ -422,10 +422,7 @@ static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t narg
  * that 2k must exceed for the right one to win, gap - 1/2 if it comes first. */
 static PyObject *best_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "best_candidates takes 2 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(2, "best_candidates");
     Py_buffer scores, right;
     Py_ssize_t any_shape[2] = {-1, -1};
     if (get_matrix(args[0], &scores, 2, any_shape, "scores"))
@@ -490,10 +487,7 @@ done:
 /* poisson(rate, rng) -> int: draw_poisson, for the tests to compare with streamboost.poisson. */
 static PyObject *poisson(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "poisson takes 3 arguments (rate, rng, knuth_max)");
-        return NULL;
-    }
+    EXPECT_ARGS(3, "poisson");
     double rate = PyFloat_AsDouble(args[0]), knuth_max = PyFloat_AsDouble(args[2]);
     if (PyErr_Occurred())
         return NULL;
@@ -510,10 +504,7 @@ static PyObject *poisson(PyObject *self, PyObject *const *args, Py_ssize_t nargs
  * Oza 2005 Fig. 2 with the error floored at 1/(2(n+1))). */
 static PyObject *oza_alphas(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "oza_alphas takes 3 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(3, "oza_alphas");
     PyObject *sc = args[0], *sw = args[1];
     int stop = PyObject_IsTrue(args[2]);
     if (stop < 0 || !PyList_CheckExact(sc))
@@ -556,10 +547,7 @@ static PyObject *oza_alphas(PyObject *self, PyObject *const *args, Py_ssize_t na
  * 2016, Eq. 7.6 or, logistic, 7.7); a member with alpha 0 or vote None abstains. */
 static PyObject *vote_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "vote_score takes 3 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(3, "vote_score");
     PyObject *alphas = args[0], *votes = args[1];
     int logistic = PyObject_IsTrue(args[2]);
     if (logistic < 0)
@@ -619,32 +607,50 @@ static int get_buffer(PyObject *obj, Py_buffer *view, char kind, Py_ssize_t *n, 
     return 0;
 }
 
+typedef struct {
+    char kind;
+    int writable;
+    const char *name;
+} buffer_spec;
+
+static void release_buffers(Py_buffer *views, int count)
+{
+    for (int j = 0; j < count; j++)
+        PyBuffer_Release(&views[j]);
+}
+
+/* `count` 1-d buffers of one length (set in *n), as `specs` say; none held on failure. */
+static int get_buffers(PyObject *const *objs, const buffer_spec *specs, int count,
+                       Py_buffer *views, Py_ssize_t *n)
+{
+    for (int j = 0; j < count; j++) {
+        if (get_buffer(objs[j], &views[j], specs[j].kind, n, specs[j].writable, specs[j].name)) {
+            release_buffers(views, j);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* poisson_fill(capsule, lam, out): out[b] ~ Poisson(lam[b]) from the bit generator in
  * `capsule` (Generator.bit_generator.capsule), in order: Generator.poisson(lam)'s draws. */
 static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "poisson_fill takes 3 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(3, "poisson_fill");
     bitgen_t *bitgen = PyCapsule_GetPointer(args[0], "BitGenerator");
     if (bitgen == NULL)
         return NULL;
-    Py_buffer lam_view, out_view;
+    static const buffer_spec specs[] = {{'d', 0, "lam"}, {'q', 1, "out"}};
+    Py_buffer views[2];
     Py_ssize_t n = -1;
-    if (get_buffer(args[1], &lam_view, 'd', &n, 0, "lam"))
+    if (get_buffers(args + 1, specs, 2, views, &n))
         return NULL;
-    if (get_buffer(args[2], &out_view, 'q', &n, 1, "out")) {
-        PyBuffer_Release(&lam_view);
-        return NULL;
-    }
-    const double *lam = lam_view.buf;
-    int64_t *out = out_view.buf;
+    const double *lam = views[0].buf;
+    int64_t *out = views[1].buf;
     for (Py_ssize_t b = 0; b < n; b++) {
         /* Generator.poisson's checks, before any draw: 0 <= lam <= its POISSON_LAM_MAX */
         if (!(lam[b] >= 0.0 && lam[b] <= POISSON_LAM_MAX)) {
-            PyBuffer_Release(&lam_view);
-            PyBuffer_Release(&out_view);
+            release_buffers(views, 2);
             char text[64];
             snprintf(text, sizeof text, "%.17g", lam[b]);
             PyErr_Format(PyExc_ValueError, "lam must be in [0, 9.2e18], got %s at row %zd", text,
@@ -654,8 +660,7 @@ static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     for (Py_ssize_t b = 0; b < n; b++)
         out[b] = random_poisson(bitgen, lam[b]);
-    PyBuffer_Release(&lam_view);
-    PyBuffer_Release(&out_view);
+    release_buffers(views, 2);
     Py_RETURN_NONE;
 }
 
@@ -664,28 +669,17 @@ static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t 
  * from (sc, sw) up to b; lam[b] *= (sc_b + sw_b) / (2 (sc_b if right else sw_b)). */
 static PyObject *oza_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "oza_batch takes 5 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(5, "oza_batch");
     double right = PyFloat_AsDouble(args[3]), wrong = PyFloat_AsDouble(args[4]);
     if (PyErr_Occurred())
         return NULL;
-    Py_buffer votes_view, targets_view, lam_view;
+    static const buffer_spec specs[] = {{'?', 0, "votes"}, {'?', 0, "targets"}, {'d', 1, "lam"}};
+    Py_buffer views[3];
     Py_ssize_t n = -1;
-    if (get_buffer(args[0], &votes_view, '?', &n, 0, "votes"))
+    if (get_buffers(args, specs, 3, views, &n))
         return NULL;
-    if (get_buffer(args[1], &targets_view, '?', &n, 0, "targets")) {
-        PyBuffer_Release(&votes_view);
-        return NULL;
-    }
-    if (get_buffer(args[2], &lam_view, 'd', &n, 1, "lam")) {
-        PyBuffer_Release(&votes_view);
-        PyBuffer_Release(&targets_view);
-        return NULL;
-    }
-    const char *votes = votes_view.buf, *targets = targets_view.buf;
-    double *lam = lam_view.buf;
+    const char *votes = views[0].buf, *targets = views[1].buf;
+    double *lam = views[2].buf;
     for (Py_ssize_t b = 0; b < n; b++) {
         double correct = (votes[b] != 0) == (targets[b] != 0) ? 1.0 : 0.0;
         double r = lam[b] * correct;
@@ -696,9 +690,7 @@ static PyObject *oza_batch(PyObject *self, PyObject *const *args, Py_ssize_t nar
         chosen *= 2.0;
         lam[b] *= (right + wrong) / chosen;
     }
-    PyBuffer_Release(&votes_view);
-    PyBuffer_Release(&targets_view);
-    PyBuffer_Release(&lam_view);
+    release_buffers(views, 3);
     return Py_BuildValue("(dd)", right, wrong);
 }
 
@@ -707,29 +699,18 @@ static PyObject *oza_batch(PyObject *self, PyObject *const *args, Py_ssize_t nar
  * (River's Log.gradient, clipped), expit as scipy computes it, 1 / (1 + e^-z). */
 static PyObject *log_gradients(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "log_gradients takes 5 arguments");
-        return NULL;
-    }
+    EXPECT_ARGS(5, "log_gradients");
     double clip = PyFloat_AsDouble(args[3]), lr = PyFloat_AsDouble(args[4]);
     if (PyErr_Occurred())
         return NULL;
-    Py_buffer z_view, scale_view, ks_view;
+    static const buffer_spec specs[] = {{'d', 1, "z"}, {'d', 0, "scale"}, {'q', 0, "ks"}};
+    Py_buffer views[3];
     Py_ssize_t n = -1;
-    if (get_buffer(args[0], &z_view, 'd', &n, 1, "z"))
+    if (get_buffers(args, specs, 3, views, &n))
         return NULL;
-    if (get_buffer(args[1], &scale_view, 'd', &n, 0, "scale")) {
-        PyBuffer_Release(&z_view);
-        return NULL;
-    }
-    if (get_buffer(args[2], &ks_view, 'q', &n, 0, "ks")) {
-        PyBuffer_Release(&z_view);
-        PyBuffer_Release(&scale_view);
-        return NULL;
-    }
-    double *z = z_view.buf;
-    const double *scale = scale_view.buf;
-    const int64_t *ks = ks_view.buf;
+    double *z = views[0].buf;
+    const double *scale = views[1].buf;
+    const int64_t *ks = views[2].buf;
     for (Py_ssize_t b = 0; b < n; b++) {
         double g = 1.0 / (1.0 + exp(-z[b]));
         g = g * scale[b];
@@ -740,31 +721,22 @@ static PyObject *log_gradients(PyObject *self, PyObject *const *args, Py_ssize_t
             g = -clip;
         z[b] = g * lr;
     }
-    PyBuffer_Release(&z_view);
-    PyBuffer_Release(&scale_view);
-    PyBuffer_Release(&ks_view);
+    release_buffers(views, 3);
     Py_RETURN_NONE;
 }
 
+#define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
+
 static PyMethodDef methods[] = {
-    {"poisson_fill", (PyCFunction)(void (*)(void))poisson_fill, METH_FASTCALL,
-     "Generator.poisson's draws for an array of rates, into an int64 array."},
-    {"oza_batch", (PyCFunction)(void (*)(void))oza_batch, METH_FASTCALL,
-     "Oza boosting's lambda update over a minibatch."},
-    {"log_gradients", (PyCFunction)(void (*)(void))log_gradients, METH_FASTCALL,
-     "Weighted, clipped log-loss gradients of a minibatch, in place."},
-    {"oza_linear", (PyCFunction)(void (*)(void))oza_linear, METH_FASTCALL,
-     "Oza boosting's learn_one loop over logistic-regression members."},
-    {"oza_weak", (PyCFunction)(void (*)(void))oza_weak, METH_FASTCALL,
-     "Oza boosting's learn_one loop over decision stumps or univariate logistic regressions."},
-    {"best_candidates", (PyCFunction)(void (*)(void))best_candidates, METH_FASTCALL,
-     "Each weak member's best candidate right and wrong on x, and when the right one wins."},
-    {"poisson", (PyCFunction)(void (*)(void))poisson, METH_FASTCALL,
-     "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."},
-    {"oza_alphas", (PyCFunction)(void (*)(void))oza_alphas, METH_FASTCALL,
-     "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."},
-    {"vote_score", (PyCFunction)(void (*)(void))vote_score, METH_FASTCALL,
-     "The booster's score from the vote weights and the members' votes."},
+    METHOD(poisson_fill, "Generator.poisson's draws for an array of rates, into an int64 array."),
+    METHOD(oza_batch, "Oza boosting's lambda update over a minibatch."),
+    METHOD(log_gradients, "Weighted, clipped log-loss gradients of a minibatch, in place."),
+    METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
+    METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
+    METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),
+    METHOD(poisson, "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."),
+    METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),
+    METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,14 +46,17 @@ def both_ways(make, replay) -> tuple:
     return tuple(out)
 
 
-def prequential(rows):
+def prequential(rows, learned=lambda model: [(m.weights, m.intercept) for m in model.models]):
+    """A replay of `rows` that returns every score, the lambdas and vote weights, and what the
+    members learned (`learned(model)`)."""
+
     def replay(model):
         scores = []
         for x, y in rows:
             scores.append(model.predict_proba_one(x).get(True, 0.0))
             model.learn_one(x, y)
         state = (model._lambda_sc, model._lambda_sw, model.alphas)
-        return scores, state, [(m.weights, m.intercept) for m in model.models]
+        return scores, state, learned(model)
 
     return replay
 
@@ -106,21 +109,12 @@ def test_weak_members_learn_one_with_kernels_is_the_python_loop_bit_for_bit(memb
     def make():
         return OzaBoostClassifier(member, n_models=100, seed=9)
 
-    compiled, python = both_ways(make, prequential_weak(rows))
+    learned = prequential(rows, lambda model: model._members._params.tolist())
+    compiled, python = both_ways(make, learned)
     assert compiled == python
     assert max(compiled[1][0]) > 1e3  # the large rates were drawn
 
 
-def prequential_weak(rows):
-    def replay(model):
-        scores = []
-        for x, y in rows:
-            scores.append(model.predict_proba_one(x).get(True, 0.0))
-            model.learn_one(x, y)
-        held = model._members
-        return scores, (model._lambda_sc, model._lambda_sw), held._params.tolist()
-
-    return replay
 
 
 def minibatches(rows, size):
