@@ -632,6 +632,50 @@ static int get_buffers(PyObject *const *objs, const buffer_spec *specs, int coun
     return 0;
 }
 
+/* stump_votes(params, xv, out): out[i, f] = stump_vote of member i's candidate f on xv[f], params
+ * (n_pos, n_neg, s_pos, s_neg) x member x feature: DecisionStump._candidate_votes, element by
+ * element. */
+static PyObject *stump_votes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "stump_votes");
+    Py_buffer params, xv, out;
+    Py_ssize_t four[3] = {4, -1, -1}, m = -1;
+    if (get_matrix(args[0], &params, 3, four, "params"))
+        return NULL;
+    if (get_buffer(args[1], &xv, 'd', &m, 0, "xv")) {
+        PyBuffer_Release(&params);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[2], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        goto fail;
+    Py_ssize_t n = params.shape[1];
+    if (out.ndim != 2 || out.format[0] != '?' || out.shape[0] != n || out.shape[1] != m ||
+        params.shape[2] != m) {
+        PyErr_SetString(PyExc_TypeError, "out must be a bool array of members x features");
+        PyBuffer_Release(&out);
+        goto fail;
+    }
+    const Py_ssize_t *st = params.strides;
+    const double *x = xv.buf;
+    char *votes = out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t f = 0; f < m; f++) {
+            const char *at = (const char *)params.buf + i * st[1] + f * st[2];
+#define FIELD(j) (*(const double *)(at + (j) * st[0]))
+            votes[i * m + f] = (char)stump_vote(FIELD(0), FIELD(1), FIELD(2), FIELD(3), x[f]);
+#undef FIELD
+        }
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&xv);
+    PyBuffer_Release(&params);
+    Py_RETURN_NONE;
+fail:
+    PyBuffer_Release(&xv);
+    PyBuffer_Release(&params);
+    return NULL;
+}
+
 /* poisson_fill(capsule, lam, out): out[b] ~ Poisson(lam[b]) from the bit generator in
  * `capsule` (Generator.bit_generator.capsule), in order: Generator.poisson(lam)'s draws. */
 static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -734,6 +778,7 @@ static PyMethodDef methods[] = {
     METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),
+    METHOD(stump_votes, "Every decision stump candidate's vote on x."),
     METHOD(poisson, "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."),
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),

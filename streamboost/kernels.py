@@ -10,6 +10,8 @@ is imported, `compiled` is None and the Python loops run.
   member's vote after learning, Oza's lambda update) over logistic-regression members
   (`oza_linear`) and over decision stumps or univariate logistic regressions (`oza_weak`),
   through `ArrayMembers.boost`; the vote weights (`oza_alphas`) and the vote (`vote_score`);
+  the weak members' best candidates (`best_candidates`) and every stump candidate's vote
+  (`stump_votes`);
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
   `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
   (`oza_batch`) and the clipped log-loss gradients of logistic-regression members

@@ -213,3 +213,19 @@ def test_best_candidates_is_the_numpy_search_with_ties_and_one_sided_rows():
         right = rng.random((members, features)) < rng.choice([0.0, 0.5, 1.0])
         view = np.asfortranarray(scores)  # strided input is read in place
         assert COMPILED.best_candidates(view, right) == best_candidates(scores, right)
+
+
+@needs_kernels
+def test_stump_votes_are_the_stumps_numpy_rule():
+    rng = np.random.default_rng(12)
+    for _ in range(200):
+        members, features = rng.integers(1, 7), rng.integers(1, 9)
+        counts = rng.choice([0.0, 1.0, 2.5], (2, members, features))  # empty classes too
+        sums = rng.integers(-2, 3, (2, members, features)) * counts  # equal means too
+        params = np.concatenate([counts, sums])
+        xv = rng.integers(-2, 3, features).astype(float)
+        votes = np.empty((members, features), dtype=bool)
+        # a strided view, as the members pass their columns
+        COMPILED.stump_votes(np.swapaxes(np.swapaxes(params, 1, 2).copy(), 1, 2), xv, votes)
+        named = dict(zip(DecisionStump._fields, params, strict=True))
+        assert (votes == DecisionStump._candidate_votes(named, xv)).all()

@@ -111,12 +111,15 @@ class WeakMembers(ArrayMembers):
             return self._before
         params = self._params[:, :, cols]
         self._params_x = params
-        named = dict(zip(self._fields, params, strict=True))
-        self._candidates = self.kind._candidate_votes(named, xv)
+        self._candidates = self._candidate_votes(params, xv)
         self._scores_x = scores = self._score[:, cols]
         best = scores.argmax(axis=1)  # the first of the highest: the learner's tie order
         self._before = self._candidates[np.arange(self.n_models), best].tolist()
         return self._before
+
+    def _candidate_votes(self, params: np.ndarray, xv: np.ndarray) -> np.ndarray:
+        """Every candidate's vote on x's values `xv` (params: field x member x feature)."""
+        return self.kind._candidate_votes(dict(zip(self._fields, params, strict=True)), xv)
 
     def begin(self, x: dict, target: bool) -> list[bool]:
         before = self.votes(x)
@@ -291,6 +294,13 @@ class StumpMembers(WeakMembers):
     """`DecisionStump` members as arrays."""
 
     kind = DecisionStump
+
+    def _candidate_votes(self, params: np.ndarray, xv: np.ndarray) -> np.ndarray:
+        if kernels.compiled is None:
+            return super()._candidate_votes(params, xv)
+        votes = np.empty(params.shape[1:], dtype=bool)  # the same rule, stump_vote, in C
+        kernels.compiled.stump_votes(params, xv, votes)
+        return votes
 
     def _vote_after(self, i: int, f: int, k: int) -> bool:
         params, x = self._params_x, self._xs[f]
