@@ -306,10 +306,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if kwargs:
             self._check_kwargs(kwargs)
         held = self._members
-        labels = y.tolist() if hasattr(y, "tolist") else list(y)
-        if len(labels) != len(X):
-            raise ValueError(f"X has {len(X)} rows but y has {len(labels)} labels")
-        positive = self._labels.check_many(labels)  # every label checked before any change
+        labels, positive = self._labels.check_many(y, len(X))  # checked before any change
         if not held.minibatch or self._variant is not None:
             for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)

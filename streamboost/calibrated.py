@@ -11,7 +11,7 @@ from river import base
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, CostSensitiveMixin, cost_threshold, validate_costs
+from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated, calibrated_many
 from .scores import (
     calibrator_for,
@@ -215,9 +215,7 @@ class CalibratedClassifier(
         or from `set_costs`."""
         import pandas as pd
 
-        threshold = cost_threshold(
-            self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn
-        )
+        threshold = self._call_threshold(c_fp, c_fn)
         p = calibrated_many(self._calibrator, self._frame_scores(X))
         labels = self._labels
         decisions = [labels.pos_label if q > threshold else labels.negative for q in p.tolist()]
@@ -226,10 +224,7 @@ class CalibratedClassifier(
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch (see **Minibatches** above); every label and cell is checked, and
         every row scored, before the calibrator or the model learns anything."""
-        labels = y.tolist() if hasattr(y, "tolist") else list(y)
-        if len(labels) != len(X):
-            raise ValueError(f"X has {len(X)} rows but y has {len(labels)} labels")
-        positive = self._labels.check_many(labels)
+        labels, positive = self._labels.check_many(y, len(X))
         if not self._minibatch:
             for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)

@@ -386,10 +386,7 @@ class BanditCalibratedClassifier(
         """Learn a minibatch: the same as a `learn_one` loop, so minibatch boundaries fall every
         `batch_size` examples whatever the size of `X`. Every label is checked first."""
         rows = records(X)
-        labels = list(y)
-        if len(rows) != len(labels):
-            raise ValueError(f"X has {len(rows)} rows but y has {len(labels)} labels")
-        self._labels.check_many(labels)
+        labels, _ = self._labels.check_many(y, len(rows))
         for x, label in zip(rows, labels, strict=True):
             self.learn_one(x, label, **kwargs)
 

@@ -394,16 +394,20 @@ class BinaryLabels:
         if self.negative is None and y != self.pos_label:
             self.negative = y
 
-    def check_many(self, labels: list) -> dict:
-        """Whether each distinct label of `labels` is positive, checked in order as a stream
-        shows them (the first other label names the negative) without changing anything: a
-        third label raises ValueError before a minibatch's first row is learned."""
+    def check_many(self, y: typing.Iterable, rows: int) -> tuple[list, dict]:
+        """A minibatch's labels `y` (for `rows` rows) as a list, and whether each distinct one
+        is positive, checked in order as a stream shows them (the first other label names the
+        negative) without changing anything: a third label, or as many labels as rows, raises
+        ValueError before the minibatch's first row is learned."""
+        labels = y.tolist() if hasattr(y, "tolist") else list(y)
+        if len(labels) != rows:
+            raise ValueError(f"X has {rows} rows but y has {len(labels)} labels")
         check = BinaryLabels(self.pos_label, self.negative, owner=self.owner)
         positive = {}
         for label in dict.fromkeys(labels):  # each distinct label once, in order
             positive[label] = check.is_positive(label)
             check.learn(label)
-        return positive
+        return labels, positive
 
     def proba(self, p: float) -> dict:
         """`{negative: 1 - p, positive: p}` (the positive label alone while the negative is
@@ -453,6 +457,12 @@ class CostSensitiveMixin:
         """The current decision threshold c_FP / (c_FP + c_FN)."""
         return cost_threshold(self.c_fp, self.c_fn)
 
+    def _call_threshold(self, c_fp: float | None, c_fn: float | None) -> float:
+        """The threshold for one prediction call: its costs where given, else the model's."""
+        return cost_threshold(
+            self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn
+        )
+
     def set_costs(self, c_fp: float, c_fn: float) -> None:
         """Change the error costs used by `predict_one`; nothing is retrained.
 
@@ -481,9 +491,7 @@ class CostSensitiveMixin:
             Passed on to `predict_proba_one`.
 
         """
-        threshold = cost_threshold(
-            self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn
-        )
+        threshold = self._call_threshold(c_fp, c_fn)
         proba = self.predict_proba_one(x, **kwargs)
         if positive_proba(proba, self.pos_label) > threshold:
             return self.pos_label

@@ -291,6 +291,8 @@ def test_predict_many_equals_predict_one_row_by_row(name):
         expected = [model.predict_one(x, **costs) for x, _ in ROWS[600:900]]
         assert decisions.tolist() == expected
     assert len(set(model.predict_many(X, c_fp=9.0, c_fn=1.0))) == 2
+    with pytest.raises(ValueError, match="c_fp"):
+        model.predict_many(X, c_fp=-1.0)
 
 
 def test_a_minibatch_scores_every_row_before_the_model_learns_it():

@@ -22,7 +22,18 @@ _NO_BATCH = (None, None, None, None)
 def best_candidates(scores: np.ndarray, right: np.ndarray) -> tuple[list, list, list]:
     """For each member (row): its first highest-scoring candidate among those right on x and
     among those wrong, and the threshold 2k must exceed for the right one to win after weight
-    k (`kernels.compiled.best_candidates` is its twin)."""
+    k (`kernels.compiled.best_candidates` is its twin).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.members.weak import best_candidates
+    >>> scores = np.array([[3.0, 1.0, 3.0]])  # one member, three candidates
+    >>> right = np.array([[False, True, True]])  # the candidates right on x
+    >>> best_candidates(scores, right)  # tied with the wrong one, which comes first: 2k > 0
+    ([0.0], [2], [0])
+
+    """
     right_scores = np.where(right, scores, -np.inf)
     wrong_scores = np.where(right, -np.inf, scores)
     best_right = right_scores.argmax(axis=1)
