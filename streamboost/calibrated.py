@@ -14,6 +14,7 @@ from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated, calibrated_many
 from .scores import (
+    booster,
     calibrator_for,
     check_model,
     frame_scores,
@@ -249,7 +250,7 @@ class CalibratedClassifier(
             return np.array([positive_score(self.model, x, self._score_key) for x in records(X)],
                             dtype=float)
         values = matrix(X)  # a bad cell raises, naming its row and column, before any change
-        if not isinstance(self.model, OzaBoostClassifier) and np.isnan(values).any():
+        if booster(self.model) is None and np.isnan(values).any():
             row, column = np.argwhere(np.isnan(values))[0]
             raise ValueError(
                 f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "

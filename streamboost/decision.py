@@ -288,6 +288,10 @@ def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
     ValueError: the positive-class probability must lie in [0, 1], got 1.5
 
     """
+    if type(y_pred) is dict and len(y_pred) == 2:  # the common case, a third of the checks
+        p = y_pred.get(pos_label)
+        if type(p) is float and 0.0 <= p <= 1.0:
+            return p
     if isinstance(y_pred, dict):
         if len(y_pred) > 2:
             raise ValueError(

@@ -13,6 +13,7 @@ from .decision import positive_proba
 
 __all__ = [
     "FrozenScorer",
+    "booster",
     "calibrator_for",
     "check_model",
     "frame_scores",
@@ -21,6 +22,36 @@ __all__ = [
     "positive_scores",
     "snapshot",
 ]
+
+
+def booster(model) -> OzaBoostClassifier | None:
+    """`model` if it is an `OzaBoostClassifier` itself, else None.
+
+    River's `isinstance` also says True for a pipeline that *ends* in one (its metaclass looks at
+    the last step), but a pipeline has neither the booster's attributes nor its unscaled
+    `_score_one`: it must be scored through its own `predict_proba_one`. `final_step` reaches
+    the booster inside.
+
+    Examples
+    --------
+    >>> from river import linear_model, preprocessing
+    >>> from streamboost import OzaBoostClassifier
+    >>> from streamboost.scores import booster, final_step
+    >>> oza = OzaBoostClassifier(linear_model.LogisticRegression())
+    >>> model = preprocessing.StandardScaler() | oza
+    >>> isinstance(model, OzaBoostClassifier), booster(model), booster(final_step(model)) is oza
+    (True, None, True)
+
+    """
+    return model if type(model) is OzaBoostClassifier or issubclass(
+        type(model), OzaBoostClassifier) else None
+
+
+def final_step(model):
+    """The estimator at the end of `model`: its last step if a pipeline (nested ones too)."""
+    while hasattr(model, "_last_step"):
+        model = model._last_step
+    return model
 
 
 def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -> None:
@@ -44,9 +75,10 @@ def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -
             f"{name} must be a River classifier with predict_proba_one, got "
             f"{type(model).__name__} ({model!r:.60})"
         )
-    if isinstance(model, OzaBoostClassifier) and model.pos_label != pos_label:
+    last = booster(final_step(model))
+    if last is not None and last.pos_label != pos_label:
         raise ValueError(
-            f"the booster's pos_label={model.pos_label!r} differs from pos_label={pos_label!r}"
+            f"the booster's pos_label={last.pos_label!r} differs from pos_label={pos_label!r}"
         )
 
 
@@ -68,8 +100,9 @@ def calibrator_for(calibrator, model: base.Classifier):
     """
     from .calibration import resolve
 
-    votes = isinstance(model, OzaBoostClassifier) and model.score == "vote"
-    return resolve(calibrator, vote_members=model.n_models if votes else None)
+    last = booster(final_step(model))  # a pipeline's booster scores the same votes
+    votes = last is not None and last.score == "vote"
+    return resolve(calibrator, vote_members=last.n_models if votes else None)
 
 
 def learns_bools(model: base.Classifier) -> bool:
@@ -91,7 +124,7 @@ def learns_bools(model: base.Classifier) -> bool:
     False
 
     """
-    return not isinstance(model, OzaBoostClassifier) and not getattr(model, "_multiclass", True)
+    return booster(final_step(model)) is None and not getattr(model, "_multiclass", True)
 
 
 def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) -> float:
@@ -115,7 +148,7 @@ def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) 
     0.0
 
     """
-    if isinstance(model, OzaBoostClassifier):
+    if booster(model) is not None:
         return model._score_one(x)
     proba = model.predict_proba_one(x)
     if not proba:
@@ -141,7 +174,7 @@ def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Ha
     True
 
     """
-    held = model._members if isinstance(model, OzaBoostClassifier) else None
+    held = model._members if booster(model) is not None else None
     if held is not None and held.minibatch and xs:
         return table_scores(held, held.rows(xs), model._vote_weights(), model.score).tolist()
     return [positive_score(model, x, pos_label) for x in xs]
@@ -225,7 +258,7 @@ class FrozenScorer:
 
     def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
         self.pos_label = pos_label
-        held = model._members if isinstance(model, OzaBoostClassifier) else None
+        held = model._members if booster(model) is not None else None
         self._table: tuple = (None, None)  # the last examples scored, and their matrix
         if held is not None and held.minibatch:
             self.model = None

@@ -113,3 +113,35 @@ def test_a_frozen_scorer_of_any_other_model_is_a_snapshot():
         model.learn_one(x, y)
     assert frozen.model is not None
     assert frozen.scores(xs).tolist() == expected
+
+
+def test_a_pipeline_ending_in_a_booster_is_scored_through_the_pipeline():
+    # River's isinstance says True for a pipeline whose last step is a booster; it has no
+    # _score_one, pos_label or n_models of its own (both wrappers used to fail on it).
+    from river import preprocessing
+
+    from streamboost import BanditCalibratedClassifier, CalibratedClassifier
+    from streamboost.scores import calibrator_for, check_model, learns_bools
+
+    def piped(**kwargs):
+        return preprocessing.StandardScaler() | OzaBoostClassifier(
+            linear_model.LogisticRegression(), n_models=4, seed=0, **kwargs)
+
+    model = piped(pos_label="phish", neg_label="legit")
+    assert not learns_bools(model)  # the booster learns the labels as they are
+    # the vote of 4 members is clipped to 1/(2 (4 + 1)) from 0 and 1, as the booster's own
+    assert calibrator_for("platt", model).eps == calibrator_for("platt", model[-1]).eps == 0.1
+    with pytest.raises(ValueError, match="pos_label='phish' differs from pos_label=True"):
+        check_model(model, True)
+    rows = [(x, "phish" if y else "legit") for x, y in ROWS[:300]]
+    for x, y in rows:
+        model.learn_one(x, y)
+    x = rows[0][0]
+    assert positive_score(model, x, "phish") == model.predict_proba_one(x)["phish"]
+    assert FrozenScorer(model, "phish").scores([x]).tolist() == [positive_score(model, x, "phish")]
+    for wrapper in (CalibratedClassifier(piped(), calibrator="beta"),
+                    BanditCalibratedClassifier(piped(), policy="ucb1", batch_size=8, seed=0)):
+        for x, y in ROWS[:200]:
+            assert 0.0 <= wrapper.predict_proba_one(x)[True] <= 1.0
+            wrapper.learn_one(x, y)
+        assert wrapper.calibrator_.n_seen > 0
