@@ -166,8 +166,13 @@ def test_drift_options_are_validated():
         PriorShift([(0, 1.0)])
     with pytest.raises(ValueError, match="raw_labels"):
         stream("weather", raw_labels=True, drift=LabelFlip(10))
-    with pytest.raises(TypeError, match="drift must be"):
+    # a name is refused whole (it used to be read as a sequence, naming its first letter)
+    with pytest.raises(TypeError, match=r"drift must be .*LabelFlip.*, got 'flip'$"):
         stream("weather", drift="flip")
+    with pytest.raises(TypeError, match=r"got 3$"):
+        stream("weather", drift=3)
+    with pytest.raises(TypeError, match=r"got 'x' in \[LabelFlip"):
+        stream("weather", drift=[LabelFlip(10), "x"])
 
 
 @needs_shared

@@ -51,6 +51,7 @@ __all__ = ["ENCODINGS", "MISSING", "stream"]
 
 ENCODINGS = (None, "onehot", "ordinal")
 MISSING = ("absent", "impute")
+_DRIFTS = "datasets.LabelFlip, ConceptSwitch or PriorShift"
 
 
 @dataclasses.dataclass
@@ -301,10 +302,13 @@ def _check_options(seed, shuffle, balance, passes, positive_prior, encode, missi
         raise ValueError(f"encode must be one of {ENCODINGS}, got {encode!r}")
     if missing not in MISSING:
         raise ValueError(f"missing must be one of {MISSING}, got {missing!r}")
+    if isinstance(drift, str) or not (drift is None or isinstance(drift, Drift | Iterable)):
+        raise TypeError(f"drift must be a Drift or a sequence of them ({_DRIFTS}), got {drift!r}")
     drifts = [] if drift is None else [drift] if isinstance(drift, Drift) else list(drift)
     for d in drifts:
         if not isinstance(d, Drift):
-            raise TypeError(f"drift must be a Drift or a sequence of them, got {d!r}")
+            raise TypeError(f"drift must be a Drift or a sequence of them ({_DRIFTS}), got "
+                            f"{d!r} in {drift!r}")
         if raw_labels and d.needs_binary:
             raise ValueError(f"{type(d).__name__} acts on boolean labels; "
                              "it cannot be combined with raw_labels=True")
