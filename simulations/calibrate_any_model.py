@@ -35,11 +35,11 @@ import statistics
 import time
 from pathlib import Path
 
-from river import compose, metrics, preprocessing
+from river import metrics
 
 from streamboost import BanditCalibratedClassifier, datasets
 from streamboost.calibration import CALIBRATORS
-from streamboost.experiments.models import make_model
+from streamboost.experiments.models import make_model, pipeline
 from streamboost.metrics import BrierScore, ExpectedCost
 from streamboost.scores import calibrator_for, positive_score
 
@@ -77,18 +77,12 @@ class Scores:
                 **{f"cost {k}": m.get() for k, m in self.costs.items()}}
 
 
-def scaled(model, dataset: str):
-    if datasets.REGISTRY[dataset].categorical:  # River's scaler zeroes one-hot indicators
-        return compose.Pipeline(model)
-    return preprocessing.StandardScaler() | model
-
-
 def task(dataset: str, model_name: str, seed: int, data_dir: str | None, max_rows: int) -> list:
     encode = "onehot" if model_name in LINEAR else None
     rows = list(datasets.stream(dataset, seed=seed, encode=encode, data_dir=data_dir))[:max_rows]
     clock = time.perf_counter
     # Pass 1: the raw model, every calibrator beside it on the same prequential scores.
-    model = scaled(make_model(model_name, 10, seed), dataset)
+    model = pipeline(make_model(model_name, 10, seed), dataset)
     base = make_model(model_name, 10, seed)
     calibrators = {f"+{n}": calibrator_for(n, base) for n in CALIBRATORS}
     scores = {v: Scores() for v in ("raw", *calibrators)}
@@ -107,7 +101,7 @@ def task(dataset: str, model_name: str, seed: int, data_dir: str | None, max_row
     for name in calibrators:
         scores[name].seconds += scores["raw"].seconds
     # Pass 2: the bandit.
-    bandit = scaled(BanditCalibratedClassifier(model=make_model(model_name, 10, seed),
+    bandit = pipeline(BanditCalibratedClassifier(model=make_model(model_name, 10, seed),
                                                policy="discounted-ucb", seed=seed,
                                                reward_every=REWARD_EVERY[model_name]), dataset)
     scores["D-UCB"] = Scores()

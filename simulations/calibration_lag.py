@@ -35,9 +35,10 @@ from pathlib import Path
 
 import numpy as np
 import thesis_protocol as protocol
-from river import linear_model, preprocessing
+from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, weak
+from streamboost.experiments.models import pipeline
 
 HERE = Path(__file__).resolve().parent
 LAGS = (0, 1, 4, 16, 64)
@@ -83,7 +84,7 @@ def prequential(name: str, members: str, every: int | None, data_dir: Path | Non
     wrapper = CalibratedClassifier(
         OzaBoostClassifier(member, n_models=n_models, seed=1), window=WINDOW
     )
-    model = preprocessing.StandardScaler() | wrapper
+    model = pipeline(wrapper, name)
     total, n = 0.0, 0
     for x, y in datasets.stream(name, data_dir=data_dir):
         total += (model.predict_proba_one(x)[True] - y) ** 2

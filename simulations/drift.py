@@ -22,6 +22,15 @@ Run from the repository root (about 5 minutes on 2 cores):
     python simulations/drift.py --data-dir ../shared/data
 
 It prints the table of `simulations/drift.md`, which it rewrites.
+
+With `--train-budget SHARE` it runs a third experiment instead (issue 14's compute budget and
+drift together): at most SHARE of the minibatches after the warm-up may train (`train_budget`;
+one the budget cannot pay for calibrates), arms train / calibrate / both, so a policy that
+calibrates while the stream is stationary saves training for after a drift. `both` and `never`
+spend the budget as soon as it allows; the table says how much of it the bandits spent.
+
+    python simulations/drift.py --data-dir ../shared/data --train-budget 0.25 \
+        --out simulations/drift_budget.md
 """
 
 from __future__ import annotations
@@ -34,12 +43,10 @@ import sys
 import typing
 from pathlib import Path
 
-from river import preprocessing
-
 from streamboost import BanditCalibratedClassifier, CalibratedClassifier, datasets, evaluate
 from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator
 from streamboost.datasets.drift import LabelFlip, PriorShift
-from streamboost.experiments.models import make_model
+from streamboost.experiments.models import make_model, pipeline
 
 HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing")
@@ -47,6 +54,8 @@ POLICIES = ("never", "every-2", "every-4", "every-8", "discounted-ucb", "sliding
             "glr-kl-ucb", "fewa", "rising-ucb")
 SCHEDULES = ("never", "every-2", "every-4", "every-8")
 MAX_ROWS = 20_000
+BUDGET_FIXED = ("both", "never")
+BUDGET_POLICIES = (*BUDGET_FIXED, "discounted-ucb", "sliding-window-ucb", "glr-kl-ucb", "fewa")
 FORGETTING = (1.0, 0.999, 0.99)
 CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), "ewa over the three", "ewa")
 
@@ -69,21 +78,29 @@ def drift(kind: str, length: int):
     return PriorShift([(at, 0.5), (at + length // 10, 0.1)])
 
 
-def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None) -> float:
+def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
+        budget: float | None = None) -> tuple[float, float]:
     """The prequential Brier score of one policy (or, named in CALIBRATORS, one calibrator
-    beside the booster with "both") on one drifted stream."""
+    beside the booster with "both") on one drifted stream, and the share of its minibatches
+    that trained the booster. With a `budget`, the policy has the three arms and at most that
+    share of the minibatches after the warm-up may train."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir,
                              encode="onehot")  # categorical features become 0/1 columns
     if policy in CALIBRATORS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
+    elif budget is not None:
+        wrapper = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
+                                             train_budget=budget, seed=seed)  # fmt: skip
     else:
         wrapper = BanditCalibratedClassifier(
             model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
             seed=seed,
         )
-    model = preprocessing.StandardScaler() | wrapper
-    return evaluate.prequential(model, itertools.islice(stream, length)).brier
+    model = pipeline(wrapper, name)  # no scaler on one-hot indicators (mushroom, krvskp)
+    brier = evaluate.prequential(model, itertools.islice(stream, length)).brier
+    counts = getattr(wrapper, "arm_counts", {"both": 1})
+    return brier, 1.0 - counts.get("calibrate", 0) / sum(counts.values())
 
 
 def _head(caption: str, columns: typing.Sequence[str]) -> list[str]:
@@ -149,6 +166,36 @@ def calibrator_report(scores: dict, seeds: int) -> str:
     return "\n".join(lines)
 
 
+def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
+    """The budget's table: every policy's Brier score, the best fixed policy (`both`,
+    `never`) against the best bandit, and the share of minibatches the bandits trained."""
+    lines = _head(
+        f"Prequential Brier score, mean of {seeds} seeds (lower is better); at most "
+        f"{100 * budget:g} % of the minibatches after the warm-up train; arms train, calibrate "
+        "and both.",
+        [*BUDGET_POLICIES, "best bandit vs best fixed"],
+    )
+    wins, worst = 0, -math.inf
+    for key, by_policy in scores.items():
+        means = _means(by_policy)
+        fixed = min(means[p] for p in BUDGET_FIXED)
+        bandit = min(means[p] for p in BUDGET_POLICIES if p not in BUDGET_FIXED)
+        wins += bandit < fixed
+        worst = max(worst, bandit / fixed - 1.0)
+        cells = " | ".join(f"{means[p]:.4f}" for p in BUDGET_POLICIES)
+        lines.append(f"| {key[0]}, {key[1]} | {cells} | {100 * (bandit / fixed - 1):+.2f} % |")
+    # training spent by each bandit, as a share of what `both` spent on the same stream
+    spent = [statistics.mean(values) / statistics.mean(shares[name, kind, "both"])
+             for (name, kind, policy), values in shares.items() if policy not in BUDGET_FIXED]
+    saved = ("they spent the budget as soon as it allowed, as `both` does, instead of saving it "
+             "for a drift" if min(spent) > 0.99 else "some saved part of it")
+    lines += ["", f"The best bandit beats the best fixed policy on {wins} of {len(scores)} "
+              f"(stream, drift) pairs; at worst it is {100 * worst:+.2f} % off it. The bandits "
+              f"trained on {100 * min(spent):.1f}-{100 * max(spent):.1f} % as many minibatches "
+              f"as `both`: {saved}."]
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", default=None)
@@ -156,10 +203,30 @@ def main(argv=None) -> int:
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
                         choices=sorted(datasets.REGISTRY), help="default: %(default)s")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=HERE / "drift.md")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="default: simulations/drift.md, or drift_budget.md with a budget")
+    parser.add_argument("--train-budget", type=float, default=None, metavar="SHARE",
+                        help="run the compute budget's table instead (see above)")
     args = parser.parse_args(argv)
     import joblib
 
+    command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    if args.train_budget is not None:
+        jobs = list(itertools.product(args.datasets, ("flip", "prior"), BUDGET_POLICIES,
+                                      range(args.seeds)))  # fmt: skip
+        results = joblib.Parallel(n_jobs=args.jobs)(
+            joblib.delayed(run)(name, kind, policy, seed, args.data_dir, args.train_budget)
+            for name, kind, policy, seed in jobs
+        )
+        scores, shares = {}, {}
+        for (name, kind, policy, _), (brier, share) in zip(jobs, results, strict=True):
+            scores.setdefault((name, kind), {}).setdefault(policy, []).append(brier)
+            shares.setdefault((name, kind, policy), []).append(share)
+        text = budget_report(scores, shares, args.seeds, args.train_budget)
+        out = args.out or HERE / "drift_budget.md"
+        out.write_text(f"# Drift under a compute budget\n\n`{command.strip()}`\n\n{text}\n")
+        print(text)
+        return 0
     jobs = list(itertools.product(args.datasets, ("flip", "prior"), POLICIES + CALIBRATORS,
                                   range(args.seeds)))  # fmt: skip
     results = joblib.Parallel(n_jobs=args.jobs)(
@@ -168,13 +235,13 @@ def main(argv=None) -> int:
     )
     scores: dict = {}
     calibrators: dict = {}
-    for (name, kind, policy, _), brier in zip(jobs, results, strict=True):
+    for (name, kind, policy, _), (brier, _) in zip(jobs, results, strict=True):
         table = calibrators if policy in CALIBRATORS else scores
         table.setdefault((name, kind), {}).setdefault(policy, []).append(brier)
     both = {key: by_label["platt, forgetting 1"] for key, by_label in calibrators.items()}
     text = report(scores, args.seeds, both) + "\n\n" + calibrator_report(calibrators, args.seeds)
-    command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    args.out.write_text(f"# Drift and the forced split\n\n`{command.strip()}`\n\n{text}\n")
+    out = args.out or HERE / "drift.md"
+    out.write_text(f"# Drift and the forced split\n\n`{command.strip()}`\n\n{text}\n")
     print(text)
     return 0
 

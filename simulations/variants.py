@@ -24,9 +24,10 @@ import statistics
 import sys
 from pathlib import Path
 
-from river import linear_model, preprocessing
+from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, metrics
+from streamboost.experiments.models import pipeline
 from streamboost.experiments.statistics import compare
 from streamboost.variants import VARIANTS
 from streamboost.weak import UnivariateLogisticRegression
@@ -54,8 +55,7 @@ def run(
     model = booster
     if method == "adamec, calibrated":
         model = CalibratedClassifier(booster)
-    if not datasets.REGISTRY[name].categorical:
-        model = preprocessing.StandardScaler() | model
+    model = pipeline(model, name)  # no scaler on one-hot indicators
     brier = metrics.BrierScore()
     realised = 0.0
     stream = datasets.stream(name, seed=seed, data_dir=data_dir, balance=thesis, encode="onehot",

@@ -6,6 +6,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -58,3 +60,41 @@ def test_the_calibrator_table_compares_ewa_with_the_best_fixed_forgetting_rate()
     assert (fast.forgetting, fast.gamma, fast.eps) == (0.99, 1.0, 1 / 22)
     mixed = sim.calibrator("ewa over the three")
     assert [m.forgetting for m in mixed.members] == list(sim.FORGETTING)
+
+
+def test_the_budget_table_holds_the_best_bandit_against_both_and_never():
+    scores, shares = {}, {}
+    for key, bandit in ((("a", "flip"), 0.09), (("b", "prior"), 0.12)):
+        scores[key] = {p: [0.2] for p in sim.BUDGET_POLICIES}
+        scores[key]["never"] = [0.1]
+        scores[key]["fewa"] = [bandit]
+        for p in sim.BUDGET_POLICIES:
+            shares[(*key, p)] = [0.25]
+    shares["b", "prior", "fewa"] = [0.2]  # it saved a fifth of the budget
+    text = sim.budget_report(scores, shares, 1, 0.25)
+    assert "| a, flip |" in text and "| -10.00 % |" in text and "| +20.00 % |" in text
+    assert "beats the best fixed policy on 1 of 2 (stream, drift) pairs; at worst it is " \
+           "+20.00 % off it" in text
+    assert "trained on 80.0-100.0 % as many minibatches as `both`: some saved part of it" in text
+
+
+def test_a_budgeted_run_trains_on_at_most_its_share(monkeypatch):
+    # 25 minibatches of 32 on the bundled phishing: the 10 of the warm-up train, then at most a
+    # quarter of the next 15 (3); the calibrator takes the rest
+    monkeypatch.setattr(sim, "MAX_ROWS", 800)
+    brier, share = sim.run("phishing", "flip", "discounted-ucb", 0, None, budget=0.25)
+    assert 0.0 < brier < 0.25 and share == (10 + 3) / 25
+    assert sim.run("phishing", "flip", "both", 0, None, budget=0.25)[1] == (10 + 3) / 25
+    assert sim.run("phishing", "flip", "platt, forgetting 1", 0, None)[1] == 1.0  # trains always
+
+
+SHARED = ROOT.parent / "shared" / "data"
+
+
+@pytest.mark.skipif(not (SHARED / "MANIFEST.md").is_file(), reason="shared datasets not found")
+def test_a_one_hot_stream_reaches_the_model_unscaled(monkeypatch):
+    # River's scaler maps mushroom's one-hot indicators to 0: the model then saw nothing and
+    # scored 0.25, chance (drift.py before 0.8.1)
+    monkeypatch.setattr(sim, "MAX_ROWS", 1500)
+    brier, _ = sim.run("mushroom", "prior", "platt, forgetting 1", 0, str(SHARED))
+    assert brier < 0.1

@@ -17,7 +17,7 @@ import re
 import typing
 from pathlib import Path
 
-from river import compose, preprocessing
+from river import compose
 
 from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
@@ -26,7 +26,7 @@ from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
-from .models import check_model_name, make_model
+from .models import check_model_name, make_model, pipeline
 
 __all__ = [
     "BASELINE_POLICIES",
@@ -274,13 +274,7 @@ class Cell:
             arms=self.arms,
             seed=self.seed,
         )
-        spec = datasets.REGISTRY.get(self.dataset)
-        if spec is None or spec.categorical:
-            # River's scaler sees a one-hot indicator only when it is 1 (absent keys are not
-            # zeros), so it would scale every indicator to 0; indicators are on a unit scale.
-            # A CSV file's numeric columns are scaled by the stream itself.
-            return compose.Pipeline(controller)
-        return preprocessing.StandardScaler() | controller
+        return pipeline(controller, self.dataset)  # no scaler on one-hot indicators
 
     def stream(self) -> typing.Iterator[tuple[dict, bool]]:
         """The cell's stream (y is True for the positive class)."""

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import typing
 
-from river import base, forest, linear_model, tree
+from river import base, compose, forest, linear_model, preprocessing, tree
 
+from .. import datasets
 from ..boosting import OzaBoostClassifier
 
-__all__ = ["MODELS", "check_model_name", "make_model"]
+__all__ = ["MODELS", "check_model_name", "make_model", "pipeline"]
 
 #: What each name builds; `n_models` sizes the ensembles, `seed` seeds their randomness.
 MODELS: dict[str, str] = {
@@ -52,3 +53,29 @@ def check_model_name(name: str) -> str:
 def make_model(name: str, n_models: int = 10, seed: int | None = None) -> base.Classifier:
     """A fresh, untrained model called `name` (see `MODELS`)."""
     return _BUILDERS[check_model_name(name)](n_models, seed)
+
+
+def pipeline(model: base.Estimator, dataset: str) -> compose.Pipeline:
+    """`StandardScaler() | model` for a numeric dataset of the registry, else `model` alone (in
+    a pipeline).
+
+    A categorical dataset reaches the model one-hot encoded by `datasets.stream`, and River's
+    scaler sees an indicator only when it is 1 (an absent key is not a 0 to it), so it learns
+    mean 1, variance 0 and maps every indicator to 0: the model would see no features at all
+    and score 0.25, chance, on mushroom. Indicators are on a unit scale already. A CSV file is
+    left unscaled here: `datasets.stream(..., scale=True)` scales its numeric columns.
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.experiments.models import pipeline
+    >>> list(pipeline(linear_model.LogisticRegression(), "phishing").steps)
+    ['StandardScaler', 'LogisticRegression']
+    >>> list(pipeline(linear_model.LogisticRegression(), "mushroom").steps)
+    ['LogisticRegression']
+
+    """
+    spec = datasets.REGISTRY.get(dataset)
+    if spec is None or spec.categorical:
+        return compose.Pipeline(model)
+    return preprocessing.StandardScaler() | model
