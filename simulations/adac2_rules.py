@@ -36,14 +36,13 @@ import statistics
 import sys
 from pathlib import Path
 
+from moa_peers import C_FN, C_FP, DATASETS, cost  # the peers' streams, costs and realised cost
 from river import tree
 
 from streamboost import OzaBoostClassifier, datasets
 from streamboost.variants import class_costs
 
 HERE = Path(__file__).resolve().parent
-DATASETS = ("electricity", "phishing", "spambase")
-C_FP, C_FN = 1.0, 5.0
 ROWS = 5_000
 N_MODELS = 10
 # (update only members that trained, mean of the probabilities, first weight costed)
@@ -53,13 +52,6 @@ RULES = {
     "2. + weighted hard vote": (False, False, False),
     "3. + costed first weight (the thesis)": (False, False, True),
 }
-
-
-def cost(y: bool, decided: bool) -> float:
-    """The realised cost of deciding `decided` on an example of class `y`."""
-    if y and not decided:
-        return C_FN
-    return C_FP if decided and not y else 0.0
 
 
 def knuth_poisson(lam: float, rng: random.Random) -> int:

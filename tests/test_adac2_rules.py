@@ -10,6 +10,7 @@ from pathlib import Path
 from streamboost import datasets
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "simulations"))  # the script imports moa_peers
 spec = importlib.util.spec_from_file_location("adac2_rules",
                                               ROOT / "simulations" / "adac2_rules.py")
 sim = importlib.util.module_from_spec(spec)
