@@ -28,8 +28,8 @@ def booster(model) -> OzaBoostClassifier | None:
     """`model` if it is an `OzaBoostClassifier` itself, else None.
 
     River's `isinstance` also says True for a pipeline that *ends* in one (its metaclass looks at
-    the last step), but a pipeline has neither the booster's attributes nor its unscaled
-    `_score_one`: it must be scored through its own `predict_proba_one`. `final_step` reaches
+    the last step), but a pipeline has none of the booster's attributes, and its steps must
+    transform `x` first: it is scored through its own `predict_proba_one`. `final_step` reaches
     the booster inside.
 
     Examples
@@ -43,6 +43,7 @@ def booster(model) -> OzaBoostClassifier | None:
     (True, None, True)
 
     """
+    # `type(...) is` first: the scorers ask this once per example
     return model if type(model) is OzaBoostClassifier or issubclass(
         type(model), OzaBoostClassifier) else None
 
