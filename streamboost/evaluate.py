@@ -18,12 +18,13 @@ import numbers
 import time
 import typing
 
-from river import base, compose
+from river import base
 from river import metrics as river_metrics
 
 from . import metrics
 from .controller import BanditCalibratedClassifier
 from .decision import positive_proba, validate_costs
+from .scores import final_step
 
 __all__ = ["RunResult", "find_controller", "prequential"]
 
@@ -33,7 +34,8 @@ _CALIBRATING_ARMS = frozenset({"calibrate", "both"})
 
 
 def find_controller(model: base.Estimator) -> BanditCalibratedClassifier | None:
-    """The `BanditCalibratedClassifier` that is `model` or the last step of its pipeline.
+    """The `BanditCalibratedClassifier` that is `model` or the last step of its pipeline (of a
+    pipeline nested in it too).
 
     Examples
     --------
@@ -47,9 +49,8 @@ def find_controller(model: base.Estimator) -> BanditCalibratedClassifier | None:
     True
 
     """
-    if isinstance(model, compose.Pipeline):
-        model = list(model.steps.values())[-1]
-    return model if isinstance(model, BanditCalibratedClassifier) else None
+    last = final_step(model)  # River's isinstance would take a nested pipeline for its end
+    return last if isinstance(last, BanditCalibratedClassifier) else None
 
 
 @dataclasses.dataclass

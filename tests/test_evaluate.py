@@ -180,6 +180,13 @@ def test_controller_alone_or_in_a_pipeline_and_trace_every_conflict():
     assert result.n_batches == 8 and result.calibrate_fraction == 0.0
     with pytest.raises(ValueError, match="trace_every=8 cannot be used"):
         evaluate.prequential(_controller_model(), _stream(10), trace_every=8)
+    # a pipeline nested in a pipeline: River's isinstance takes the inner one for the controller
+    from river import compose, preprocessing
+
+    inner = compose.Pipeline(preprocessing.StandardScaler(), bare.clone())
+    nested = compose.Pipeline(preprocessing.MinMaxScaler(), inner)
+    assert evaluate.find_controller(nested) is inner["BanditCalibratedClassifier"]
+    assert evaluate.prequential(nested, _stream(64)).n_batches == 8
 
 
 def test_same_seed_same_result_and_json_round_trip():
