@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from river import base, checks, datasets, linear_model, preprocessing, tree
@@ -250,3 +251,27 @@ def test_mixin_serves_a_host_class():
     assert isinstance(host.c_fp, float)
     # One implementation serves both (no copy-paste twins).
     assert CostSensitiveClassifier.predict_one is Host.predict_one is CostSensitiveMixin.predict_one
+
+
+class _Probas(dict):
+    """A dict that is not exactly a dict: positive_proba takes its general path."""
+
+
+@pytest.mark.parametrize("labels", [(False, True), (0, 1), ("ham", "spam"), (True, "x")])
+def test_the_fast_path_of_positive_proba_answers_as_the_general_one(labels):
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @given(st.floats(0.0, 1.0), st.sampled_from((*labels, "absent")))
+    def check(p, pos_label):
+        y_pred = {labels[0]: 1.0 - p, labels[1]: p}
+        try:
+            expected = positive_proba(_Probas(y_pred), pos_label)
+        except ValueError as error:
+            with pytest.raises(ValueError, match=re.escape(str(error))):
+                positive_proba(y_pred, pos_label)
+            return
+        answer = positive_proba(y_pred, pos_label)
+        assert answer == expected and type(answer) is float
+
+    check()
