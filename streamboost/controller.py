@@ -57,8 +57,8 @@ class BanditCalibratedClassifier(
     Parameters
     ----------
     model
-        Any binary River classifier (a pipeline too); default: Oza boosting of 10 logistic
-        regressions seeded with `seed`.
+        Any binary River classifier (a pipeline too), trained or not: it learns in place;
+        default: Oza boosting of 10 logistic regressions seeded with `seed`.
     calibrator
         A name of `calibration.CALIBRATORS` or a `Calibrator` (see `calibration.resolve`).
     policy
@@ -205,8 +205,10 @@ class BanditCalibratedClassifier(
                 f"pay for does), got arms={self._arms!r}"
             )
         self._policy = resolve_policy(policy, self._arms, seed)
+        # The model learns in place, as in CalibratedClassifier: one a user has already
+        # trained keeps what it learned (a clone would start it over, silently).
         self._model = (
-            model.clone()
+            model
             if model is not None
             else OzaBoostClassifier(
                 _default_member(), pos_label=pos_label, neg_label=neg_label, seed=seed
@@ -254,7 +256,7 @@ class BanditCalibratedClassifier(
 
     @property
     def model_(self) -> base.Classifier:
-        """The model being trained (a clone of `model`)."""
+        """The model being trained: `model` itself, or the default booster."""
         return self._model
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import pickle
 import random
@@ -519,3 +520,20 @@ def test_losses_are_the_per_example_definitions(name):
     assert got[-4:].tolist()[-2:] == pytest.approx(
         {"brier": [0.5625, 0.0625], "log-likelihood": [-math.log(0.25), -math.log(0.75)],
          "expected-cost": [0.75, 0.0]}[name])
+
+
+def test_a_model_already_trained_keeps_what_it_learned():
+    # "Calibrate the model you have": the controller used to clone its model, silently starting
+    # a trained one over; it learns in place now, as CalibratedClassifier always did
+    rows = list(itertools.islice(datasets.Phishing(), 300))
+    trained = linear_model.LogisticRegression()
+    for x, y in rows:
+        trained.learn_one(x, y)
+    x = rows[0][0]
+    before = trained.predict_proba_one(x)[True]
+    controller = BanditCalibratedClassifier(model=trained, policy="ucb1", seed=0)
+    assert controller.model_ is trained
+    assert controller.predict_proba_one(x)[True] == before != 0.5  # nothing calibrated yet
+    controller.learn_one(x, rows[0][1])
+    assert trained.predict_proba_one(x)[True] != before  # the model itself learned
+    assert controller.clone().model_.predict_proba_one(x)[True] == 0.5  # a clone starts afresh
