@@ -74,6 +74,13 @@ def test_critical_difference_diagram_marks_groups():
     fig = figures.critical_difference_diagram({"a": 1.2, "b": 1.8, "c": 3.0}, 1.0)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "CD = 1.00" in texts and "a (1.20) " in texts and " c (3.00)" in texts
+    # 24 policies: every other rank is labelled, the last instead of its neighbour 23
+    many = figures.critical_difference_diagram({f"p{i}": i + 1.0 for i in range(24)}, 8.0)
+    labels = [t.get_text() for t in many.axes[0].texts if t.get_text().isdigit()]
+    assert labels == [str(r) for r in range(1, 22, 2)] + ["24"]
+    few = figures.critical_difference_diagram({f"p{i}": i + 1.0 for i in range(12)}, 3.0)
+    assert [t.get_text() for t in few.axes[0].texts if t.get_text().isdigit()] == [
+        str(r) for r in range(1, 13)]
     red = [c for c in fig.axes[0].collections if c.get_linewidth()[0] == 3.0]
     assert len(red) == 1  # a-b joined; c apart
     with pytest.raises(ValueError, match="at least 2 policies, got 1"):
