@@ -4,10 +4,11 @@ For each stream (the 7 of `slides_part2.py`, first 20,000 rows), seed and base m
 (`lr`, `ht`, `arf`, `oza-lr`, `oza-ht`; see `streamboost.experiments.models`), evaluated
 prequentially:
 
-* one pass in which the model learns every example and each of the four calibrators (Platt,
-  beta, isotonic, histogram) learns the model's prequential score before the model learns the
-  example: the raw model and `CalibratedClassifier(model, calibrator)` for every calibrator at
-  once (the model's training does not depend on the calibrator, so one pass serves all five;
+* one pass in which the model learns every example and each of the five calibrators (Platt,
+  beta, isotonic, histogram, and EWA mixing those four) learns the model's prequential score
+  before the model learns the example: the raw model and `CalibratedClassifier(model,
+  calibrator)` for every calibrator at once (the model's training does not depend on the
+  calibrator, so one pass serves all six;
   tests/test_calibrated.py shows the wrapper equals the controller's "both");
 * one pass of `BanditCalibratedClassifier(model, policy="discounted-ucb")` (Platt calibrator,
   three arms, counterfactual rewards, every example of the next minibatch scored), measuring
@@ -21,7 +22,7 @@ in the first pass; a calibrator's time is added to it).
 
     python simulations/calibrate_any_model.py --data-dir ../shared/data
 
-About 40 minutes on 2 cores. Finished tasks are cached in `simulations/.cache/any_model/`;
+About 20 minutes on 2 cores. Finished tasks are cached in `simulations/.cache/any_model/`;
 writes `simulations/calibrate_any_model/results.csv` and `report.md`.
 """
 
@@ -151,7 +152,8 @@ def report(rows: list[dict], seeds: int, max_rows: int) -> str:
         f"Command: `python simulations/calibrate_any_model.py --data-dir ../shared/data` "
         f"({len(DATASETS)} streams, first {max_rows:,} rows, {seeds} seeds; prequential; "
         "means over seeds). `raw` is the model alone; `+platt`, `+beta`, `+isotonic`, "
-        "`+histogram` are `CalibratedClassifier(model, calibrator)` (every example calibrates "
+        "`+histogram` and `+ewa` (`EWACalibrator`, the four mixed by expert advice) are "
+        "`CalibratedClassifier(model, calibrator)` (every example calibrates "
         "on the prequential score, then trains); `D-UCB` is `BanditCalibratedClassifier(model, "
         "policy=\"discounted-ucb\")` with the Platt calibrator, measuring the reward of every "
         "minibatch for `lr` and `oza-lr`, of one in 32 for `ht`, `arf` and `oza-ht` "
