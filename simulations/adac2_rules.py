@@ -40,6 +40,7 @@ from moa_peers import C_FN, C_FP, DATASETS, cost  # the peers' streams, costs an
 from river import tree
 
 from streamboost import OzaBoostClassifier, datasets
+from streamboost.poisson import poisson
 from streamboost.variants import class_costs
 
 HERE = Path(__file__).resolve().parent
@@ -52,14 +53,6 @@ RULES = {
     "2. + weighted hard vote": (False, False, False),
     "3. + costed first weight (the thesis)": (False, False, True),
 }
-
-
-def knuth_poisson(lam: float, rng: random.Random) -> int:
-    limit, k, p = math.exp(-lam), 0, rng.random()
-    while p > limit:
-        k += 1
-        p *= rng.random()
-    return k
 
 
 def replica(data: list, seed: int, only_trained: bool, mean_vote: bool, costed_first: bool
@@ -87,7 +80,7 @@ def replica(data: list, seed: int, only_trained: bool, mean_vote: bool, costed_f
         lam = c / ((pos + neg) / 2.0) if costed_first else 1.0
         for member, s in zip(members, sums, strict=True):
             s[4] += lam
-            k = knuth_poisson(lam, rng)
+            k = poisson(lam, rng)  # the booster's own sampler (Knuth, PTRS above 10)
             for _ in range(k):
                 member.learn_one(x, y)
             if only_trained and k == 0:

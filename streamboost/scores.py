@@ -16,6 +16,7 @@ __all__ = [
     "booster",
     "calibrator_for",
     "check_model",
+    "final_step",
     "frame_scores",
     "learns_bools",
     "positive_score",
@@ -49,7 +50,17 @@ def booster(model) -> OzaBoostClassifier | None:
 
 
 def final_step(model):
-    """The estimator at the end of `model`: its last step if a pipeline (nested ones too)."""
+    """The estimator at the end of `model`: its last step if a pipeline (nested ones too).
+
+    Examples
+    --------
+    >>> from river import compose, linear_model, preprocessing
+    >>> from streamboost.scores import final_step
+    >>> inner = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    >>> type(final_step(compose.Pipeline(preprocessing.MinMaxScaler(), inner))).__name__
+    'LogisticRegression'
+
+    """
     while hasattr(model, "_last_step"):
         model = model._last_step
     return model
