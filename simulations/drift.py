@@ -28,6 +28,9 @@ drift together): at most SHARE of the minibatches after the warm-up may train (`
 one the budget cannot pay for calibrates), arms train / calibrate / both, so a policy that
 calibrates while the stream is stationary saves training for after a drift. `both` and `never`
 spend the budget as soon as it allows; the table says how much of it the bandits spent.
+`save-then-spend` is an oracle told where the drift is (not a policy a user can run): before
+it, it trains on only 80 % of the budget's share, and after it on every minibatch the saved
+budget pays for; it measures what timing the budget could win.
 
     python simulations/drift.py --data-dir ../shared/data --train-budget 0.25 \
         --out simulations/drift_budget.md
@@ -43,7 +46,13 @@ import sys
 import typing
 from pathlib import Path
 
-from streamboost import BanditCalibratedClassifier, CalibratedClassifier, datasets, evaluate
+from streamboost import (
+    BanditCalibratedClassifier,
+    CalibratedClassifier,
+    bandits,
+    datasets,
+    evaluate,
+)
 from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator
 from streamboost.datasets.drift import LabelFlip, PriorShift
 from streamboost.experiments.models import make_model, pipeline
@@ -56,6 +65,36 @@ SCHEDULES = ("never", "every-2", "every-4", "every-8")
 MAX_ROWS = 20_000
 BUDGET_FIXED = ("both", "never")
 BUDGET_POLICIES = (*BUDGET_FIXED, "discounted-ucb", "sliding-window-ucb", "glr-kl-ucb", "fewa")
+ORACLE = "save-then-spend"
+BATCH, WARMUP = 32, 10  # the controller's defaults
+
+
+class SaveThenSpend(bandits.Policy):
+    """An oracle told the minibatch of the drift: before it `"both"` (arm 2) on `save` times the
+    budget's share of the minibatches, `"calibrate"` (arm 1) on the rest; from it on `"both"`,
+    which the controller's budget turns into `"calibrate"` once the saved share is spent."""
+
+    reward_range = None
+    uses_rewards = False
+
+    def __init__(self, n_arms: int = 3, budget: float = 0.25, drift_batch: int = 0,
+                 save: float = 0.8, seed: int | None = None):
+        self.budget, self.drift_batch, self.save = budget, drift_batch, save
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    def _reset(self) -> None:
+        self._selected = self._trained = 0
+
+    def _select(self) -> int:
+        self._selected += 1
+        before = WARMUP + self._selected - 1 < self.drift_batch
+        if before and self._trained + 1 > self.save * self.budget * self._selected:
+            return 1
+        self._trained += 1
+        return 2
+
+    def _update_round(self, observed) -> None:
+        pass
 FORGETTING = (1.0, 0.999, 0.99)
 CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), "ewa over the three", "ewa")
 
@@ -90,7 +129,10 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
     if policy in CALIBRATORS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     elif budget is not None:
+        if policy == ORACLE:
+            policy = SaveThenSpend(budget=budget, drift_batch=int(0.6 * length) // BATCH)
         wrapper = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
+                                             batch_size=BATCH, warmup=WARMUP,
                                              train_budget=budget, seed=seed)  # fmt: skip
     else:
         wrapper = BanditCalibratedClassifier(
@@ -173,26 +215,33 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
         f"Prequential Brier score, mean of {seeds} seeds (lower is better); at most "
         f"{100 * budget:g} % of the minibatches after the warm-up train; arms train, calibrate "
         "and both.",
-        [*BUDGET_POLICIES, "best bandit vs best fixed"],
+        [*BUDGET_POLICIES, ORACLE, "best bandit vs best fixed", "oracle vs best fixed"],
     )
-    wins, worst = 0, -math.inf
+    wins, worst, oracle_wins, gains = 0, -math.inf, 0, []
     for key, by_policy in scores.items():
         means = _means(by_policy)
         fixed = min(means[p] for p in BUDGET_FIXED)
         bandit = min(means[p] for p in BUDGET_POLICIES if p not in BUDGET_FIXED)
         wins += bandit < fixed
         worst = max(worst, bandit / fixed - 1.0)
-        cells = " | ".join(f"{means[p]:.4f}" for p in BUDGET_POLICIES)
-        lines.append(f"| {key[0]}, {key[1]} | {cells} | {100 * (bandit / fixed - 1):+.2f} % |")
+        oracle_wins += means[ORACLE] < fixed
+        gains.append(means[ORACLE] / fixed - 1.0)
+        cells = " | ".join(f"{means[p]:.4f}" for p in (*BUDGET_POLICIES, ORACLE))
+        lines.append(f"| {key[0]}, {key[1]} | {cells} | {100 * (bandit / fixed - 1):+.2f} % | "
+                     f"{100 * gains[-1]:+.2f} % |")
     # training spent by each bandit, as a share of what `both` spent on the same stream
     spent = [statistics.mean(values) / statistics.mean(shares[name, kind, "both"])
-             for (name, kind, policy), values in shares.items() if policy not in BUDGET_FIXED]
+             for (name, kind, policy), values in shares.items()
+             if policy not in (*BUDGET_FIXED, ORACLE)]
     saved = ("they spent the budget as soon as it allowed, as `both` does, instead of saving it "
              "for a drift" if min(spent) > 0.99 else "some saved part of it")
     lines += ["", f"The best bandit beats the best fixed policy on {wins} of {len(scores)} "
               f"(stream, drift) pairs; at worst it is {100 * worst:+.2f} % off it. The bandits "
               f"trained on {100 * min(spent):.1f}-{100 * max(spent):.1f} % as many minibatches "
-              f"as `both`: {saved}."]
+              f"as `both`: {saved}. The oracle that knows where the drift is (`{ORACLE}`) beats "
+              f"the best fixed policy on {oracle_wins} of {len(scores)} pairs "
+              f"({100 * min(gains):+.2f} to {100 * max(gains):+.2f} %): what timing the budget "
+              f"could win."]
     return "\n".join(lines)
 
 
@@ -212,7 +261,7 @@ def main(argv=None) -> int:
 
     command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.train_budget is not None:
-        jobs = list(itertools.product(args.datasets, ("flip", "prior"), BUDGET_POLICIES,
+        jobs = list(itertools.product(args.datasets, ("flip", "prior"), (*BUDGET_POLICIES, ORACLE),
                                       range(args.seeds)))  # fmt: skip
         results = joblib.Parallel(n_jobs=args.jobs)(
             joblib.delayed(run)(name, kind, policy, seed, args.data_dir, args.train_budget)

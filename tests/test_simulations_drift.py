@@ -65,17 +65,39 @@ def test_the_calibrator_table_compares_ewa_with_the_best_fixed_forgetting_rate()
 def test_the_budget_table_holds_the_best_bandit_against_both_and_never():
     scores, shares = {}, {}
     for key, bandit in ((("a", "flip"), 0.09), (("b", "prior"), 0.12)):
-        scores[key] = {p: [0.2] for p in sim.BUDGET_POLICIES}
+        scores[key] = {p: [0.2] for p in (*sim.BUDGET_POLICIES, sim.ORACLE)}
         scores[key]["never"] = [0.1]
         scores[key]["fewa"] = [bandit]
-        for p in sim.BUDGET_POLICIES:
+        for p in (*sim.BUDGET_POLICIES, sim.ORACLE):
             shares[(*key, p)] = [0.25]
+    scores["a", "flip"][sim.ORACLE] = [0.05]
     shares["b", "prior", "fewa"] = [0.2]  # it saved a fifth of the budget
+    shares["a", "flip", sim.ORACLE] = [0.1]  # the oracle is not a bandit: its share is not one
     text = sim.budget_report(scores, shares, 1, 0.25)
-    assert "| a, flip |" in text and "| -10.00 % |" in text and "| +20.00 % |" in text
+    assert "| a, flip |" in text and "| -10.00 % | -50.00 % |" in text
+    assert "| +20.00 % | +100.00 % |" in text
     assert "beats the best fixed policy on 1 of 2 (stream, drift) pairs; at worst it is " \
            "+20.00 % off it" in text
     assert "trained on 80.0-100.0 % as many minibatches as `both`: some saved part of it" in text
+    assert "(`save-then-spend`) beats the best fixed policy on 1 of 2 pairs (-50.00 to " \
+           "+100.00 %)" in text
+
+
+def test_the_oracle_saves_a_fifth_of_the_budget_before_the_drift_and_spends_it_after():
+    policy = sim.SaveThenSpend(budget=0.25, drift_batch=sim.WARMUP + 100)
+    arms = [policy.select() for _ in range(140)]
+    assert arms[:100].count(2) == 20  # 80 % of a quarter of 100 minibatches
+    assert arms[100:] == [2] * 40  # from the drift on it asks to train (the budget caps it)
+    # in the controller: after the drift it trains until the saved fifth is spent, then at pace
+    controller = sim.BanditCalibratedClassifier(
+        policy=sim.SaveThenSpend(budget=0.25, drift_batch=sim.WARMUP + 100), train_budget=0.25,
+        batch_size=1, warmup=sim.WARMUP, seed=0)
+    for i in range(sim.WARMUP + 140):
+        controller.learn_one({"x": float(i % 7)}, i % 3 == 0)
+    trained = [r["arm"] != "calibrate" for r in controller.trace][sim.WARMUP:]
+    assert sum(trained[:100]) == 20
+    # the saved 5 and what 6 more minibatches add (26 <= 0.25 * 106), then the budget's pace
+    assert trained[100:107] == [True] * 6 + [False] and sum(trained) <= 0.25 * 140
 
 
 def test_a_budgeted_run_trains_on_at_most_its_share(monkeypatch):
