@@ -1,4 +1,4 @@
-/* Compiled twins of Oza boosting's hot loops (streamboost/kernels.py says which and why).
+/* Compiled twins of Oza boosting's hot loops and of online Platt scaling's update (streamboost/kernels.py says which and why).
  *
  * Every function does, in C, the floating-point operations of its Python twin in the same order
  * (compiled without contraction into fused multiply-adds, -ffp-contract=off), and draws from the
@@ -769,6 +769,137 @@ static PyObject *log_gradients(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_RETURN_NONE;
 }
 
+/* ---------------------------------------------------------------- online Platt scaling */
+
+/* calibration/platt.py: _sigmoid, branching on the sign so exp never overflows. */
+static double platt_sigmoid(double z)
+{
+    if (z >= 0.0)
+        return 1.0 / (1.0 + exp(-z));
+    double e = exp(z);
+    return e / (1.0 + e);
+}
+
+enum { P_LAM, P_SMOOTH, P_LOG, P_H0, P_STEP, P_RADIUS_SQ, P_RADIUS, P_EPS, P_LOGIT_MAX, P_LOGIT,
+       P_N };
+enum { T_A, T_B, T_C11, T_C12, T_C22, T_NPOS, T_NNEG, T_N };
+
+/* The constants tuple of an OnlinePlattCalibrator (its `_consts`) as doubles. */
+static int platt_consts(PyObject *consts, double *c)
+{
+    if (!PyTuple_CheckExact(consts) || PyTuple_GET_SIZE(consts) != P_N) {
+        PyErr_SetString(PyExc_TypeError, "consts must be a tuple of 10 items");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < P_N; i++) {
+        PyObject *item = PyTuple_GET_ITEM(consts, i);
+        c[i] = PyBool_Check(item) ? (double)(item == Py_True) : PyFloat_AsDouble(item);
+        if (c[i] == -1.0 && PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* _feature: the logit of the score clipped to [eps, 1 - eps], or the score itself. */
+static double platt_feature(double s, const double *c)
+{
+    if (c[P_LOGIT] == 0.0)
+        return s;
+    if (s <= c[P_EPS])
+        return -c[P_LOGIT_MAX];
+    if (s >= 1.0 - c[P_EPS])
+        return c[P_LOGIT_MAX];
+    return log(s) - log1p(-s);
+}
+
+/* platt_predict(theta, consts, score): Platt's map of a checked score. */
+static PyObject *platt_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "platt_predict");
+    double c[P_N], a, b, s;
+    if (check_list(args[0], T_N, "theta") || platt_consts(args[1], c) ||
+        get_double(args[0], T_A, &a) || get_double(args[0], T_B, &b))
+        return NULL;
+    s = PyFloat_AsDouble(args[2]);
+    if (s == -1.0 && PyErr_Occurred())
+        return NULL;
+    return PyFloat_FromDouble(platt_sigmoid(-(a * platt_feature(s, c) + b)));
+}
+
+/* platt_learn(theta, consts, score, positive, project): platt.py's platt_learn, one Online
+ * Newton Step (or Gauss-Newton step) of theta in place; `project` is _project_ball, called
+ * back for the rare step that leaves the ball. */
+static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "platt_learn");
+    PyObject *theta = args[0];
+    double c[P_N], t[T_N];
+    if (check_list(theta, T_N, "theta") || platt_consts(args[1], c))
+        return NULL;
+    for (Py_ssize_t i = 0; i < T_N; i++)
+        if (get_double(theta, i, &t[i]))
+            return NULL;
+    double score = PyFloat_AsDouble(args[2]);
+    if (score == -1.0 && PyErr_Occurred())
+        return NULL;
+    int positive = PyObject_IsTrue(args[3]);
+    if (positive < 0)
+        return NULL;
+
+    double u = platt_feature(score, c), lam = c[P_LAM], target;
+    double A = t[T_A], B = t[T_B], n_pos = t[T_NPOS] * lam, n_neg = t[T_NNEG] * lam;
+    if (positive) {
+        n_pos += 1.0;
+        target = c[P_SMOOTH] != 0.0 ? (n_pos + 1.0) / (n_pos + 2.0) : 1.0;
+    } else {
+        n_neg += 1.0;
+        target = c[P_SMOOTH] != 0.0 ? 1.0 / (n_neg + 2.0) : 0.0;
+    }
+    double p = platt_sigmoid(-(A * u + B)), r, w;
+    if (c[P_LOG] != 0.0) {
+        r = w = target - p;
+    } else {
+        w = p * (1.0 - p);
+        r = (target - p) * w;
+    }
+    double ww = w * w;
+    double c11 = lam * t[T_C11] + ww * u * u;
+    double c12 = lam * t[T_C12] + ww * u;
+    double c22 = lam * t[T_C22] + ww;
+    double h0 = c[P_H0], radius = c[P_RADIUS];
+    double h11 = h0 + c11, h12 = c12, h22 = h0 + c22;
+    double det = h11 * h22 - h12 * h12;
+    double k = c[P_STEP] * r / det;
+    A -= k * (h22 * u - h12);
+    B -= k * (h11 - h12 * u);
+    if (A * A + B * B > c[P_RADIUS_SQ]) {
+        PyObject *ab = PyObject_CallFunction(args[4], "dddddd", A, B, h11, h12, h22, radius);
+        if (ab == NULL)
+            return NULL;
+        if (!PyTuple_Check(ab) || PyTuple_GET_SIZE(ab) != 2) {
+            Py_DECREF(ab);
+            PyErr_SetString(PyExc_TypeError, "project must return (A, B)");
+            return NULL;
+        }
+        A = PyFloat_AsDouble(PyTuple_GET_ITEM(ab, 0));
+        B = PyFloat_AsDouble(PyTuple_GET_ITEM(ab, 1));
+        Py_DECREF(ab);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    if (A > 0.0) {
+        double b = B + h12 * A / h22;
+        b = -radius > b ? -radius : b; /* max(b, -radius) */
+        B = radius < b ? radius : b;   /* min(b, radius) */
+        A = 0.0;
+    }
+    double out[T_N] = {A, B, c11, c12, c22, n_pos, n_neg};
+    for (Py_ssize_t i = 0; i < T_N; i++)
+        if (set_double(theta, i, out[i]))
+            return NULL;
+    Py_RETURN_NONE;
+}
+
 #define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
@@ -782,6 +913,8 @@ static PyMethodDef methods[] = {
     METHOD(poisson, "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."),
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
+    METHOD(platt_predict, "Online Platt scaling's map of a score."),
+    METHOD(platt_learn, "One update of online Platt scaling, in place."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,4 +1,5 @@
-"""Compiled twins of Oza boosting's hot loops, used when they are built.
+"""Compiled twins of Oza boosting's hot loops and of the Platt calibrator's update, used when
+they are built.
 
 `streamboost/_kernels.c`, built at install as an optional extension (setup.py), does in C what
 the Python loops do, the same floating-point operations in the same order and the same random
@@ -15,11 +16,14 @@ is imported, `compiled` is None and the Python loops run.
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
   `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
   (`oza_batch`) and the clipped log-loss gradients of logistic-regression members
-  (`log_gradients`).
+  (`log_gradients`);
+* `OnlinePlattCalibrator`'s map (`platt_predict`) and its Online Newton / Gauss-Newton step
+  (`platt_learn`, calling back the Python projection for the rare step that leaves its ball):
+  every wrapper's calibrator predicts and learns once per example.
 
 What stays in numpy is the work on whole arrays (scores, updates); what moved to C is the Python
 bookkeeping between them, which cost more than the arithmetic: measured in
-`benchmarks/booster_engines.py`.
+`benchmarks/booster_engines.py` and `benchmarks/calibrator_overhead.py`.
 
 Examples
 --------

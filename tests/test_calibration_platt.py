@@ -349,7 +349,7 @@ def test_bad_score_is_rejected_before_any_state_change(bad):
     with pytest.raises(ValueError, match="score"):
         cal.predict_one(bad)
     assert state(cal) == snapshot
-    assert (cal.A, cal.B, cal.n_seen) == (snapshot["_A"], snapshot["_B"], 50)
+    assert (cal.A, cal.B, cal.n_seen) == (*snapshot["_theta"][:2], 50)
 
 
 @pytest.mark.parametrize("bad", [2, -1, 0.5, 1.0, "yes", None])
@@ -439,7 +439,11 @@ def test_state_is_constant_size():
     size = len(vars(cal))
     cal.learn_many(*sigmoid_stream(20_000, seed=1))
     assert len(vars(cal)) == size
-    assert all(isinstance(v, int | float | str | bool) for v in vars(cal).values())
+    def flat(v):  # a number, a string, or a fixed-length sequence of numbers
+        return isinstance(v, int | float | str | bool) or (
+            isinstance(v, list | tuple) and all(isinstance(i, int | float) for i in v))
+    assert all(flat(v) for v in vars(cal).values())
+    assert (len(cal._theta), len(cal._consts)) == (7, 10)
 
 
 def _pairs(seed: int, n: int = 400):
@@ -473,8 +477,9 @@ def test_fit_leaves_the_curvature_online_updates_would_accumulate_at_that_fit():
     n_pos, n_neg = decay @ y, decay @ ~y
     t = np.where(y, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
     r = t - expit(-(cal.A * u + cal.B))
-    assert cal._c11 == pytest.approx(float((decay * r * r) @ (u * u)), rel=1e-12)
-    assert cal._c22 == pytest.approx(float(decay @ (r * r)), rel=1e-12)
+    c11, _, c22 = cal._theta[2:5]  # the discounted curvature
+    assert c11 == pytest.approx(float((decay * r * r) @ (u * u)), rel=1e-12)
+    assert c22 == pytest.approx(float(decay @ (r * r)), rel=1e-12)
     assert cal.n_pos == pytest.approx(n_pos, rel=1e-12)
 
 

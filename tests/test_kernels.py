@@ -229,3 +229,61 @@ def test_stump_votes_are_the_stumps_numpy_rule():
         COMPILED.stump_votes(np.swapaxes(np.swapaxes(params, 1, 2).copy(), 1, 2), xv, votes)
         named = dict(zip(DecisionStump._fields, params, strict=True))
         assert (votes == DecisionStump._candidate_votes(named, xv)).all()
+
+
+PLATT_SETTINGS = [
+    {},  # the defaults: log-loss, logit feature, smoothed targets
+    {"gamma": 1.0, "eps": 1 / 22},  # what calibration.resolve builds for a booster
+    {"objective": "squared", "feature": "score", "smooth_targets": False},
+    {"forgetting": 0.99, "gamma": 0.5},
+    {"radius": 1.5},  # a small ball: the projections onto it and onto A <= 0
+]
+
+
+@needs_kernels
+@pytest.mark.parametrize("params", PLATT_SETTINGS)
+def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.calibration.platt import _project_ball, platt_learn, platt_predict
+
+    cal = OnlinePlattCalibrator(**params)
+    theta, consts = list(cal._theta), cal._consts
+    rng = random.Random(7)
+    # scores from the clipped ends to the middle, a stretch of one class, then a drift
+    pairs = [(rng.choice([0.0, 1.0, 1e-9, 1 - 1e-9, rng.random()]), rng.random() < 0.7)
+             for _ in range(400)]
+    pairs += [(rng.random(), True) for _ in range(100)]
+    pairs += [(s, rng.random() > s) for s in (rng.random() for _ in range(500))]
+    calls = []
+
+    def project(*args):  # _project_ball, counted
+        calls.append(args)
+        return _project_ball(*args)
+
+    flat = 0
+    for score, positive in pairs:
+        assert COMPILED.platt_predict(cal._theta, consts, score) == platt_predict(
+            theta, consts, score)
+        COMPILED.platt_learn(cal._theta, consts, score, positive, project)
+        platt_learn(theta, consts, score, positive, project)
+        assert cal._theta == theta  # every float, bit for bit
+        flat += theta[0] == 0.0  # projected onto A <= 0
+    assert all(math.isfinite(v) for v in theta)
+    if params.get("radius") == 1.5:
+        assert len(calls) > 10 and flat > 10  # both projections ran, in C and in Python
+        assert calls[::2] == calls[1::2]  # with the same arguments
+
+
+@needs_kernels
+def test_platt_kernels_refuse_a_malformed_state():
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.calibration.platt import _project_ball
+
+    cal = OnlinePlattCalibrator()
+    with pytest.raises(TypeError, match="theta must be a list of 7 items"):
+        COMPILED.platt_learn(cal._theta[:6], cal._consts, 0.5, True, _project_ball)
+    with pytest.raises(TypeError, match="consts must be a tuple of 10 items"):
+        COMPILED.platt_predict(cal._theta, cal._consts[:9], 0.5)
+    with pytest.raises(TypeError, match="takes 5 arguments"):
+        COMPILED.platt_learn(cal._theta, cal._consts, 0.5, True)
+    assert cal._theta == [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]

@@ -31,6 +31,7 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit, log_expit
 
+from .. import kernels
 from .base import Calibrator, check_forgetting, check_label, check_score
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
@@ -233,36 +234,38 @@ class OnlinePlattCalibrator(Calibrator):
         self.eps = eps
         self.smooth_targets = smooth_targets
 
-        self._A, self._B = start
         if objective == "log":
-            self._h0, self._step = 1.0 / gamma**2, 1.0 / gamma
+            h0, step = 1.0 / gamma**2, 1.0 / gamma
         else:
-            self._h0, self._step = _SQUARED_H0, 1.0
-        self._c11 = self._c12 = self._c22 = 0.0  # discounted curvature C
-        self._n_pos = self._n_neg = 0.0  # discounted class counts
+            h0, step = _SQUARED_H0, 1.0
+        # The state (A, B, the discounted curvature C, the discounted class counts) and the
+        # constants of an update, as flat sequences of floats: what the compiled twin reads.
+        self._theta = [*start, 0.0, 0.0, 0.0, 0.0, 0.0]
+        self._consts = (
+            float(forgetting), smooth_targets, objective == "log", h0, step, radius * radius,
+            float(radius), float(eps), math.log((1.0 - eps) / eps), feature == "logit",
+        )
         self._n_seen = 0
-        self._logit_max = math.log((1.0 - eps) / eps)
-        self._radius_sq = radius * radius
 
     @property
     def A(self) -> float:
         """Slope of Platt's map p = 1/(1 + exp(A u + B)) (negative = increasing in u)."""
-        return self._A
+        return self._theta[_A_]
 
     @property
     def B(self) -> float:
         """Intercept of Platt's map p = 1/(1 + exp(A u + B))."""
-        return self._B
+        return self._theta[_B_]
 
     @property
     def n_pos(self) -> float:
         """Positives learned so far (discounted when `forgetting` < 1), N+ of the targets."""
-        return self._n_pos
+        return self._theta[_NPOS]
 
     @property
     def n_neg(self) -> float:
         """Negatives learned so far (discounted when `forgetting` < 1), N- of the targets."""
-        return self._n_neg
+        return self._theta[_NNEG]
 
     def fit(self, scores, ys) -> None:
         """Forget what was learned, then fit (A, B) to the pairs by `platt_fit` (the same
@@ -300,22 +303,15 @@ class OnlinePlattCalibrator(Calibrator):
         p = expit(-(A * u + B))
         w = target - p if self.objective == "log" else p * (1.0 - p)
         ww = decay * w * w
-        fresh._c11, fresh._c12, fresh._c22 = float(ww @ (u * u)), float(ww @ u), float(ww.sum())
-        fresh._n_pos, fresh._n_neg = n_pos, n_neg
-        fresh._A, fresh._B = A, B
+        curvature = float(ww @ (u * u)), float(ww @ u), float(ww.sum())
+        fresh._theta = [float(A), float(B), *curvature, n_pos, n_neg]
         self.__dict__.update(fresh.__dict__)
 
     def _feature(self, s: float) -> float:
-        if self.feature == "score":
-            return s
-        if s <= self.eps:
-            return -self._logit_max
-        if s >= 1.0 - self.eps:
-            return self._logit_max
-        return math.log(s) - math.log1p(-s)
+        return _feature(s, self._consts)
 
     def _predict(self, score: float) -> float:
-        return _sigmoid(-(self._A * self._feature(score) + self._B))
+        return _PREDICT(self._theta, self._consts, score)
 
     def _predict_many(self, s: np.ndarray) -> np.ndarray:
         if self.feature == "logit":
@@ -323,51 +319,82 @@ class OnlinePlattCalibrator(Calibrator):
             u = np.log(c) - np.log1p(-c)
         else:
             u = s
-        return expit(-(self._A * u + self._B))
+        return expit(-(self._theta[_A_] * u + self._theta[_B_]))
 
     def _learn(self, score: float, positive: bool) -> None:
-        self._update(self._feature(score), positive)
+        _LEARN(self._theta, self._consts, score, positive, _project_ball)
 
-    def _update(self, u: float, positive: bool) -> None:
-        lam = self.forgetting
-        self._n_pos *= lam
-        self._n_neg *= lam
-        if positive:
-            self._n_pos += 1.0
-            target = (self._n_pos + 1.0) / (self._n_pos + 2.0) if self.smooth_targets else 1.0
-        else:
-            self._n_neg += 1.0
-            target = 1.0 / (self._n_neg + 2.0) if self.smooth_targets else 0.0
 
-        A, B = self._A, self._B
-        p = _sigmoid(-(A * u + B))
-        # Both losses have gradient  grad = r (u, 1)  and curvature  w^2 (u, 1)(u, 1)'.
-        if self.objective == "log":
-            # log-loss: grad = (y' - p)(u, 1); ONS's curvature is grad grad'.
-            r = w = target - p
-        else:
-            # (p - y')^2 / 2: grad = (y' - p) p (1 - p) (u, 1); Gauss-Newton's is J J'.
-            w = p * (1.0 - p)
-            r = (target - p) * w
-        ww = w * w
-        self._c11 = lam * self._c11 + ww * u * u
-        self._c12 = lam * self._c12 + ww * u
-        self._c22 = lam * self._c22 + ww
-        h11, h12, h22 = self._h0 + self._c11, self._c12, self._h0 + self._c22
-        det = h11 * h22 - h12 * h12
-        k = self._step * r / det  # H^{-1} (r u, r) = r/det (h22 u - h12, h11 - h12 u)
-        A -= k * (h22 * u - h12)
-        B -= k * (h11 - h12 * u)
-        norm_sq = A * A + B * B
-        if norm_sq > self._radius_sq:
-            A, B = _project_ball(A, B, h11, h12, h22, self.radius)
-        if A > 0.0:
-            # A decreasing map (more score, less probability) is never a calibration of a
-            # classifier's score: project onto A <= 0 in the H-norm, where B absorbs what it
-            # can of A's step; the map is then at worst constant.
-            B = min(max(B + h12 * A / h22, -self.radius), self.radius)
-            A = 0.0
-        self._A, self._B = A, B
+# Indices of OnlinePlattCalibrator._theta and ._consts.
+_A_, _B_, _C11, _C12, _C22, _NPOS, _NNEG = range(7)
+_LAM, _SMOOTH, _LOG, _H0, _STEP, _RADIUS_SQ, _RADIUS, _EPS, _LOGIT_MAX, _LOGIT = range(10)
+
+
+def _feature(s: float, consts: tuple) -> float:
+    """u: the logit of the score clipped to [eps, 1 - eps], or the score itself."""
+    if not consts[_LOGIT]:
+        return s
+    eps = consts[_EPS]
+    if s <= eps:
+        return -consts[_LOGIT_MAX]
+    if s >= 1.0 - eps:
+        return consts[_LOGIT_MAX]
+    return math.log(s) - math.log1p(-s)
+
+
+def platt_predict(theta: list, consts: tuple, score: float) -> float:
+    """Platt's map of a checked score; the twin of the compiled `platt_predict`."""
+    return _sigmoid(-(theta[_A_] * _feature(score, consts) + theta[_B_]))
+
+
+def platt_learn(theta: list, consts: tuple, score: float, positive: bool, project) -> None:
+    """One update of `theta` in place by a checked (score, label): the twin of the compiled
+    `platt_learn`, the same operations in the same order (`project` is `_project_ball`)."""
+    u = _feature(score, consts)
+    lam = consts[_LAM]
+    A, B, c11, c12, c22, n_pos, n_neg = theta
+    n_pos *= lam
+    n_neg *= lam
+    if positive:
+        n_pos += 1.0
+        target = (n_pos + 1.0) / (n_pos + 2.0) if consts[_SMOOTH] else 1.0
+    else:
+        n_neg += 1.0
+        target = 1.0 / (n_neg + 2.0) if consts[_SMOOTH] else 0.0
+
+    p = _sigmoid(-(A * u + B))
+    # Both losses have gradient  grad = r (u, 1)  and curvature  w^2 (u, 1)(u, 1)'.
+    if consts[_LOG]:
+        # log-loss: grad = (y' - p)(u, 1); ONS's curvature is grad grad'.
+        r = w = target - p
+    else:
+        # (p - y')^2 / 2: grad = (y' - p) p (1 - p) (u, 1); Gauss-Newton's is J J'.
+        w = p * (1.0 - p)
+        r = (target - p) * w
+    ww = w * w
+    c11 = lam * c11 + ww * u * u
+    c12 = lam * c12 + ww * u
+    c22 = lam * c22 + ww
+    h0, radius = consts[_H0], consts[_RADIUS]
+    h11, h12, h22 = h0 + c11, c12, h0 + c22
+    det = h11 * h22 - h12 * h12
+    k = consts[_STEP] * r / det  # H^{-1} (r u, r) = r/det (h22 u - h12, h11 - h12 u)
+    A -= k * (h22 * u - h12)
+    B -= k * (h11 - h12 * u)
+    norm_sq = A * A + B * B
+    if norm_sq > consts[_RADIUS_SQ]:
+        A, B = project(A, B, h11, h12, h22, radius)
+    if A > 0.0:
+        # A decreasing map (more score, less probability) is never a calibration of a
+        # classifier's score: project onto A <= 0 in the H-norm, where B absorbs what it
+        # can of A's step; the map is then at worst constant.
+        B = min(max(B + h12 * A / h22, -radius), radius)
+        A = 0.0
+    theta[:] = A, B, c11, c12, c22, n_pos, n_neg
+
+
+_LEARN = kernels.compiled.platt_learn if kernels.compiled else platt_learn
+_PREDICT = kernels.compiled.platt_predict if kernels.compiled else platt_predict
 
 
 def platt_fit(
