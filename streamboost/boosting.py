@@ -168,7 +168,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             self._lambda_sw = [0.0] * n_models
         self._alphas: list[float] | None = None
         self._members = members.resolve(
-            engine, model, n_models, self.__dict__["_data"], weighted
+            engine, model, n_models, self._data, weighted
         )
         self._generator: np.random.Generator | None = None  # learn_many's draws, made when needed
         self._columns: tuple | None = None  # predict_proba_many's labels and their pd.Index
@@ -177,15 +177,17 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     # the arrays whenever it is read, so `booster.models` always shows the learned members.
     @property
     def data(self) -> list:
-        held = self.__dict__.get("_members")
+        held = getattr(self, "_members", None)
         if isinstance(held, members.ArrayMembers) and held.changed:
-            held.export(self.__dict__["_data"])
+            held.export(self._data)
             held.changed = False
-        return self.__dict__["_data"]
+        return self._data
 
     @data.setter
     def data(self, value: list) -> None:
-        self.__dict__["_data"] = value
+        # a plain attribute, not self.__dict__: CPython 3.11 slows every attribute access of an
+        # object whose __dict__ was ever read (streamboost.state)
+        self._data = value
 
     @property
     def _min_number_of_models(self) -> int:

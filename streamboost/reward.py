@@ -50,6 +50,7 @@ import numpy as np
 
 from .decision import cost_threshold
 from .scores import FrozenScorer
+from .state import set_state
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "losses", "squash"]
 
@@ -79,7 +80,7 @@ def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray
 
     """
     if name == "log-likelihood":
-        p = np.clip(p, _LOG_EPS, 1.0 - _LOG_EPS)
+        p = np.minimum(np.maximum(p, _LOG_EPS), 1.0 - _LOG_EPS)  # np.clip, without its wrapper
         return -np.log(np.where(positive, p, 1.0 - p))
     if name == "brier":
         return (p - positive) ** 2
@@ -197,6 +198,9 @@ class PairedReward:
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
         self._shadow = None
+
+    def __setstate__(self, state: dict) -> None:
+        set_state(self, state)  # read back with its attributes inline (streamboost.state)
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
               measured: tuple[int, ...], model, calibrator) -> None:

@@ -3,6 +3,7 @@ versions and corrupted bytes refused, and a resume in a fresh process that is bi
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import pickle
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 from river import datasets, linear_model, tree
 
@@ -160,3 +162,41 @@ def test_resume_in_a_fresh_process_is_bit_identical(tmp_path):
     resumed = subprocess.run([*run, "resume", path], capture_output=True, text=True, check=True)
     assert full.stdout == resumed.stdout
     assert len(full.stdout.splitlines()) == 6250 - 4321
+
+
+def _dict_materialised(obj, attribute: str) -> bool:
+    """Whether CPython keeps `obj`'s attributes in a dict (one holding `attribute`) rather than
+    inline: what makes its attribute access slower (streamboost.state). Reading
+    `obj.__dict__` would itself materialise it, so the referents are inspected instead."""
+    return any(isinstance(r, dict) and attribute in r for r in gc.get_referents(obj))
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="CPython 3.11's object layout")
+def test_what_is_loaded_or_copied_keeps_its_attributes_inline(tmp_path):
+    from streamboost.scores import FrozenScorer
+
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    for i in range(40):
+        booster.learn_one({"a": float(i % 5)}, i % 2 == 0)
+    assert not _dict_materialised(booster, "_members")  # before 0.8.2 it was from __init__ on
+    FrozenScorer(booster, True)  # the controller's frozen copy
+    assert not _dict_materialised(booster, "_members")
+    assert not hasattr(booster._members, "__dict__")  # slots: nothing to materialise
+    copied = booster._members.copy()
+    assert copied.weights is not booster._members.weights
+    np.testing.assert_array_equal(copied.weights, booster._members.weights)
+
+    controller = BanditCalibratedClassifier(model=booster, seed=0)
+    loaded = checkpoint.load(checkpoint.save(controller, tmp_path / "c.ckpt"))
+    # (the controller itself has more than the 30 attributes CPython 3.11 keeps inline)
+    for obj, attribute in ((loaded._meter, "scale"), (loaded.model_, "_members"),
+                           (loaded.calibrator_, "_theta")):
+        assert not _dict_materialised(obj, attribute)
+    assert loaded.predict_proba_one({"a": 2.0}) == controller.predict_proba_one({"a": 2.0})
+    # pickle's own rule materialises: what the test above would catch
+    assert _dict_materialised(pickle.loads(pickle.dumps(_Plain())), "value")
+
+
+class _Plain:
+    def __init__(self):
+        self.value = 1.0

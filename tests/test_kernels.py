@@ -197,7 +197,8 @@ def test_vote_weights_and_scores_are_the_python_twins():
         for compiled in (COMPILED, None):
             with (
                 mock.patch.object(kernels, "compiled", compiled),
-                mock.patch.object(model._members, "votes", lambda x, alphas, votes=votes: votes),
+                mock.patch.object(type(model._members), "votes",  # slots: patch the class
+                                  lambda self, x, alphas, votes=votes: votes),
             ):
                 model._alphas = None
                 results.append((model.alphas, model._score_one({"a": 1.0})))

@@ -255,7 +255,7 @@ def _one_row(x: dict):
     return pd.DataFrame([x])
 
 
-def test_running_sums_are_the_per_row_lambda_updates():
+def test_running_sums_are_the_per_row_lambda_updates(monkeypatch):
     # Members whose votes after learning are given: the minibatch's lambda sums must equal
     # Oza's per-row loop over the same votes.
     rng = np.random.default_rng(4)
@@ -265,7 +265,8 @@ def test_running_sums_are_the_per_row_lambda_updates():
     booster._lambda_sc = [0.5, 0.0, 2.0, 0.0, 1.0, 3.0]
     booster._lambda_sw = [0.5, 0.0, 1.0, 0.0, 0.0, 0.0]
     sc, sw = list(booster._lambda_sc), list(booster._lambda_sw)
-    booster._members.learn_batch = lambda i, X, ks, t: votes[i]
+    # the members have slots, not a __dict__: the method is replaced on their class
+    monkeypatch.setattr(type(booster._members), "learn_batch", lambda self, i, X, ks, t: votes[i])
     booster._learn_table(np.zeros((40, 1)), targets, lambda lam: np.zeros(len(lam), int))
     for b in range(40):
         lam = 1.0

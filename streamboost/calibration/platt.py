@@ -307,6 +307,14 @@ class OnlinePlattCalibrator(Calibrator):
         fresh._theta = [float(A), float(B), *curvature, n_pos, n_neg]
         self.__dict__.update(fresh.__dict__)
 
+    def copy(self) -> OnlinePlattCalibrator:
+        # The base's copy, without its per-attribute checks: every attribute but the state list
+        # is a number, a string or a tuple of numbers (the controller copies once a minibatch).
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._theta = self._theta.copy()
+        return new
+
     def _feature(self, s: float) -> float:
         return _feature(s, self._consts)
 
@@ -315,7 +323,7 @@ class OnlinePlattCalibrator(Calibrator):
 
     def _predict_many(self, s: np.ndarray) -> np.ndarray:
         if self.feature == "logit":
-            c = np.clip(s, self.eps, 1.0 - self.eps)
+            c = np.minimum(np.maximum(s, self.eps), 1.0 - self.eps)  # np.clip, without its wrapper
             u = np.log(c) - np.log1p(-c)
         else:
             u = s

@@ -12,6 +12,7 @@ import typing
 
 import numpy as np
 
+from ..state import get_state, new_from, set_state, slot_names
 from ..validation import matrix
 
 __all__ = ["ArrayMembers"]
@@ -33,6 +34,9 @@ class ArrayMembers(abc.ABC):
 
     #: A constant put before the features (the linear members' intercept column), or None.
     lead: float | None = None
+
+    # attributes, not a __dict__ (streamboost.state: attribute access stays fast after a copy)
+    __slots__ = ("_columns", "_frame_columns", "_keys", "_width", "_x", "changed", "n_models")
 
     def __init__(self, n_models: int):
         self.n_models = n_models
@@ -132,18 +136,16 @@ class ArrayMembers(abc.ABC):
 
     def __getstate__(self) -> dict:
         # a pickle keeps no cache of the last frame's columns (a pandas Index)
-        return {**self.__dict__, "_frame_columns": (None, -1, [])}
+        return {**get_state(self, slot_names(type(self))), "_frame_columns": (None, -1, [])}
+
+    def __setstate__(self, state: dict) -> None:
+        set_state(self, state)
 
     def copy(self) -> ArrayMembers:
         """An independent copy for scoring (the booster's frozen snapshots): the pickled state,
-        its arrays and containers copied, without a pickle's round trip (a tenth of its cost)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(
-            (k, v.copy() if isinstance(v, (np.ndarray, dict, list)) else v)
-            for k, v in self.__getstate__().items()
-        )
-        new._x = None
-        return new
+        its arrays and containers copied, without a pickle's round trip (a tenth of its cost)
+        and without reading this object's `__dict__` (it has none: `streamboost.state`)."""
+        return new_from(type(self), {**self.__getstate__(), "_x": None})
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)

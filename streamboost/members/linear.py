@@ -66,6 +66,24 @@ class LinearMembers(ArrayMembers):
 
     lead = 1.0  # column 0 holds the intercepts
     minibatch = True
+    __slots__ = (
+        "_batch",
+        "_clip",
+        "_intercept_lr",
+        "_lr",
+        "_margins",
+        "_moves",
+        "_ratio",
+        "_step",
+        "_trained",
+        "_votes",
+        "_weight_neg",
+        "_weight_pos",
+        "_xa",
+        "steps",
+        "weighted",
+        "weights",
+    )
 
     def __init__(
         self, model: linear_model.LogisticRegression, n_models: int, weighted: bool = False

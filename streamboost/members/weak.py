@@ -66,6 +66,28 @@ class WeakMembers(ArrayMembers):
 
     kind: type[WeakLearner]
     minibatch = True
+    __slots__ = (
+        "_batch",
+        "_before",
+        "_best",
+        "_candidates",
+        "_cols",
+        "_fields",
+        "_gradients",
+        "_ks",
+        "_layout",
+        "_model",
+        "_names",
+        "_params",
+        "_params_x",
+        "_right",
+        "_score",
+        "_scores_x",
+        "_switch",
+        "_target",
+        "_xs",
+        "_xv",
+    )
 
     def __init__(self, model: WeakLearner, n_models: int, weighted: bool = True):
         if not weighted:
@@ -286,6 +308,7 @@ class UnivariateMembers(WeakMembers):
     """`UnivariateLogisticRegression` members as arrays."""
 
     kind = UnivariateLogisticRegression
+    __slots__ = ()
 
     def _prepare(self) -> None:
         coef, bias = self._params_x
@@ -305,6 +328,7 @@ class StumpMembers(WeakMembers):
     """`DecisionStump` members as arrays."""
 
     kind = DecisionStump
+    __slots__ = ()
 
     def _candidate_votes(self, params: np.ndarray, xv: np.ndarray) -> np.ndarray:
         if kernels.compiled is None:

@@ -1,0 +1,82 @@
+"""An object's state read and written attribute by attribute, never through its `__dict__`.
+
+CPython 3.11 keeps a plain object's attributes in an array inside the object and reads them by
+specialised fast paths. The first read of the object's `__dict__` (by `vars`, `copy.copy`, a
+pickle, or `obj.__dict__` itself) turns that array into a dict, and every later attribute
+access of that object takes a slower path for the rest of its life: 2.4x the time of an
+access on this machine (`docs/reliability.md`). An object unpickled by the default rule is
+born that way, and so is one with more than 30 attributes (3.11 keeps no more inline). On a
+hot path that costs: one frozen copy of the booster's members made their every later example
+9 % slower (the controller made one at its first measured reward).
+
+So the objects of the hot path keep out of their own `__dict__`: the array members declare
+`__slots__` (no dict at all), and what copies or pickles an object goes through `get_state`,
+`set_state` and `new_from` with the names of its attributes, which a class lists once.
+
+Examples
+--------
+>>> from streamboost.state import get_state, new_from, set_state, slot_names
+>>> class Point:
+...     __slots__ = ("x", "ys")
+...     def __init__(self, x, ys):
+...         self.x, self.ys = x, ys
+>>> p = Point(1.0, [2.0])
+>>> q = new_from(Point, get_state(p, slot_names(Point)))
+>>> q.ys.append(3.0)
+>>> p.ys, q.ys, get_state(q, ("x", "ys", "z"))
+([2.0], [2.0, 3.0], {'x': 1.0, 'ys': [2.0, 3.0]})
+>>> r = object.__new__(Point)
+>>> set_state(r, {"x": 5.0, "ys": []})
+>>> r.x
+5.0
+
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+
+import numpy as np
+
+__all__ = ["get_state", "new_from", "set_state", "slot_names"]
+
+_MISSING = object()
+
+
+@functools.cache
+def slot_names(cls: type) -> tuple[str, ...]:
+    """Every slot `cls` and its bases declare, base classes first."""
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        for name in klass.__dict__.get("__slots__", ()):
+            if name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+def get_state(obj, names: typing.Iterable[str]) -> dict:
+    """`obj`'s attributes `names` as a dict (those it does not have are left out)."""
+    state = {}
+    for name in names:
+        value = getattr(obj, name, _MISSING)
+        if value is not _MISSING:
+            state[name] = value
+    return state
+
+
+def set_state(obj, state: typing.Mapping[str, typing.Any]) -> None:
+    """Set `obj`'s attributes from `state`, one by one (what `__setstate__` should do)."""
+    for name, value in state.items():
+        object.__setattr__(obj, name, value)
+
+
+def new_from(cls: type, state: typing.Mapping[str, typing.Any]):
+    """A new object of class `cls` (its `__init__` not called) with the attributes of `state`:
+    numpy arrays, lists and dicts copied one level deep, everything else shared."""
+    new = object.__new__(cls)
+    for name, value in state.items():
+        if isinstance(value, np.ndarray | list | dict):
+            value = value.copy()
+        object.__setattr__(new, name, value)
+    return new
