@@ -193,6 +193,11 @@ def test_what_is_loaded_or_copied_keeps_its_attributes_inline(tmp_path):
                            (loaded.calibrator_, "_theta")):
         assert not _dict_materialised(obj, attribute)
     assert loaded.predict_proba_one({"a": 2.0}) == controller.predict_proba_one({"a": 2.0})
+    calibrator = loaded.calibrator_
+    frozen = calibrator.copy()  # what the controller does once a minibatch
+    assert not _dict_materialised(calibrator, "_theta")
+    assert frozen._theta == calibrator._theta and frozen._theta is not calibrator._theta
+    assert vars(frozen) == vars(calibrator)  # every attribute (vars materialises: last)
     # pickle's own rule materialises: what the test above would catch
     assert _dict_materialised(pickle.loads(pickle.dumps(_Plain())), "value")
 

@@ -32,6 +32,7 @@ from scipy import optimize
 from scipy.special import expit, log_expit
 
 from .. import kernels
+from ..state import get_state, new_from
 from .base import Calibrator, check_forgetting, check_label, check_score
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
@@ -307,13 +308,14 @@ class OnlinePlattCalibrator(Calibrator):
         fresh._theta = [float(A), float(B), *curvature, n_pos, n_neg]
         self.__dict__.update(fresh.__dict__)
 
+    #: Every attribute, for `copy` (which reads them by name, not through `__dict__`).
+    _ATTRIBUTES = ("objective", "feature", "forgetting", "gamma", "radius", "eps",
+                   "smooth_targets", "_theta", "_consts", "_n_seen")
+
     def copy(self) -> OnlinePlattCalibrator:
-        # The base's copy, without its per-attribute checks: every attribute but the state list
-        # is a number, a string or a tuple of numbers (the controller copies once a minibatch).
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new._theta = self._theta.copy()
-        return new
+        # The controller copies the calibrator once a minibatch: by name, so this one keeps its
+        # attributes inline (streamboost.state), and without the base's per-attribute checks.
+        return new_from(type(self), get_state(self, self._ATTRIBUTES))
 
     def _feature(self, s: float) -> float:
         return _feature(s, self._consts)
