@@ -71,12 +71,16 @@ def set_state(obj, state: typing.Mapping[str, typing.Any]) -> None:
         object.__setattr__(obj, name, value)
 
 
-def new_from(cls: type, state: typing.Mapping[str, typing.Any]):
-    """A new object of class `cls` (its `__init__` not called) with the attributes of `state`:
-    numpy arrays, lists and dicts copied one level deep, everything else shared."""
+def new_from(cls: type, state: typing.Mapping[str, typing.Any],
+             copied: typing.Callable | None = None):
+    """A new object of class `cls` (its `__init__` not called) with the attributes of `state`,
+    each passed through `copied`; by default numpy arrays, lists and dicts are copied one level
+    deep and everything else is shared."""
     new = object.__new__(cls)
     for name, value in state.items():
-        if isinstance(value, np.ndarray | list | dict):
-            value = value.copy()
-        object.__setattr__(new, name, value)
+        object.__setattr__(new, name, (copied or _one_level)(value))
     return new
+
+
+def _one_level(value):
+    return value.copy() if isinstance(value, np.ndarray | list | dict) else value

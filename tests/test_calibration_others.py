@@ -3,6 +3,7 @@ a monotone map after any training, validation before any change, the registry.""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import math
 import pickle
@@ -350,3 +351,23 @@ def test_fit_forgets_and_replays_the_batch_through_a_fresh_calibrator(name):
     with pytest.raises(ValueError):
         cal.fit([0.5, float("nan")], [True, False])
     assert [cal.predict_one(s) for s in grid] == [fresh.predict_one(s) for s in grid]
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_copy_and_fit_go_by_the_listed_attributes_and_keep_the_original_inline(name):
+    # The controller copies its calibrator once a measured minibatch: by `_ATTRIBUTES`, not
+    # through `__dict__`, which would slow the live calibrator for good (streamboost.state).
+    rng = random.Random(5)
+    cal = make(name)
+    for _ in range(200):
+        s = rng.random()
+        cal.learn_one(s, rng.random() < s)
+    cal.predict_one(0.5)
+    frozen = cal.copy()
+    assert not any(isinstance(r, dict) and "_n_seen" in r for r in gc.get_referents(cal))
+    refit = make(name)
+    refit.fit([0.2, 0.7, 0.9], [False, True, True])
+    assert refit.n_seen == 3
+    # every attribute listed, no more (vars() materialises: only now)
+    assert set(vars(frozen)) == set(vars(cal)) == set(type(cal)._ATTRIBUTES)
+    assert set(vars(refit)) == set(type(refit)._ATTRIBUTES)

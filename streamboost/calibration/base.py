@@ -11,6 +11,7 @@ import numpy as np
 from river import base
 
 from ..checkpoint import Checkpointable
+from ..state import get_state, new_from, set_state
 
 __all__ = ["Calibrator", "pool_adjacent_violators"]
 
@@ -90,6 +91,11 @@ class Calibrator(Checkpointable, base.Base):
 
     _n_seen: int = 0
 
+    #: Every attribute of an instance, for `copy` and `fit`, which read and write them by name:
+    #: never through `__dict__`, so the calibrator keeps its fast attribute access
+    #: (`streamboost.state`); each subclass lists its own.
+    _ATTRIBUTES: tuple[str, ...] = ()
+
     @property
     def n_seen(self) -> int:
         """Number of (score, label) pairs learned."""
@@ -126,7 +132,7 @@ class Calibrator(Checkpointable, base.Base):
         pass for the others. `OnlinePlattCalibrator` fits them by maximum likelihood."""
         fresh = self.clone()
         fresh.learn_many(scores, ys)
-        self.__dict__.update(fresh.__dict__)
+        set_state(self, get_state(fresh, self._ATTRIBUTES))
 
     def predict_one(self, score: float) -> float:
         """P(y = 1 | score) under the current map."""
@@ -134,11 +140,9 @@ class Calibrator(Checkpointable, base.Base):
 
     def copy(self) -> Calibrator:
         """An independent copy of the calibrator as it stands (the controller's frozen
-        calibrators): its lists of numbers copied, any other mutable state deep-copied; a
-        fraction of a pickle's round trip."""
-        new = object.__new__(type(self))
-        new.__dict__.update((k, _copied(v)) for k, v in self.__dict__.items())
-        return new
+        calibrators): its lists of numbers copied, calibrators in it copied, any other mutable
+        state deep-copied; a fraction of a pickle's round trip."""
+        return new_from(type(self), get_state(self, self._ATTRIBUTES), _copied)
 
     def predict_many(self, scores) -> np.ndarray:
         """P(y = 1 | score) for an array-like of scores."""
@@ -157,6 +161,8 @@ def _copied(value):
         return value
     if type(value) in (list, tuple) and all(type(v) in _NUMBERS for v in value):
         return value.copy() if type(value) is list else value
+    if type(value) in (list, tuple) and all(isinstance(v, Calibrator) for v in value):
+        return type(value)(v.copy() for v in value)  # an ensemble's members, each by name
     return copy.deepcopy(value)
 
 

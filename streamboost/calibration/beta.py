@@ -141,6 +141,10 @@ class OnlineBetaCalibrator(Calibrator):
 
     """
 
+    _ATTRIBUTES = (
+        "forgetting", "gamma", "radius", "eps", "_theta", "_c", "_h0", "_n_seen"
+    )
+
     def __init__(
         self,
         forgetting: float = 1.0,

@@ -57,6 +57,11 @@ class EWACalibrator(Calibrator):
 
     """
 
+    _ATTRIBUTES = (
+        "calibrators", "forgetting", "learning_rate", "_members", "_losses", "_weights",
+        "_last", "_n_seen"
+    )
+
     def __init__(
         self,
         calibrators: tuple = _DEFAULT,

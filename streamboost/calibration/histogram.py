@@ -65,6 +65,12 @@ class HistogramCalibrator(Calibrator):
 
     """
 
+    _ATTRIBUTES = (
+        "n_bins", "forgetting", "prior", "_centres", "_n", "_pos", "_score_sum",
+        "_weight", "_blocks", "_rates", "_weights", "_means", "_used", "_changed",
+        "_n_seen"
+    )
+
     def __init__(self, n_bins: int = 10, forgetting: float = 1.0, prior: float = 1.0):
         if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
             raise ValueError(f"n_bins must be an integer >= 1, got {n_bins!r}")

@@ -32,7 +32,7 @@ from scipy import optimize
 from scipy.special import expit, log_expit
 
 from .. import kernels
-from ..state import get_state, new_from
+from ..state import get_state, new_from, set_state
 from .base import Calibrator, check_forgetting, check_label, check_score
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
@@ -280,7 +280,7 @@ class OnlinePlattCalibrator(Calibrator):
         fresh = self.clone()
         fresh.learn_many(scores, ys)  # validates the pairs; its state is replaced below
         if not scores:
-            self.__dict__.update(fresh.__dict__)
+            set_state(self, get_state(fresh, self._ATTRIBUTES))
             return
         u = np.array([fresh._feature(check_score(v)) for v in scores], dtype=float)
         positive = np.array([check_label(v) for v in ys], dtype=bool)
@@ -306,7 +306,7 @@ class OnlinePlattCalibrator(Calibrator):
         ww = decay * w * w
         curvature = float(ww @ (u * u)), float(ww @ u), float(ww.sum())
         fresh._theta = [float(A), float(B), *curvature, n_pos, n_neg]
-        self.__dict__.update(fresh.__dict__)
+        set_state(self, get_state(fresh, self._ATTRIBUTES))
 
     #: Every attribute, for `copy` (which reads them by name, not through `__dict__`).
     _ATTRIBUTES = ("objective", "feature", "forgetting", "gamma", "radius", "eps",
