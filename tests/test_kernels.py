@@ -288,3 +288,24 @@ def test_platt_kernels_refuse_a_malformed_state():
     with pytest.raises(TypeError, match="takes 5 arguments"):
         COMPILED.platt_learn(cal._theta, cal._consts, 0.5, True)
     assert cal._theta == [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+
+
+def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins():
+    # an editable install whose _kernels.so predates platt_learn must still import and calibrate
+    # (a fresh interpreter: the stale module has to be in place before streamboost is imported)
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import sys, types
+        sys.modules["streamboost._kernels"] = types.ModuleType("streamboost._kernels")
+        from streamboost.calibration import platt
+        assert platt._LEARN is platt.platt_learn and platt._PREDICT is platt.platt_predict
+        cal = platt.OnlinePlattCalibrator()
+        cal.learn_one(0.8, True)
+        print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["1", "True"]

@@ -403,8 +403,10 @@ def platt_learn(theta: list, consts: tuple, score: float, positive: bool, projec
     theta[:] = A, B, c11, c12, c22, n_pos, n_neg
 
 
-_LEARN = kernels.compiled.platt_learn if kernels.compiled else platt_learn
-_PREDICT = kernels.compiled.platt_predict if kernels.compiled else platt_predict
+# The twins also serve a compiled module built before these kernels (an editable install not
+# rebuilt since): the same results, slower.
+_LEARN = getattr(kernels.compiled, "platt_learn", platt_learn)
+_PREDICT = getattr(kernels.compiled, "platt_predict", platt_predict)
 
 
 def platt_fit(
