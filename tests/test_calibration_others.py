@@ -314,13 +314,19 @@ def test_incremental_pooling_equals_pooling_from_scratch(cls, n_bins, pairs, eve
                 assert cal.predict_one(q) == pytest.approx(reference.predict_one(q), abs=1e-12)
 
 
-@pytest.mark.parametrize("name", sorted(CALIBRATORS))
-def test_a_copy_predicts_as_the_original_did_and_learns_on_its_own(name):
-    rng = random.Random(4)
+def trained(name: str, n: int, seed: int):
+    """The calibrator `name` after `n` pairs whose scores are calibrated (P(y | s) = s)."""
+    rng = random.Random(seed)
     cal = make(name)
-    for _ in range(400):
+    for _ in range(n):
         s = rng.random()
         cal.learn_one(s, rng.random() < s)
+    return cal
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_a_copy_predicts_as_the_original_did_and_learns_on_its_own(name):
+    cal = trained(name, 400, seed=4)
     grid = [i / 50 for i in range(51)]
     cal.predict_many(grid)  # pooled blocks cached, if the calibrator keeps any
     frozen = cal.copy()
@@ -357,11 +363,7 @@ def test_fit_forgets_and_replays_the_batch_through_a_fresh_calibrator(name):
 def test_copy_and_fit_go_by_the_listed_attributes_and_keep_the_original_inline(name):
     # The controller copies its calibrator once a measured minibatch: by `_ATTRIBUTES`, not
     # through `__dict__`, which would slow the live calibrator for good (streamboost.state).
-    rng = random.Random(5)
-    cal = make(name)
-    for _ in range(200):
-        s = rng.random()
-        cal.learn_one(s, rng.random() < s)
+    cal = trained(name, 200, seed=5)
     cal.predict_one(0.5)
     frozen = cal.copy()
     assert not any(isinstance(r, dict) and "_n_seen" in r for r in gc.get_referents(cal))
