@@ -26,7 +26,7 @@ import typing
 from pathlib import Path
 
 from .atomic import written
-from .state import set_state
+from .state import InlineState
 
 __all__ = ["Checkpointable", "load", "save"]
 
@@ -105,7 +105,7 @@ def load(path: str | os.PathLike, cls: type | None = None) -> typing.Any:
     return obj
 
 
-class Checkpointable:
+class Checkpointable(InlineState):
     """`save(path)` and `cls.load(path)` for a model, calibrator or policy (see the module).
 
     Examples
@@ -121,9 +121,6 @@ class Checkpointable:
     True
 
     """
-
-    def __setstate__(self, state: dict) -> None:
-        set_state(self, state)
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write this object to `path` as a checkpoint (atomic, versioned, checksummed)."""

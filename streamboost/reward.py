@@ -50,7 +50,7 @@ import numpy as np
 
 from .decision import cost_threshold
 from .scores import FrozenScorer
-from .state import set_state
+from .state import InlineState
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "losses", "squash"]
 
@@ -130,7 +130,7 @@ class _Round:
     thresholds: list = dataclasses.field(default_factory=list)
 
 
-class PairedReward:
+class PairedReward(InlineState):
     """Measures the controller's rewards: snapshots, paired losses, the reward scale.
 
     The controller calls `begin` when a minibatch starts, `observe` for each of its examples
@@ -198,9 +198,6 @@ class PairedReward:
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
         self._shadow = None
-
-    def __setstate__(self, state: dict) -> None:
-        set_state(self, state)  # read back with its attributes inline (streamboost.state)
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
               measured: tuple[int, ...], model, calibrator) -> None:

@@ -32,7 +32,7 @@ from scipy import optimize
 from scipy.special import expit, log_expit
 
 from .. import kernels
-from ..state import get_state, new_from, set_state
+from ..state import get_state, set_state
 from .base import Calibrator, check_forgetting, check_label, check_score
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
@@ -201,6 +201,11 @@ class OnlinePlattCalibrator(Calibrator):
 
     """
 
+    _ATTRIBUTES = (
+        "objective", "feature", "forgetting", "gamma", "radius", "eps", "smooth_targets",
+        "_theta", "_consts", "_n_seen"
+    )
+
     def __init__(
         self,
         objective: str = "log",
@@ -307,15 +312,6 @@ class OnlinePlattCalibrator(Calibrator):
         curvature = float(ww @ (u * u)), float(ww @ u), float(ww.sum())
         fresh._theta = [float(A), float(B), *curvature, n_pos, n_neg]
         set_state(self, get_state(fresh, self._ATTRIBUTES))
-
-    #: Every attribute, for `copy` (which reads them by name, not through `__dict__`).
-    _ATTRIBUTES = ("objective", "feature", "forgetting", "gamma", "radius", "eps",
-                   "smooth_targets", "_theta", "_consts", "_n_seen")
-
-    def copy(self) -> OnlinePlattCalibrator:
-        # The controller copies the calibrator once a minibatch: by name, so this one keeps its
-        # attributes inline (streamboost.state), and without the base's per-attribute checks.
-        return new_from(type(self), get_state(self, self._ATTRIBUTES))
 
     def _feature(self, s: float) -> float:
         return _feature(s, self._consts)

@@ -12,13 +12,13 @@ import typing
 
 import numpy as np
 
-from ..state import get_state, new_from, set_state, slot_names
+from ..state import InlineState, get_state, new_from, slot_names
 from ..validation import matrix
 
 __all__ = ["ArrayMembers"]
 
 
-class ArrayMembers(abc.ABC):
+class ArrayMembers(InlineState, abc.ABC):
     """The members of a booster held as arrays, one row per member and one column per feature.
 
     A feature dict becomes a dense vector over the columns seen so far; a new key gets a new
@@ -137,9 +137,6 @@ class ArrayMembers(abc.ABC):
     def __getstate__(self) -> dict:
         # a pickle keeps no cache of the last frame's columns (a pandas Index)
         return {**get_state(self, slot_names(type(self))), "_frame_columns": (None, -1, [])}
-
-    def __setstate__(self, state: dict) -> None:
-        set_state(self, state)
 
     def copy(self) -> ArrayMembers:
         """An independent copy for scoring (the booster's frozen snapshots): the pickled state,
