@@ -14,6 +14,7 @@ from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated, calibrated_many
 from .scores import (
+    PrequentialScore,
     booster,
     calibrator_for,
     check_model,
@@ -22,7 +23,7 @@ from .scores import (
     positive_score,
     positive_scores,
 )
-from .validation import check_features, matrix, records
+from .validation import matrix, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -135,10 +136,10 @@ class CalibratedClassifier(
         self._recent: collections.deque | None = (
             collections.deque(maxlen=window) if window is not None else None
         )
-        self._scored: tuple[dict, float] | None = None
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(model)
         self._score_key = True if self._bools else pos_label
+        self._scorer = PrequentialScore(model, self._score_key)
 
     @classmethod
     def _unit_test_params(cls):
@@ -174,26 +175,15 @@ class CalibratedClassifier(
         """The calibrator being trained."""
         return self._calibrator
 
-    def _score(self, x: dict) -> float:
-        """The score predict_proba_one just computed for this x, or a fresh one (x checked)."""
-        scored = self._scored
-        if scored is not None and scored[0] == x:
-            score = scored[1]
-        else:
-            score = positive_score(self.model, check_features(x), self._score_key)
-        self._scored = None
-        return score
-
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        score = positive_score(self.model, check_features(x), self._score_key)
-        self._scored = (dict(x), score)  # learn_one reuses it in a prequential loop
+        score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
-        score = self._score(x)
+        score = self._scorer.take(x)
         self._labels.learn(y)
-        self._calibrator.learn_one(score, positive)
+        self._calibrator._update(score, positive)
         self.model.learn_one(x, positive if self._bools else y, **kwargs)
         if self._recent is not None:
             self._recent.append((dict(x), positive))
@@ -240,7 +230,7 @@ class CalibratedClassifier(
 
             y = pd.Series(targets, index=X.index)
         self.model.learn_many(X, y, **kwargs)
-        self._scored = None
+        self._scorer.forget()
         if self._recent is not None:
             self._recent.extend(zip(records(X), targets, strict=True))
 

@@ -15,8 +15,8 @@ from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import LOSSES, MAPPINGS, PairedReward, calibrated
-from .scores import calibrator_for, check_model, learns_bools, positive_score
-from .validation import check_features, records
+from .scores import PrequentialScore, calibrator_for, check_model, learns_bools
+from .validation import records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -234,8 +234,9 @@ class BanditCalibratedClassifier(
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
+        self._route = "train"  # its name
         self._in_batch = 0
-        self._scored: tuple[dict, float] | None = None  # last x scored by predict_proba_one
+        self._scorer = PrequentialScore(self._model, self._score_key)
 
     @classmethod
     def _unit_test_params(cls):
@@ -272,18 +273,12 @@ class BanditCalibratedClassifier(
     @property
     def current_arm(self) -> str:
         """The arm of the minibatch in progress (or about to start)."""
-        return "train" if self._arm is None else self._arms[self._arm]
+        return self._route
 
     # ------------------------------------------------------------------ prediction
 
-    def _score(self, model, x: dict) -> float:
-        return positive_score(model, x, self._score_key)
-
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        score = self._score(self._model, check_features(x))
-        # learn_one needs the same score right after, in a prequential loop (a copy of x: the
-        # model must not alias its input).
-        self._scored = (dict(x), score)
+        score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
 
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
@@ -305,23 +300,20 @@ class BanditCalibratedClassifier(
         # Everything is checked before a policy selects or anything learns (an x just scored by
         # predict_proba_one was checked there).
         positive = self._labels.is_positive(y)
-        scored = self._scored
-        if scored is not None and scored[0] == x:
-            score = scored[1]
-        else:
-            score = self._score(self._model, check_features(x))  # a bad model output raises
-        self._scored = None
+        score = self._scorer.take(x)  # a bad x or model output raises
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
         # measure: the previous action, on this example, before anything learns it
-        self._meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
+        meter = self._meter
+        if meter.recording:
+            meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
         # route
-        arm = self.current_arm
+        arm = self._route
         if arm == "train":
-            self._meter.shadow(score, positive)
+            meter.shadow(score, positive)
         else:
-            self._calibrator.learn_one(score, positive)
+            self._calibrator._update(score, positive)
         if arm != "calibrate":
             self._model.learn_one(x, positive if self._bools else y, **kwargs)
         self._in_batch += 1
@@ -341,6 +333,7 @@ class BanditCalibratedClassifier(
             trained = self.n_batches - self.arm_counts.get("calibrate", 0) - self.warmup
             if trained + 1 > self.train_budget * after:
                 self._arm = self._arms.index("calibrate")  # the budget cannot pay for training
+        self._route = "train" if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
         measured = self._arm is not None and (self.n_batches - self.warmup) % self.reward_every == 0

@@ -103,8 +103,9 @@ def squash(z: float, low: float, high: float) -> float:
 
 
 def calibrated(calibrator, score: float) -> float:
-    """The calibrator's probability, or the raw score while it has learned nothing."""
-    return calibrator.predict_one(score) if calibrator.n_seen else score
+    """The calibrator's probability of a model's score (a float in [0, 1], unchecked), or the
+    score itself while the calibrator has learned nothing."""
+    return calibrator._predict(score) if calibrator._n_seen else score
 
 
 def calibrated_many(calibrator, scores: np.ndarray) -> np.ndarray:
@@ -134,10 +135,11 @@ class PairedReward(InlineState):
     """Measures the controller's rewards: snapshots, paired losses, the reward scale.
 
     The controller calls `begin` when a minibatch starts, `observe` for each of its examples
-    (before anything learns it), `shadow` when a `"train"` minibatch's calibrator would have
-    learned, and `end` when the minibatch ends, which returns the rewards of the round that was
-    scored on it, if any. `observe` only records; `end` scores the whole sample at once (one
-    matrix product per frozen array booster, vectorised calibrators and losses).
+    while `recording` (before anything learns it), `shadow` when a `"train"` minibatch's
+    calibrator would have learned, and `end` when the minibatch ends, which returns the rewards
+    of the round that was scored on it, if any. `observe` only records; `end` scores the whole
+    sample at once (one matrix product per frozen array booster, vectorised calibrators and
+    losses).
 
     Parameters
     ----------
@@ -194,6 +196,7 @@ class PairedReward(InlineState):
         self.score_key = score_key
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
+        self.recording = False  # whether `observe` records this minibatch's examples
         self._next: _Round | None = None  # the current minibatch's own action
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
@@ -255,6 +258,7 @@ class PairedReward(InlineState):
         if self._next is not None:
             self._next.calibrator_after = self._shadow  # None: the live one, as it will be
         self._round, self._next, self._shadow = self._next, None, None
+        self.recording = self._round is not None
         return result
 
     def _improvements(self, r: _Round) -> list[float]:

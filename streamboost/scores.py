@@ -10,9 +10,12 @@ from river import base
 
 from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
+from .state import InlineState, get_state, slot_names
+from .validation import check_features
 
 __all__ = [
     "FrozenScorer",
+    "PrequentialScore",
     "booster",
     "calibrator_for",
     "check_model",
@@ -166,6 +169,68 @@ def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) 
     if not proba:
         return 0.5
     return positive_proba(proba, pos_label)
+
+
+class PrequentialScore(InlineState):
+    """A model's P(positive | x) computed once per prequential step, for the wrappers.
+
+    `predict` checks `x` (`validation.check_features`), scores it with `positive_score` and keeps
+    a copy of `x` with its score; `take`, when the wrapper then learns an equal `x`, returns that
+    score instead of scoring `x` again (a copy, so an `x` the caller changed in between is scored
+    afresh). An `OzaBoostClassifier` is asked for its score directly: the wrappers' hot path is
+    a handful of calls per example.
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.scores import PrequentialScore
+    >>> model = linear_model.LogisticRegression()
+    >>> model.learn_one({"a": 1.0}, True)
+    >>> scorer = PrequentialScore(model, True)
+    >>> x = {"a": 2.0}
+    >>> scorer.predict(x) == scorer.take(x)  # the same score, computed once
+    True
+    >>> scorer.take({"a": float("nan")})
+    Traceback (most recent call last):
+    ...
+    ValueError: feature 'a' is nan; expected a finite number within +/-1e+150 (leave a missing ...
+
+    """
+
+    __slots__ = ("_direct", "_score", "_x", "model", "pos_label")
+
+    def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
+        self.model = model
+        self.pos_label = pos_label
+        self._direct = booster(model) is not None
+        self._x: dict | None = None  # the last x predict scored, and its score
+        self._score = 0.5
+
+    def predict(self, x: dict) -> float:
+        """The score of `x`, checked first; kept for a `take` of the same `x`."""
+        check_features(x)
+        score = self.model._score_one(x) if self._direct else positive_score(
+            self.model, x, self.pos_label)
+        self._x = dict(x)  # a copy: the caller may change x before learning it
+        self._score = score
+        return score
+
+    def take(self, x: dict) -> float:
+        """The score of `x` for learning it: `predict`'s if it just scored an equal `x`, else
+        `x` checked and scored now (a bad model output raises)."""
+        last, self._x = self._x, None
+        if last is not None and last == x:
+            return self._score
+        check_features(x)
+        return self.model._score_one(x) if self._direct else positive_score(
+            self.model, x, self.pos_label)
+
+    def forget(self) -> None:
+        """Drop the kept score (the model learned since: a minibatch)."""
+        self._x = None
+
+    def __getstate__(self) -> dict:
+        return {**get_state(self, slot_names(type(self))), "_x": None}  # a checkpoint keeps no x
 
 
 def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Hashable) -> list:

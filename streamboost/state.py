@@ -5,8 +5,8 @@ specialised fast paths. The first read of the object's `__dict__` (by `vars`, `c
 pickle, or `obj.__dict__` itself) turns that array into a dict, and every later attribute
 access of that object takes a slower path for the rest of its life: 2.4x the time of an
 access on this machine (`docs/reliability.md`). An object unpickled by the default rule is
-born that way, and so is one with more than 30 attributes (3.11 keeps no more inline). On a
-hot path that costs: one frozen copy of the booster's members made their every later example
+born that way (one born with more than 30 attributes has a dict too, at a much smaller cost).
+On a hot path that costs: one frozen copy of the booster's members made their every later example
 9 % slower (the controller made one at its first measured reward).
 
 So the objects of the hot path keep out of their own `__dict__`: the array members declare

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from river import datasets, linear_model, optim, tree
 
@@ -145,3 +147,41 @@ def test_a_pipeline_ending_in_a_booster_is_scored_through_the_pipeline():
             assert 0.0 <= wrapper.predict_proba_one(x)[True] <= 1.0
             wrapper.learn_one(x, y)
         assert wrapper.calibrator_.n_seen > 0
+
+
+@pytest.mark.parametrize("wrapper", ["calibrated", "controller"])
+def test_an_x_changed_between_predict_and_learn_is_scored_afresh(wrapper):
+    # The wrappers keep predict_proba_one's score for learn_one of the same x; an x changed in
+    # place in between must not learn the stale score (an identity check would).
+    from streamboost import BanditCalibratedClassifier, CalibratedClassifier
+
+    def make():
+        model = linear_model.LogisticRegression()
+        if wrapper == "calibrated":
+            return CalibratedClassifier(model)
+        return BanditCalibratedClassifier(model=model, policy="both", batch_size=4)
+
+    kept, fresh = make(), make()
+    for i in range(60):
+        x = {"a": float(i % 7) - 3.0}
+        kept.predict_proba_one(x)
+        fresh.predict_proba_one({"a": 0.0})
+        x["a"] = -x["a"]  # the caller reuses its dict
+        kept.learn_one(x, i % 3 == 0)
+        fresh.learn_one(x, i % 3 == 0)
+    assert kept.calibrator_._theta == fresh.calibrator_._theta
+
+
+def test_a_prequential_score_is_taken_once_and_not_pickled():
+    from streamboost.scores import PrequentialScore
+
+    model = linear_model.LogisticRegression()
+    model.learn_one({"a": 1.0}, True)
+    scorer = PrequentialScore(model, True)
+    x = {"a": 2.0}
+    score = scorer.predict(x)
+    copy = pickle.loads(pickle.dumps(scorer))
+    assert copy._x is None and copy.model.weights == model.weights
+    assert scorer.take(x) == score and scorer._x is None  # taken: a second learn scores afresh
+    model.learn_one(x, False)
+    assert scorer.take(x) == positive_score(model, x, True) < score

@@ -109,8 +109,11 @@ class Calibrator(Checkpointable, base.Base):
 
     def learn_one(self, score: float, y) -> None:
         """Learn one (score, label) pair; `y` True/1 means positive."""
-        s, positive = check_score(score), check_label(y)
-        self._learn(s, positive)
+        self._update(check_score(score), check_label(y))
+
+    def _update(self, score: float, positive: bool) -> None:
+        # a checked pair: a float in [0, 1] and a bool (the wrappers' scores and labels)
+        self._learn(score, positive)
         self._n_seen += 1
 
     def learn_many(self, scores, ys) -> None:
@@ -120,8 +123,7 @@ class Calibrator(Checkpointable, base.Base):
             raise ValueError(f"scores and ys differ in length: {len(scores)} != {len(ys)}")
         pairs = [(check_score(s), check_label(y)) for s, y in zip(scores, ys, strict=True)]
         for s, positive in pairs:
-            self._learn(s, positive)
-            self._n_seen += 1
+            self._update(s, positive)
 
     def fit(self, scores, ys) -> None:
         """Forget what was learned, then fit the pairs (`scores`, `ys`) as one batch (the
