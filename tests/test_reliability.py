@@ -33,7 +33,7 @@ from streamboost import (
 )
 from streamboost.cli import main
 from streamboost.datasets import CSVTable
-from streamboost.validation import FiniteFeatures
+from streamboost.validation import LIMIT, FiniteFeatures, check_features
 
 ROWS = list(datasets.Phishing().take(400))
 X0 = dict(ROWS[0][0])
@@ -282,6 +282,26 @@ FEATURE = st.one_of(
     st.floats(-10, 10),
     st.sampled_from([1e300, -1e300, 0.0]),
 )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(FEATURE, st.integers(-(10**200), 10**200), st.booleans(), st.just("red")),
+        max_size=8,
+    )
+)
+def test_check_features_refuses_exactly_the_bad_values_and_names_the_first(values):
+    x = {f"f{i}": v for i, v in enumerate(values)}
+    bad = [
+        key for key, v in x.items()
+        if not isinstance(v, str | bool) and not (math.isfinite(v) and abs(v) <= LIMIT)
+    ]
+    if not bad:
+        assert check_features(x) is x
+        return
+    with pytest.raises(ValueError, match=f"^feature '{bad[0]}' is "):
+        check_features(x)
 
 
 @settings(max_examples=25, deadline=None)
