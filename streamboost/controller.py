@@ -223,7 +223,7 @@ class BanditCalibratedClassifier(
         self._meter = PairedReward(
             reward,
             reward_smoothing,
-            {k * batch_size // m for k in range(m)},
+            range(batch_size) if m == batch_size else {k * batch_size // m for k in range(m)},
             model_free="calibrate" not in self._arms,
             mapping=reward_map,
             score_key=self._score_key,

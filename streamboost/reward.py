@@ -148,7 +148,8 @@ class PairedReward(InlineState):
     smoothing
         Weight of the newest round's mean squared improvement in the running scale.
     sample
-        In-minibatch positions of the examples that score a round (the rest are not scored).
+        In-minibatch positions of the examples that score a round (the rest are not scored);
+        a `range` is kept as it is.
     model_free
         Every arm trains the model: leave its common part out and never copy it (see above).
     mapping
@@ -191,7 +192,8 @@ class PairedReward(InlineState):
         self.loss = loss
         self.mapping = mapping
         self.smoothing = smoothing
-        self.sample = frozenset(sample)
+        # a range (every position) stays one: its size is the minibatch's, whatever that is
+        self.sample = sample if isinstance(sample, range) else frozenset(sample)
         self.model_free = model_free
         self.score_key = score_key
         self.scale = 0.0  # running mean of squared improvements

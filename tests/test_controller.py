@@ -537,3 +537,20 @@ def test_a_model_already_trained_keeps_what_it_learned():
     controller.learn_one(x, rows[0][1])
     assert trained.predict_proba_one(x)[True] != before  # the model itself learned
     assert controller.clone().model_.predict_proba_one(x)[True] == 0.5  # a clone starts afresh
+
+
+def test_a_huge_minibatch_costs_no_memory_up_front():
+    # the reward's sample of a minibatch was a set of batch_size positions (10**7 of them: over
+    # 500 MB before the first example; a billion exhausted the machine)
+    import tracemalloc
+
+    tracemalloc.start()
+    controller = BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=10**7,
+        warmup=0, seed=0,
+    )
+    for i in range(20):
+        controller.learn_one({"a": float(i % 3)}, i % 2 == 0)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 10_000_000 and controller.n_batches == 0
