@@ -11,7 +11,7 @@ from river import base
 from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
 from .state import InlineState, get_state, slot_names
-from .validation import check_features
+from .validation import check_features, one_line
 
 __all__ = [
     "FrozenScorer",
@@ -88,7 +88,7 @@ def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -
     if not isinstance(model, base.Classifier) or not hasattr(model, "predict_proba_one"):
         raise TypeError(
             f"{name} must be a River classifier with predict_proba_one, got "
-            f"{type(model).__name__} ({model!r:.60})"
+            f"{type(model).__name__} ({one_line(model)})"
         )
     last = booster(final_step(model))
     if last is not None and last.pos_label != pos_label:

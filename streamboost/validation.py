@@ -29,7 +29,7 @@ from river import base
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LIMIT", "FiniteFeatures", "check_features", "matrix", "records"]
+__all__ = ["LIMIT", "FiniteFeatures", "check_features", "matrix", "one_line", "records"]
 
 #: The largest magnitude a numeric feature may have.
 LIMIT = 1e150
@@ -77,6 +77,21 @@ def check_features(x: dict) -> dict:
                         f"+/-{LIMIT:g} (leave a missing value out of the dict)"
                     )
     return x
+
+
+def one_line(obj, width: int = 60) -> str:
+    """`repr(obj)` on one line (River's reprs of estimators span several), cut at `width`
+    characters: for error messages.
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.validation import one_line
+    >>> one_line(linear_model.LinearRegression(), 40)
+    'LinearRegression ( optimizer=SGD ( lr=Co'
+
+    """
+    return " ".join(repr(obj).split())[:width]
 
 
 def records(X: pd.DataFrame) -> list[dict]:

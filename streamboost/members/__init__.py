@@ -16,6 +16,7 @@ forests, pipelines, naive Bayes...) takes the reference path.
 
 from __future__ import annotations
 
+from ..validation import one_line
 from .base import ArrayMembers
 from .linear import LinearMembers
 from .river import RiverMembers
@@ -80,7 +81,7 @@ def resolve(
         if engine == "vectorised":
             names = ", ".join(e.__name__ for e in _ARRAY_ENGINES)
             raise TypeError(
-                f"engine='vectorised' has no array engine for {model!r:.60} with draws "
+                f"engine='vectorised' has no array engine for {one_line(model)} with draws "
                 f"{'as weights' if weighted else 'repeated'} (engines: {names}); "
                 "use engine='auto' or 'reference'"
             )
