@@ -355,9 +355,10 @@ def prequential(
 
 def _progress_bar(total: int | None, unit: str = "ex"):
     """A tqdm progress bar, or None without the `progress` extra: a core install runs every
-    default command, the extras only add."""
+    default command, the extras only add. Off when the output is not a terminal (a log file
+    or a pipe would keep the bar's first frame in front of the results)."""
     try:
         from tqdm.auto import tqdm
     except ImportError:
         return None
-    return tqdm(total=total, unit=unit, mininterval=0.5, leave=False)
+    return tqdm(total=total, unit=unit, mininterval=0.5, leave=False, disable=None)

@@ -364,3 +364,17 @@ def test_compare_says_what_calibrating_buys(tmp_path, capsys):
     assert float(calibrated) == pytest.approx(sum(river["both"]) / 2, abs=1e-4)
     assert float(raw) != pytest.approx(mean("never", "brier"), abs=1e-3)  # not our booster
     assert sum(label.startswith("River LR, ") for label in lines) == 5
+
+
+def test_a_run_logged_to_a_file_has_no_progress_bar(tmp_path):
+    # the bar is for terminals: in a log its first frame stood in front of the results
+    pytest.importorskip("tqdm")
+    log = tmp_path / "run.log"
+    with log.open("w") as out:
+        status = subprocess.run(
+            [sys.executable, "-m", "streamboost", "run", "--dataset", "phishing", "--max-rows",
+             "300"], stdout=out, stderr=subprocess.STDOUT, check=False,
+        ).returncode
+    text = log.read_text()
+    assert status == 0 and "examples" in text
+    assert "ex/s" not in text and "%|" not in text
