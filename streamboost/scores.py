@@ -208,9 +208,7 @@ class PrequentialScore(InlineState):
 
     def predict(self, x: dict) -> float:
         """The score of `x`, checked first; kept for a `take` of the same `x`."""
-        check_features(x)
-        score = self.model._score_one(x) if self._direct else positive_score(
-            self.model, x, self.pos_label)
+        score = self._fresh(x)
         self._x = dict(x)  # a copy: the caller may change x before learning it
         self._score = score
         return score
@@ -221,9 +219,13 @@ class PrequentialScore(InlineState):
         last, self._x = self._x, None
         if last is not None and last == x:
             return self._score
+        return self._fresh(x)
+
+    def _fresh(self, x: dict) -> float:
         check_features(x)
-        return self.model._score_one(x) if self._direct else positive_score(
-            self.model, x, self.pos_label)
+        if self._direct:
+            return self.model._score_one(x)
+        return positive_score(self.model, x, self.pos_label)
 
     def forget(self) -> None:
         """Drop the kept score (the model learned since: a minibatch)."""
