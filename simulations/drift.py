@@ -14,8 +14,13 @@ A second table asks the same of the calibrator's forgetting rate (issue 14's "ca
 choice as arms"): the booster learns every example and the online Platt calibrator beside it
 learns its prequential score ("both", `CalibratedClassifier`) with forgetting 1, 0.999 or
 0.99, against `EWACalibrator` over those three (every calibrator sees every score, so the
-choice is made with expert advice rather than a bandit) and against `"ewa"` (the four
-calibrators, no forgetting).
+choice is made with expert advice rather than a bandit), the same EWA with its losses
+discounted by 0.99 per example (`tracking`: its weights follow the rate that did best over the
+last hundred or so examples) and `"ewa"` (the four calibrators, no forgetting). With
+`--calibrators-only` that table runs alone, with a stationary row (no drift) per stream too:
+
+    python simulations/drift.py --data-dir ../shared/data --calibrators-only --seeds 5 \
+        --datasets electricity weather phishing spambase krvskp mushroom waveform
 
 Run from the repository root (about 5 minutes on 2 cores):
 
@@ -96,21 +101,30 @@ class SaveThenSpend(bandits.Policy):
     def _update_round(self, observed) -> None:
         pass
 FORGETTING = (1.0, 0.999, 0.99)
-CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), "ewa over the three", "ewa")
+TRACKING = 0.99  # the tracking EWA's discount of its losses (chosen before the 7-stream run)
+EWAS = ("ewa over the three", "ewa over the three, tracking")
+CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), *EWAS, "ewa")
+CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator table's: stationary too
 
 
 def calibrator(label: str):
     """The calibrator called `label`: Platt as `calibration.resolve` builds it for the vote of
-    10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA."""
+    10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA: over the
+    three rates with every loss kept (Vovk's mixture) or discounted by `TRACKING` (its weights
+    follow the rate that did best over the last hundred or so examples)."""
     platts = [OnlinePlattCalibrator(gamma=1.0, eps=1 / 22, forgetting=f) for f in FORGETTING]
     if label == "ewa":
         return "ewa"
-    if label == "ewa over the three":
-        return EWACalibrator(calibrators=tuple(platts))
+    if label in EWAS:
+        return EWACalibrator(calibrators=tuple(platts),
+                             forgetting=TRACKING if label == EWAS[1] else 1.0)
     return platts[CALIBRATORS.index(label)]
 
 
 def drift(kind: str, length: int):
+    """The drift `kind` ("flip", "prior", or "none": no drift) at 60 % of the stream."""
+    if kind == "none":
+        return None
     at = int(0.6 * length)
     if kind == "flip":
         return LabelFlip(position=at)
@@ -187,24 +201,32 @@ def report(scores: dict, seeds: int, both: dict | None = None) -> str:
 
 
 def calibrator_report(scores: dict, seeds: int) -> str:
+    """The forgetting rate's table: each EWA over the three rates against the best rate chosen
+    in hindsight, per (stream, drift)."""
     fixed = CALIBRATORS[: len(FORGETTING)]
     lines = _head(
         f"The forgetting rate chosen online: prequential Brier score, mean of {seeds} seeds, "
-        "`both` (the booster learns every example, the calibrator its prequential score).",
-        [*CALIBRATORS, "best fixed", "EWA over the three vs best fixed"],
+        "`both` (the booster learns every example, the calibrator its prequential score); "
+        f"`tracking` discounts the EWA's losses by {TRACKING:g} per example.",
+        [*CALIBRATORS, "best fixed", *(f"{e} vs best fixed" for e in EWAS)],
     )
-    wins, worst = 0, 0.0
+    wins, worst = dict.fromkeys(EWAS, 0), dict.fromkeys(EWAS, 0.0)
     for (name, kind), by_label in scores.items():
         means = _means(by_label)
         best = min(fixed, key=means.get)
-        ratio = means["ewa over the three"] / means[best]
-        wins += ratio < 1.0
-        worst = max(worst, ratio)
         cells = " | ".join(f"{means[c]:.4f}" for c in CALIBRATORS)
-        lines.append(f"| {name}, {kind} | {cells} | {best} | {100 * (ratio - 1):+.2f} % |")
-    lines += ["", f"EWA over the three forgetting rates beats the best of them chosen in hindsight "
-              f"on {wins} of {len(scores)} (stream, drift) pairs; at worst it is "
-              f"{100 * (worst - 1):+.2f} % off it."]
+        gaps = []
+        for ewa in EWAS:
+            ratio = means[ewa] / means[best]
+            wins[ewa] += ratio < 1.0
+            worst[ewa] = max(worst[ewa], ratio)
+            gaps.append(f"{100 * (ratio - 1):+.2f} %")
+        lines.append(f"| {name}, {kind} | {cells} | {best} | {' | '.join(gaps)} |")
+    lines.append("")
+    for ewa in EWAS:
+        lines.append(f"`{ewa}` beats the best of the three rates chosen in hindsight on "
+                     f"{wins[ewa]} of {len(scores)} (stream, drift) pairs; at worst it is "
+                     f"{100 * (worst[ewa] - 1):+.2f} % off it.")
     return "\n".join(lines)
 
 
@@ -256,6 +278,9 @@ def main(argv=None) -> int:
                         help="default: simulations/drift.md, or drift_budget.md with a budget")
     parser.add_argument("--train-budget", type=float, default=None, metavar="SHARE",
                         help="run the compute budget's table instead (see above)")
+    parser.add_argument("--calibrators-only", action="store_true",
+                        help="run the forgetting rate's table alone, with a stationary row per "
+                             "stream too (default out: simulations/drift_calibrators.md)")
     args = parser.parse_args(argv)
     import joblib
 
@@ -276,6 +301,22 @@ def main(argv=None) -> int:
         out.write_text(f"# Drift under a compute budget\n\n`{command.strip()}`\n\n{text}\n")
         print(text)
         return 0
+    if args.calibrators_only:
+        jobs = list(itertools.product(args.datasets, CALIBRATOR_DRIFTS, CALIBRATORS,
+                                      range(args.seeds)))  # fmt: skip
+        results = joblib.Parallel(n_jobs=args.jobs)(
+            joblib.delayed(run)(name, kind, label, seed, args.data_dir)
+            for name, kind, label, seed in jobs
+        )
+        calibrators: dict = {}
+        for (name, kind, label, _), (brier, _) in zip(jobs, results, strict=True):
+            calibrators.setdefault((name, kind), {}).setdefault(label, []).append(brier)
+        text = calibrator_report(calibrators, args.seeds)
+        out = args.out or HERE / "drift_calibrators.md"
+        out.write_text(f"# The calibrator's forgetting rate, chosen online\n\n"
+                       f"`{command.strip()}`\n\n{text}\n")
+        print(text)
+        return 0
     jobs = list(itertools.product(args.datasets, ("flip", "prior"), POLICIES + CALIBRATORS,
                                   range(args.seeds)))  # fmt: skip
     results = joblib.Parallel(n_jobs=args.jobs)(
@@ -283,7 +324,7 @@ def main(argv=None) -> int:
         for name, kind, policy, seed in jobs
     )
     scores: dict = {}
-    calibrators: dict = {}
+    calibrators = {}
     for (name, kind, policy, _), (brier, _) in zip(jobs, results, strict=True):
         table = calibrators if policy in CALIBRATORS else scores
         table.setdefault((name, kind), {}).setdefault(policy, []).append(brier)

@@ -44,22 +44,30 @@ def test_the_table_names_the_best_schedule_and_bandit_and_counts_bandit_wins():
     assert "the best bandit wins on 1 of 2 pairs and is at worst +22.22 % off it" in text
 
 
-def test_the_calibrator_table_compares_ewa_with_the_best_fixed_forgetting_rate():
-    def scores(ewa: float) -> dict:
+def test_the_calibrator_table_compares_each_ewa_with_the_best_fixed_forgetting_rate():
+    def scores(ewa: float, tracking: float) -> dict:
         values = {c: [0.2] for c in sim.CALIBRATORS}
         values["platt, forgetting 0.999"] = [0.1]
         values["ewa over the three"] = [ewa]
+        values["ewa over the three, tracking"] = [tracking]
         return values
 
-    text = sim.calibrator_report({("a", "flip"): scores(0.099), ("b", "prior"): scores(0.102)}, 1)
-    assert "| platt, forgetting 0.999 | -1.00 % |" in text
-    assert "| platt, forgetting 0.999 | +2.00 % |" in text
-    assert "on 1 of 2 (stream, drift) pairs; at worst it is +2.00 % off it" in text
+    text = sim.calibrator_report({("a", "none"): scores(0.099, 0.097),
+                                  ("b", "prior"): scores(0.102, 0.0995)}, 1)  # fmt: skip
+    assert "| a, none |" in text and "| platt, forgetting 0.999 | -1.00 % | -3.00 % |" in text
+    assert "| platt, forgetting 0.999 | +2.00 % | -0.50 % |" in text
+    assert "`ewa over the three` beats the best of the three rates chosen in hindsight on 1 of " \
+           "2 (stream, drift) pairs; at worst it is +2.00 % off it" in text
+    assert "`ewa over the three, tracking` beats the best of the three rates chosen in " \
+           "hindsight on 2 of 2 (stream, drift) pairs; at worst it is -0.50 % off it" in text
     # the calibrators themselves: Platt as resolve() builds it for 10 votes, with forgetting
     fast = sim.calibrator("platt, forgetting 0.99")
     assert (fast.forgetting, fast.gamma, fast.eps) == (0.99, 1.0, 1 / 22)
-    mixed = sim.calibrator("ewa over the three")
-    assert [m.forgetting for m in mixed.members] == list(sim.FORGETTING)
+    for label, discount in (("ewa over the three", 1.0), ("ewa over the three, tracking", 0.99)):
+        mixed = sim.calibrator(label)
+        assert [m.forgetting for m in mixed.members] == list(sim.FORGETTING)
+        assert mixed.forgetting == discount
+    assert sim.drift("none", 10_000) is None
 
 
 def test_the_budget_table_holds_the_best_bandit_against_both_and_never():
