@@ -9,6 +9,7 @@ over those arms, built from a name, or one of the schedules `"never"`, `"always"
 from __future__ import annotations
 
 from . import bandits
+from .validation import one_line
 
 __all__ = ["ARMS", "resolve_arms", "resolve_policy"]
 
@@ -59,7 +60,9 @@ def resolve_policy(policy, arms: tuple[str, ...], seed: int | None) -> bandits.b
             )
         return policy.clone()
     if not isinstance(policy, str):
-        raise TypeError(f"policy must be a name or a streamboost.bandits policy, got {policy!r}")
+        raise TypeError(
+            f"policy must be a name or a streamboost.bandits policy, got {one_line(policy)}"
+        )
     if policy == "never":
         return bandits.make("constant", n_arms=n_arms, seed=seed, arm=arms.index("train"))
     if policy == "always":

@@ -13,7 +13,7 @@ from . import kernels, members, variants, weak
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
-from .validation import check_features, records
+from .validation import check_features, one_line, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -132,7 +132,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         c_fn: float = 1.0,
     ):
         if not isinstance(model, base.Classifier):
-            raise TypeError(f"model must be a river Classifier instance, got {model!r}")
+            raise TypeError(f"model must be a river Classifier instance, got {one_line(model)}")
         if isinstance(n_models, bool) or not isinstance(n_models, int) or n_models < 1:
             raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
         if score not in _SCORES:

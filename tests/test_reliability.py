@@ -425,3 +425,17 @@ def test_workers_die_with_a_killed_grid(tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     process.communicate(timeout=30)
     wait_for(lambda: not any(alive(pid) for pid in workers), timeout=20)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: OzaBoostClassifier(linear_model.LinearRegression()),
+    lambda: CalibratedClassifier(linear_model.LinearRegression()),
+    lambda: CalibratedClassifier(linear_model.LogisticRegression(),
+                                 calibrator=linear_model.LogisticRegression()),
+    lambda: BanditCalibratedClassifier(policy=linear_model.LogisticRegression()),
+])
+def test_a_wrong_estimator_is_named_on_one_line(call):
+    # River's reprs span many lines; cut at 60 characters they broke a message mid-way
+    with pytest.raises(TypeError) as error:
+        call()
+    assert "\n" not in str(error.value)

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 
+from ..validation import one_line
 from .base import Policy, _check_int
 from .environments import Environment
 
@@ -101,7 +102,7 @@ def simulate(
 
     """
     if not isinstance(policy, Policy):
-        raise TypeError(f"policy must be a streamboost.bandits Policy, got {policy!r}")
+        raise TypeError(f"policy must be a streamboost.bandits Policy, got {one_line(policy)}")
     if not isinstance(environment, Environment):
         raise TypeError(f"environment must be a bandits Environment, got {environment!r}")
     _check_int("n_rounds", n_rounds, 0)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import typing
 
+from ..validation import one_line
 from .base import Calibrator, pool_adjacent_violators
 from .beta import OnlineBetaCalibrator, beta_fit
 from .ewa import EWACalibrator
@@ -113,7 +114,7 @@ def resolve(calibrator: str | Calibrator, vote_members: int | None = None) -> Ca
     if not isinstance(calibrator, Calibrator):
         raise TypeError(
             f"calibrator must be a name ({', '.join(sorted(CALIBRATORS))}) or a "
-            f"streamboost.calibration.Calibrator, got {calibrator!r} "
+            f"streamboost.calibration.Calibrator, got {one_line(calibrator)} "
             f"({type(calibrator).__name__})"
         )
     return calibrator.clone()
