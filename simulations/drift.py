@@ -282,59 +282,48 @@ def main(argv=None) -> int:
                         help="run the forgetting rate's table alone, with a stationary row per "
                              "stream too (default out: simulations/drift_calibrators.md)")
     args = parser.parse_args(argv)
-    import joblib
-
     command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.train_budget is not None:
-        jobs = list(itertools.product(args.datasets, ("flip", "prior"), (*BUDGET_POLICIES, ORACLE),
-                                      range(args.seeds)))  # fmt: skip
-        results = joblib.Parallel(n_jobs=args.jobs)(
-            joblib.delayed(run)(name, kind, policy, seed, args.data_dir, args.train_budget)
-            for name, kind, policy, seed in jobs
-        )
-        scores, shares = {}, {}
-        for (name, kind, policy, _), (brier, share) in zip(jobs, results, strict=True):
-            scores.setdefault((name, kind), {}).setdefault(policy, []).append(brier)
-            shares.setdefault((name, kind, policy), []).append(share)
+        scores, shares = _grid(args, ("flip", "prior"), (*BUDGET_POLICIES, ORACLE),
+                               args.train_budget)  # fmt: skip
         text = budget_report(scores, shares, args.seeds, args.train_budget)
-        out = args.out or HERE / "drift_budget.md"
-        out.write_text(f"# Drift under a compute budget\n\n`{command.strip()}`\n\n{text}\n")
-        print(text)
-        return 0
-    if args.calibrators_only:
-        jobs = list(itertools.product(args.datasets, CALIBRATOR_DRIFTS, CALIBRATORS,
-                                      range(args.seeds)))  # fmt: skip
-        results = joblib.Parallel(n_jobs=args.jobs)(
-            joblib.delayed(run)(name, kind, label, seed, args.data_dir)
-            for name, kind, label, seed in jobs
-        )
-        calibrators: dict = {}
-        for (name, kind, label, _), (brier, _) in zip(jobs, results, strict=True):
-            calibrators.setdefault((name, kind), {}).setdefault(label, []).append(brier)
+        title, default = "Drift under a compute budget", "drift_budget.md"
+    elif args.calibrators_only:
+        calibrators, _ = _grid(args, CALIBRATOR_DRIFTS, CALIBRATORS)
         text = calibrator_report(calibrators, args.seeds)
-        out = args.out or HERE / "drift_calibrators.md"
-        out.write_text(f"# The calibrator's forgetting rate, chosen online\n\n"
-                       f"`{command.strip()}`\n\n{text}\n")
-        print(text)
-        return 0
-    jobs = list(itertools.product(args.datasets, ("flip", "prior"), POLICIES + CALIBRATORS,
-                                  range(args.seeds)))  # fmt: skip
-    results = joblib.Parallel(n_jobs=args.jobs)(
-        joblib.delayed(run)(name, kind, policy, seed, args.data_dir)
-        for name, kind, policy, seed in jobs
-    )
-    scores: dict = {}
-    calibrators = {}
-    for (name, kind, policy, _), (brier, _) in zip(jobs, results, strict=True):
-        table = calibrators if policy in CALIBRATORS else scores
-        table.setdefault((name, kind), {}).setdefault(policy, []).append(brier)
-    both = {key: by_label["platt, forgetting 1"] for key, by_label in calibrators.items()}
-    text = report(scores, args.seeds, both) + "\n\n" + calibrator_report(calibrators, args.seeds)
-    out = args.out or HERE / "drift.md"
-    out.write_text(f"# Drift and the forced split\n\n`{command.strip()}`\n\n{text}\n")
+        title, default = "The calibrator's forgetting rate, chosen online", "drift_calibrators.md"
+    else:
+        both_tables, _ = _grid(args, ("flip", "prior"), POLICIES + CALIBRATORS)
+        scores = {key: {p: by[p] for p in POLICIES} for key, by in both_tables.items()}
+        calibrators = {key: {c: by[c] for c in CALIBRATORS} for key, by in both_tables.items()}
+        both = {key: by_label["platt, forgetting 1"] for key, by_label in calibrators.items()}
+        text = (report(scores, args.seeds, both) + "\n\n"
+                + calibrator_report(calibrators, args.seeds))
+        title, default = "Drift and the forced split", "drift.md"
+    out = args.out or HERE / default
+    out.write_text(f"# {title}\n\n`{command.strip()}`\n\n{text}\n")
     print(text)
     return 0
 
+
+def _grid(args, kinds: typing.Sequence[str], labels: typing.Sequence[str],
+          budget: float | None = None) -> tuple[dict, dict]:
+    """`run` for every stream, drift kind, label and seed (in parallel): the Brier scores as
+    (stream, kind) -> label -> [one per seed], and the training shares as (stream, kind, label)
+    -> [one per seed]."""
+    import joblib
+
+    jobs = list(itertools.product(args.datasets, kinds, labels, range(args.seeds)))
+    results = joblib.Parallel(n_jobs=args.jobs)(
+        joblib.delayed(run)(name, kind, label, seed, args.data_dir, budget)
+        for name, kind, label, seed in jobs
+    )
+    scores: dict = {}
+    shares: dict = {}
+    for (name, kind, label, _), (brier, share) in zip(jobs, results, strict=True):
+        scores.setdefault((name, kind), {}).setdefault(label, []).append(brier)
+        shares.setdefault((name, kind, label), []).append(share)
+    return scores, shares
 
 if __name__ == "__main__":
     sys.exit(main())
