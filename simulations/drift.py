@@ -276,11 +276,12 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None,
                         help="default: simulations/drift.md, or drift_budget.md with a budget")
-    parser.add_argument("--train-budget", type=float, default=None, metavar="SHARE",
-                        help="run the compute budget's table instead (see above)")
-    parser.add_argument("--calibrators-only", action="store_true",
-                        help="run the forgetting rate's table alone, with a stationary row per "
-                             "stream too (default out: simulations/drift_calibrators.md)")
+    table = parser.add_mutually_exclusive_group()  # one table a run
+    table.add_argument("--train-budget", type=float, default=None, metavar="SHARE",
+                       help="run the compute budget's table instead (see above)")
+    table.add_argument("--calibrators-only", action="store_true",
+                       help="run the forgetting rate's table alone, with a stationary row per "
+                            "stream too (default out: simulations/drift_calibrators.md)")
     args = parser.parse_args(argv)
     command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.train_budget is not None:

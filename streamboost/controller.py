@@ -234,7 +234,7 @@ class BanditCalibratedClassifier(
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
-        self._route = "train"  # its name
+        self._route = "train"  # its name (set with _arm; read every example)
         self._in_batch = 0
         self._scorer = PrequentialScore(self._model, self._score_key)
 

@@ -198,6 +198,7 @@ class PairedReward(InlineState):
         self.score_key = score_key
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
+        # `_round is not None`, kept as an attribute: the controller asks it every example
         self.recording = False  # whether `observe` records this minibatch's examples
         self._next: _Round | None = None  # the current minibatch's own action
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began

@@ -128,3 +128,8 @@ def test_a_one_hot_stream_reaches_the_model_unscaled(monkeypatch):
     monkeypatch.setattr(sim, "MAX_ROWS", 1500)
     brier, _ = sim.run("mushroom", "prior", "platt, forgetting 1", 0, str(SHARED))
     assert brier < 0.1
+
+
+def test_one_table_a_run():
+    with pytest.raises(SystemExit):
+        sim.main(["--calibrators-only", "--train-budget", "0.25"])
