@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamboost.calibration import EWACalibrator, make, resolve
+from streamboost.calibration import Calibrator, EWACalibrator, make, resolve
 
 NAMES = ("platt", "beta", "isotonic", "histogram")
 
@@ -92,6 +92,9 @@ def test_by_name_the_members_are_resolved_as_the_controller_resolves_them():
         ({"calibrators": ("sigmoid",)}, ValueError, "unknown calibrator 'sigmoid'"),
         ({"learning_rate": 0.0}, ValueError, "learning_rate must be finite and > 0, got 0.0"),
         ({"forgetting": 1.5}, ValueError, r"forgetting must be in \(0, 1\], got 1.5"),
+        ({"share": 1.0}, ValueError, r"share must be in \[0, 1\), got 1.0"),
+        ({"share": -0.1}, ValueError, "share must be finite and >= 0, got -0.1"),
+        ({"share": float("nan")}, ValueError, "share must be finite and >= 0, got nan"),
     ],
 )
 def test_bad_parameters_are_named(params, error, message):
@@ -106,3 +109,75 @@ def test_a_calibrator_at_exactly_zero_does_not_make_the_weights_nan():
     cal.learn_many([0.1] * 5, [False] * 5)
     cal.learn_one(0.1, True)
     assert np.isfinite(cal.weights).all() and cal.weights[1] > 0.99
+
+
+class Constant(Calibrator):
+    """A calibrator that answers `p` whatever it learns (an expert with known predictions)."""
+
+    _ATTRIBUTES = ("p", "_n_seen")
+
+    def __init__(self, p: float = 0.5):
+        self.p = p
+
+    def _learn(self, score, positive):
+        pass
+
+    def _predict(self, score):
+        return self.p
+
+
+def test_fixed_share_on_a_hand_worked_example():
+    # experts 0.8 and 0.4, alpha = 0.1, eta = 1. y = True: the posterior is 0.5 * 0.8 : 0.5 * 0.4
+    # = 2/3 : 1/3, shared: 0.9 * 2/3 + 0.05 = 0.65 and 0.35, so the next prediction is
+    # 0.65 * 0.8 + 0.35 * 0.4 = 0.66. y = False: 0.65 * 0.2 : 0.35 * 0.6 = 13/34 : 21/34, shared.
+    cal = EWACalibrator(calibrators=(Constant(0.8), Constant(0.4)), share=0.1)
+    cal.learn_one(0.5, True)
+    assert cal.weights == pytest.approx([0.65, 0.35], abs=1e-15)
+    assert cal.predict_one(0.5) == pytest.approx(0.66, abs=1e-15)
+    cal.learn_one(0.5, False)
+    assert cal.weights == pytest.approx([0.9 * 13 / 34 + 0.05, 0.9 * 21 / 34 + 0.05], abs=1e-15)
+
+
+def test_fixed_share_follows_a_switch_that_the_mixture_does_not():
+    # expert 0 is right for 500 pairs, then expert 1: the mixture needs about 500 pairs to come
+    # back, the shared weights a handful
+    experts = (Constant(0.9), Constant(0.1))
+    shared = EWACalibrator(calibrators=experts, share=0.01)
+    mixture = EWACalibrator(calibrators=experts)
+    for y in [True] * 500 + [False] * 10:
+        shared.learn_one(0.5, y)
+        mixture.learn_one(0.5, y)
+    assert shared.weights[1] > 0.99 and mixture.weights[1] < 1e-100
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(st.floats(0.0, 1.0), st.booleans()), min_size=2, max_size=120),
+    flip_at=st.integers(0, 120),
+    share=st.sampled_from([0.001, 0.05, 0.3]),
+)
+def test_fixed_share_loses_at_most_its_bound_to_any_sequence_with_one_switch(
+    pairs, flip_at, share
+):
+    # Herbster & Warmuth's bound for the log-loss, eta = 1: against every sequence of
+    # calibrators with m <= 1 switches, ln K + m ln(K / alpha) + (n - 1 - m) ln(1 / (1 - alpha)).
+    # The labels turn against the scores from `flip_at` on, so the best calibrator may change.
+    cal, alone = EWACalibrator(share=share), [make(n) for n in NAMES]
+    k, n = len(NAMES), len(pairs)
+    mixture, steps = 0.0, []
+    for t, (s, y) in enumerate(pairs):
+        y = y if t < flip_at else s < 0.5
+        mixture += log_loss(min(max(cal.predict_one(s), 1e-300), 1 - 1e-16), y)
+        steps.append([log_loss(min(max(e.predict_one(s), 1e-300), 1 - 1e-16), y) for e in alone])
+        for expert in alone:
+            expert.learn_one(s, y)
+        cal.learn_one(s, y)
+    prefix = np.vstack([np.zeros(k), np.cumsum(steps, axis=0)])  # prefix[t, i]: first t pairs
+    no_switch = prefix[n].min()
+    one_switch = min(
+        prefix[t, i] + prefix[n, j] - prefix[t, j]
+        for t in range(1, n) for i in range(k) for j in range(k) if i != j
+    )
+    fee = math.log(1.0 / (1.0 - share))
+    assert mixture <= no_switch + math.log(k) + (n - 1) * fee + 1e-9
+    assert mixture <= one_switch + math.log(k) + math.log(k / share) + (n - 2) * fee + 1e-9

@@ -27,8 +27,14 @@ class EWACalibrator(Calibrator):
     With $\eta = 1$ and $\lambda = 1$ this is Vovk's aggregating algorithm for the log-loss (a
     Bayesian mixture): its cumulative log-loss exceeds the best calibrator's by at most
     $\ln K$ on any sequence (Cesa-Bianchi & Lugosi 2006, Prop. 3.1 and Sec. 3.3), a bound the
-    tests check. $\lambda$ < 1 lets the weights follow the best calibrator of the recent past.
-    A weighted average of non-decreasing maps is non-decreasing, so the map stays monotone.
+    tests check. Two ways to follow a best calibrator that changes: $\lambda$ < 1 (the recent
+    past counts most; no bound), or `share` $\alpha$ > 0, the fixed-share forecaster (Herbster
+    & Warmuth 1998; Cesa-Bianchi & Lugosi 2006, Sec. 5.2): after each update the weights become
+    $(1 - \alpha) w_k + \alpha / K$, and $L_k$ is reset to $-\ln(w_k)/\eta$. With $\eta = 1$
+    and $\lambda = 1$ that is the Bayesian mixture over every sequence of calibrators (a switch
+    to a given one has prior $\alpha / K$ per pair), whose log-loss exceeds any sequence's with
+    $m$ switches over $n$ pairs by at most $\ln K + m \ln(K/\alpha) + (n - 1 - m) \ln\frac{1}
+    {1 - \alpha}$ (tested). A weighted average of non-decreasing maps is non-decreasing.
 
     Parameters
     ----------
@@ -39,6 +45,8 @@ class EWACalibrator(Calibrator):
         $\lambda \in (0, 1]$: the discount of the losses and of the named calibrators' counts.
     learning_rate
         $\eta > 0$; 1 is the Bayesian mixture, larger values follow the leader more closely.
+    share
+        $\alpha \in [0, 1)$: the weight shared out evenly after each pair (0: none).
 
     Examples
     --------
@@ -54,12 +62,13 @@ class EWACalibrator(Calibrator):
     ----------
     - Vovk, V. (1990). Aggregating strategies. COLT.
     - Cesa-Bianchi, N. & Lugosi, G. (2006). Prediction, Learning, and Games. Cambridge.
+    - Herbster, M. & Warmuth, M. K. (1998). Tracking the best expert. Machine Learning 32.
 
     """
 
     _ATTRIBUTES = (
-        "calibrators", "forgetting", "learning_rate", "_members", "_losses", "_weights",
-        "_last", "_n_seen"
+        "calibrators", "forgetting", "learning_rate", "share", "_members", "_losses",
+        "_weights", "_last", "_n_seen"
     )
 
     def __init__(
@@ -67,11 +76,14 @@ class EWACalibrator(Calibrator):
         calibrators: tuple = _DEFAULT,
         forgetting: float = 1.0,
         learning_rate: float = 1.0,
+        share: float = 0.0,
     ):
         from . import make  # the registry imports this module
 
         check_forgetting(forgetting)
         check_positive("learning_rate", learning_rate)
+        if check_positive("share", share, zero=True) >= 1.0:
+            raise ValueError(f"share must be in [0, 1), got {share!r}")
         if isinstance(calibrators, str) or not isinstance(calibrators, tuple | list):
             raise TypeError(
                 f"calibrators must be a tuple of names or Calibrators, got {calibrators!r}"
@@ -89,6 +101,7 @@ class EWACalibrator(Calibrator):
         self.calibrators = calibrators
         self.forgetting = forgetting
         self.learning_rate = learning_rate
+        self.share = share
         self._members = members
         self._losses = [0.0] * len(members)
         self._weights = [1.0 / len(members)] * len(members)
@@ -101,6 +114,7 @@ class EWACalibrator(Calibrator):
     def _unit_test_params(cls):
         yield {}
         yield {"calibrators": ("platt", "histogram"), "forgetting": 0.99, "learning_rate": 2.0}
+        yield {"calibrators": ("platt", "isotonic"), "share": 0.01}
 
     @property
     def weights(self) -> list[float]:
@@ -126,9 +140,15 @@ class EWACalibrator(Calibrator):
         for member in self._members:
             member.learn_one(score, positive)
         best = min(self._losses)  # shifted, so that the best weight is exp(0) = 1
-        raw = [math.exp(-self.learning_rate * (loss - best)) for loss in self._losses]
+        eta = self.learning_rate
+        raw = [math.exp(-eta * (loss - best)) for loss in self._losses]
         total = math.fsum(raw)
         self._weights = [w / total for w in raw]
+        if self.share:
+            # fixed share; the losses become the ones that give the shared weights
+            alpha, k = self.share, len(raw)
+            self._weights = [(1.0 - alpha) * w + alpha / k for w in self._weights]
+            self._losses = [-log(w) / eta for w in self._weights]
 
     def _predict(self, score: float) -> float:
         ps = self._member_predictions(score)
