@@ -16,7 +16,9 @@ learns its prequential score ("both", `CalibratedClassifier`) with forgetting 1,
 0.99, against `EWACalibrator` over those three (every calibrator sees every score, so the
 choice is made with expert advice rather than a bandit), the same EWA with its losses
 discounted by 0.99 per example (`tracking`: its weights follow the rate that did best over the
-last hundred or so examples) and `"ewa"` (the four calibrators, no forgetting). With
+last hundred or so examples), the same EWA with a fixed share of 0.001 (after each example
+0.1 % of the weight is spread evenly: a mixture over sequences of rates, Herbster & Warmuth
+1998) and `"ewa"` (the four calibrators, no forgetting). With
 `--calibrators-only` that table runs alone, with a stationary row (no drift) per stream too:
 
     python simulations/drift.py --data-dir ../shared/data --calibrators-only --seeds 5 \
@@ -102,22 +104,25 @@ class SaveThenSpend(bandits.Policy):
         pass
 FORGETTING = (1.0, 0.999, 0.99)
 TRACKING = 0.99  # the tracking EWA's discount of its losses (chosen before the 7-stream run)
-EWAS = ("ewa over the three", "ewa over the three, tracking")
+SHARE = 0.001  # the fixed-share EWA's share (chosen the same way, before its 7-stream run)
+EWAS = ("ewa over the three", "ewa over the three, tracking", "ewa over the three, fixed share")
 CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), *EWAS, "ewa")
 CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator table's: stationary too
 
 
 def calibrator(label: str):
     """The calibrator called `label`: Platt as `calibration.resolve` builds it for the vote of
-    10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA: over the
-    three rates with every loss kept (Vovk's mixture) or discounted by `TRACKING` (its weights
-    follow the rate that did best over the last hundred or so examples)."""
+    10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA over the
+    three rates: with every loss kept (Vovk's mixture), discounted by `TRACKING` (its weights
+    follow the rate that did best over the last hundred or so examples), or with a fixed share
+    `SHARE` (Herbster & Warmuth's mixture over sequences of rates)."""
     platts = [OnlinePlattCalibrator(gamma=1.0, eps=1 / 22, forgetting=f) for f in FORGETTING]
     if label == "ewa":
         return "ewa"
     if label in EWAS:
         return EWACalibrator(calibrators=tuple(platts),
-                             forgetting=TRACKING if label == EWAS[1] else 1.0)
+                             forgetting=TRACKING if label == EWAS[1] else 1.0,
+                             share=SHARE if label == EWAS[2] else 0.0)
     return platts[CALIBRATORS.index(label)]
 
 
@@ -207,7 +212,8 @@ def calibrator_report(scores: dict, seeds: int) -> str:
     lines = _head(
         f"The forgetting rate chosen online: prequential Brier score, mean of {seeds} seeds, "
         "`both` (the booster learns every example, the calibrator its prequential score); "
-        f"`tracking` discounts the EWA's losses by {TRACKING:g} per example.",
+        f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; `fixed share` "
+        f"shares {SHARE:g} of the weight out evenly after each example.",
         [*CALIBRATORS, "best fixed", *(f"{e} vs best fixed" for e in EWAS)],
     )
     wins, worst = dict.fromkeys(EWAS, 0), dict.fromkeys(EWAS, 0.0)

@@ -45,28 +45,34 @@ def test_the_table_names_the_best_schedule_and_bandit_and_counts_bandit_wins():
 
 
 def test_the_calibrator_table_compares_each_ewa_with_the_best_fixed_forgetting_rate():
-    def scores(ewa: float, tracking: float) -> dict:
+    def scores(ewa: float, tracking: float, share: float) -> dict:
         values = {c: [0.2] for c in sim.CALIBRATORS}
         values["platt, forgetting 0.999"] = [0.1]
         values["ewa over the three"] = [ewa]
         values["ewa over the three, tracking"] = [tracking]
+        values["ewa over the three, fixed share"] = [share]
         return values
 
-    text = sim.calibrator_report({("a", "none"): scores(0.099, 0.097),
-                                  ("b", "prior"): scores(0.102, 0.0995)}, 1)  # fmt: skip
-    assert "| a, none |" in text and "| platt, forgetting 0.999 | -1.00 % | -3.00 % |" in text
-    assert "| platt, forgetting 0.999 | +2.00 % | -0.50 % |" in text
+    text = sim.calibrator_report({("a", "none"): scores(0.099, 0.097, 0.1),
+                                  ("b", "prior"): scores(0.102, 0.0995, 0.104)}, 1)  # fmt: skip
+    assert "| a, none |" in text
+    assert "| platt, forgetting 0.999 | -1.00 % | -3.00 % | +0.00 % |" in text
+    assert "| platt, forgetting 0.999 | +2.00 % | -0.50 % | +4.00 % |" in text
     assert "`ewa over the three` beats the best of the three rates chosen in hindsight on 1 of " \
            "2 (stream, drift) pairs; at worst it is +2.00 % off it" in text
     assert "`ewa over the three, tracking` beats the best of the three rates chosen in " \
            "hindsight on 2 of 2 (stream, drift) pairs; at worst it is -0.50 % off it" in text
+    assert "`ewa over the three, fixed share` beats the best of the three rates chosen in " \
+           "hindsight on 0 of 2 (stream, drift) pairs; at worst it is +4.00 % off it" in text
     # the calibrators themselves: Platt as resolve() builds it for 10 votes, with forgetting
     fast = sim.calibrator("platt, forgetting 0.99")
     assert (fast.forgetting, fast.gamma, fast.eps) == (0.99, 1.0, 1 / 22)
-    for label, discount in (("ewa over the three", 1.0), ("ewa over the three, tracking", 0.99)):
+    for label, discount, share in (("ewa over the three", 1.0, 0.0),
+                                   ("ewa over the three, tracking", 0.99, 0.0),
+                                   ("ewa over the three, fixed share", 1.0, 0.001)):
         mixed = sim.calibrator(label)
         assert [m.forgetting for m in mixed.members] == list(sim.FORGETTING)
-        assert mixed.forgetting == discount
+        assert (mixed.forgetting, mixed.share) == (discount, share)
     assert sim.drift("none", 10_000) is None
 
 
