@@ -165,6 +165,11 @@ def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) 
     """
     if booster(model) is not None:
         return model._score_one(x)
+    return _proba_score(model, x, pos_label)
+
+
+def _proba_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) -> float:
+    """`positive_score` of a model that is not an `OzaBoostClassifier`."""
     proba = model.predict_proba_one(x)
     if not proba:
         return 0.5
@@ -225,7 +230,8 @@ class PrequentialScore(InlineState):
         check_features(x)
         if self._direct:
             return self.model._score_one(x)
-        return positive_score(self.model, x, self.pos_label)
+        # not `positive_score`: whether the model is a booster was asked once, in __init__
+        return _proba_score(self.model, x, self.pos_label)
 
     def forget(self) -> None:
         """Drop the kept score (the model learned since: a minibatch)."""
