@@ -900,6 +900,29 @@ static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t n
     Py_RETURN_NONE;
 }
 
+/* floats_within(x, limit): whether x is a dict whose values are all floats (exactly) within
+ * [-limit, limit]: validation.check_features's common case; anything else (another type, NaN,
+ * inf, a value beyond the limit, an int or a string) answers False and Python looks closer. */
+static PyObject *floats_within(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(2, "floats_within");
+    double limit = PyFloat_AsDouble(args[1]);
+    if (limit == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (!PyDict_CheckExact(args[0]))
+        Py_RETURN_FALSE;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(args[0], &pos, &key, &value)) {
+        if (!PyFloat_CheckExact(value))
+            Py_RETURN_FALSE;
+        double v = PyFloat_AS_DOUBLE(value);
+        if (!(v >= -limit && v <= limit)) /* NaN fails both */
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 #define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
@@ -915,6 +938,7 @@ static PyMethodDef methods[] = {
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
+    METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
     {NULL, NULL, 0, NULL},
 };
 

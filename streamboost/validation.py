@@ -26,6 +26,8 @@ import typing
 import numpy as np
 from river import base
 
+from .kernels import compiled
+
 if typing.TYPE_CHECKING:
     import pandas as pd
 
@@ -34,6 +36,9 @@ __all__ = ["LIMIT", "FiniteFeatures", "check_features", "matrix", "one_line", "r
 #: The largest magnitude a numeric feature may have.
 LIMIT = 1e150
 _LOW = -LIMIT
+# every value a float within the limit, in C (streamboost.kernels); None: the Python loop only
+# (no kernels, or a module built before this kernel)
+_FLOATS_WITHIN = getattr(compiled, "floats_within", None)
 
 
 def _bad(value) -> bool:
@@ -64,6 +69,8 @@ def check_features(x: dict) -> dict:
     ValueError: feature 'b' is nan; expected a finite number within +/-1e+150 (leave a missing ...
 
     """
+    if _FLOATS_WITHIN is not None and _FLOATS_WITHIN(x, LIMIT):  # the loop below's fast path
+        return x
     if not isinstance(x, dict):
         raise TypeError(f"x must be a dict of features, got {type(x).__name__}: {x!r:.80}")
     for value in x.values():  # every example passes here: values only, the common case inlined

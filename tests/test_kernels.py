@@ -292,7 +292,8 @@ def test_platt_kernels_refuse_a_malformed_state():
 
 
 def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins():
-    # an editable install whose _kernels.so predates platt_learn must still import and calibrate
+    # an editable install whose _kernels.so predates platt_learn (or floats_within) must still
+    # import, check features and calibrate
     # (a fresh interpreter: the stale module has to be in place before streamboost is imported)
     import subprocess
     import sys
@@ -303,6 +304,9 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         sys.modules["streamboost._kernels"] = types.ModuleType("streamboost._kernels")
         from streamboost.calibration import platt
         assert platt._LEARN is platt.platt_learn and platt._PREDICT is platt.platt_predict
+        from streamboost import validation
+        assert validation._FLOATS_WITHIN is None
+        validation.check_features({"a": 1.0})
         cal = platt.OnlinePlattCalibrator()
         cal.learn_one(0.8, True)
         print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0)

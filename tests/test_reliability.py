@@ -4,6 +4,7 @@ any input; interrupting a grid."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gzip
 import math
@@ -15,7 +16,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -29,7 +32,9 @@ from streamboost import (
     bandits,
     calibration,
     decision,
+    kernels,
     metrics,
+    validation,
 )
 from streamboost.cli import main
 from streamboost.datasets import CSVTable
@@ -297,11 +302,34 @@ def test_check_features_refuses_exactly_the_bad_values_and_names_the_first(value
         key for key, v in x.items()
         if not isinstance(v, str | bool) and not (math.isfinite(v) and abs(v) <= LIMIT)
     ]
-    if not bad:
-        assert check_features(x) is x
-        return
-    with pytest.raises(ValueError, match=f"^feature '{bad[0]}' is "):
-        check_features(x)
+    # with the compiled fast path (when built) and with the Python loop alone
+    for fast in {validation._FLOATS_WITHIN, None}:
+        with mock.patch.object(validation, "_FLOATS_WITHIN", fast):
+            if not bad:
+                assert check_features(x) is x
+                continue
+            with pytest.raises(ValueError, match=f"^feature '{bad[0]}' is "):
+                check_features(x)
+
+
+@pytest.mark.skipif(kernels.compiled is None, reason="the compiled kernels are not built")
+@pytest.mark.parametrize(
+    ("x", "expected"),
+    [
+        ({}, True),
+        ({"a": 1.0, "b": -LIMIT, "c": LIMIT}, True),
+        ({"a": 1.0, "b": math.nextafter(LIMIT, math.inf)}, False),
+        ({"a": math.nan}, False),
+        ({"a": -math.inf}, False),
+        ({"a": 1}, False),  # an int: Python looks closer (it passes there)
+        ({"a": np.float64(1.0)}, False),  # a float subclass: likewise
+        ({"a": "red"}, False),
+        (collections.OrderedDict(a=1.0), False),  # a dict subclass: likewise
+        ([1.0], False),
+    ],
+)
+def test_the_compiled_fast_path_answers_true_only_for_plain_floats_within_the_limit(x, expected):
+    assert kernels.compiled.floats_within(x, LIMIT) is expected
 
 
 @settings(max_examples=25, deadline=None)
