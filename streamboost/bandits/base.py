@@ -43,19 +43,17 @@ def _check_positive(name: str, value) -> float:
     return float(value)
 
 
-def _first_unpulled(counts) -> int:
+def _first_unpulled(counts: typing.Sequence[float]) -> int:
     """Lowest arm whose count is zero, or -1 when every arm has data."""
-    for arm, n in enumerate(counts):
-        if not n:
-            return arm
-    return -1
+    return counts.index(0) if 0 in counts else -1  # the list's own loops, in C
 
 
-def _argmax(values: list[float], rng: random.Random) -> int:
+def _argmax(values: typing.Sequence[float], rng: random.Random) -> int:
     """Index of the largest value, ties broken uniformly at random with `rng`."""
     best = max(values)
-    winners = [i for i, v in enumerate(values) if v == best]
-    return winners[0] if len(winners) == 1 else rng.choice(winners)
+    if values.count(best) == 1:  # the usual case, without a Python loop
+        return values.index(best)
+    return rng.choice([i for i, v in enumerate(values) if v == best])
 
 
 class Policy(Checkpointable, base.Base, abc.ABC):

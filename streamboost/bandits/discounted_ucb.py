@@ -101,14 +101,14 @@ class DiscountedUCB(Policy):
         dn = self._dn
         total = sum(dn)
         scale = 4.0 * self.xi * max(math.log(total), 0.0) if total else 0.0  # (2B)^2 xi log n
-        return tuple(
+        return tuple([  # a list first: faster than a generator
             s / n + math.sqrt(scale / n) if n else math.inf
             for s, n in zip(self._ds, dn, strict=True)
-        )
+        ])
 
     def _select(self) -> int:
         arm = _first_unpulled(self._dn)
-        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
+        return arm if arm >= 0 else _argmax(self.upper_bounds, self._rng)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
         g = self.gamma

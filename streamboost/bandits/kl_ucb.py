@@ -133,11 +133,11 @@ class KLUCB(Policy):
         level = math.log(t) if t else 0.0
         if self.c and t >= 3:
             level += self.c * math.log(level)
-        return tuple(
+        return tuple([  # a list first: faster than a generator
             kl_upper_bound(s / n, level / n) if n else math.inf
             for s, n in zip(self._sums, self._counts, strict=True)
-        )
+        ])
 
     def _select(self) -> int:
         arm = _first_unpulled(self._counts)
-        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
+        return arm if arm >= 0 else _argmax(self.upper_bounds, self._rng)

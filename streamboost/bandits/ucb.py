@@ -61,11 +61,11 @@ class UCB1(Policy):
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's index $\\bar x_j + \\sqrt{2 \\ln n / n_j}$ (`inf` for an arm never pulled)."""
         n = self._n_rounds
-        return tuple(
+        return tuple([  # a list first: faster than a generator
             s / c + math.sqrt(2.0 * math.log(n) / c) if c else math.inf
             for s, c in zip(self._sums, self._counts, strict=True)
-        )
+        ])
 
     def _select(self) -> int:
         arm = _first_unpulled(self._counts)
-        return arm if arm >= 0 else _argmax(list(self.upper_bounds), self._rng)
+        return arm if arm >= 0 else _argmax(self.upper_bounds, self._rng)
