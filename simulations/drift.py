@@ -24,6 +24,10 @@ last hundred or so examples), the same EWA with a fixed share of 0.001 (after ea
     python simulations/drift.py --data-dir ../shared/data --calibrators-only --seeds 5 \
         --datasets electricity weather phishing spambase krvskp mushroom waveform
 
+`--calibrator-kinds` asks it of the calibrator itself: Platt, beta, isotonic and histogram
+binning (by name, as the wrappers resolve them) against `"ewa"` over the four and the same
+EWA with the fixed share (simulations/drift_calibrator_kinds.md).
+
 Run from the repository root (about 5 minutes on 2 cores):
 
     python simulations/drift.py --data-dir ../shared/data
@@ -60,7 +64,7 @@ from streamboost import (
     datasets,
     evaluate,
 )
-from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator
+from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator, resolve
 from streamboost.datasets.drift import LabelFlip, PriorShift
 from streamboost.experiments.models import make_model, pipeline
 
@@ -107,7 +111,9 @@ TRACKING = 0.99  # the tracking EWA's discount of its losses (chosen before the 
 SHARE = 0.001  # the fixed-share EWA's share (chosen the same way, before its 7-stream run)
 EWAS = ("ewa over the three", "ewa over the three, tracking", "ewa over the three, fixed share")
 CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), *EWAS, "ewa")
-CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator table's: stationary too
+CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator tables': stationary too
+KINDS = ("platt", "beta", "isotonic", "histogram")  # the calibrators by name, as resolved
+KIND_EWAS = ("ewa", "ewa, fixed share")  # over the four kinds
 
 
 def calibrator(label: str):
@@ -115,10 +121,14 @@ def calibrator(label: str):
     10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA over the
     three rates: with every loss kept (Vovk's mixture), discounted by `TRACKING` (its weights
     follow the rate that did best over the last hundred or so examples), or with a fixed share
-    `SHARE` (Herbster & Warmuth's mixture over sequences of rates)."""
+    `SHARE` (Herbster & Warmuth's mixture over sequences of rates); or one of `KINDS` by name,
+    or an EWA over the four kinds (`"ewa"`, or with the fixed share)."""
+    if label in KINDS or label == "ewa":
+        return label  # resolved by name for the booster's votes
+    if label == KIND_EWAS[1]:
+        return EWACalibrator(calibrators=tuple(resolve(k, vote_members=10) for k in KINDS),
+                             share=SHARE)
     platts = [OnlinePlattCalibrator(gamma=1.0, eps=1 / 22, forgetting=f) for f in FORGETTING]
-    if label == "ewa":
-        return "ewa"
     if label in EWAS:
         return EWACalibrator(calibrators=tuple(platts),
                              forgetting=TRACKING if label == EWAS[1] else 1.0,
@@ -145,7 +155,7 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir,
                              encode="onehot")  # categorical features become 0/1 columns
-    if policy in CALIBRATORS:
+    if policy in CALIBRATORS or policy in KIND_EWAS[1:] + KINDS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     elif budget is not None:
         if policy == ORACLE:
@@ -205,32 +215,38 @@ def report(scores: dict, seeds: int, both: dict | None = None) -> str:
     return "\n".join(lines)
 
 
-def calibrator_report(scores: dict, seeds: int) -> str:
-    """The forgetting rate's table: each EWA over the three rates against the best rate chosen
-    in hindsight, per (stream, drift)."""
-    fixed = CALIBRATORS[: len(FORGETTING)]
+def calibrator_report(scores: dict, seeds: int,
+                      fixed: typing.Sequence[str] = CALIBRATORS[: len(FORGETTING)],
+                      mixtures: typing.Sequence[str] = EWAS) -> str:
+    """A calibrator table: each of the `mixtures` against the best of the `fixed` calibrators
+    chosen in hindsight, per (stream, drift): the forgetting rates by default."""
+    labels = [*fixed, *(c for c in next(iter(scores.values())) if c not in fixed)]
+    rates = tuple(fixed) == CALIBRATORS[: len(FORGETTING)]
+    what = ("the three rates", "forgetting rate") if rates else (f"the {len(fixed)} calibrators",
+                                                                  "calibrator")
+    how = (f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; " if rates
+           else "`ewa` weights the calibrators by their log-loss; ")
     lines = _head(
-        f"The forgetting rate chosen online: prequential Brier score, mean of {seeds} seeds, "
+        f"The {what[1]} chosen online: prequential Brier score, mean of {seeds} seeds, "
         "`both` (the booster learns every example, the calibrator its prequential score); "
-        f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; `fixed share` "
-        f"shares {SHARE:g} of the weight out evenly after each example.",
-        [*CALIBRATORS, "best fixed", *(f"{e} vs best fixed" for e in EWAS)],
+        f"{how}`fixed share` shares {SHARE:g} of the weight out evenly after each example.",
+        [*labels, "best fixed", *(f"{e} vs best fixed" for e in mixtures)],
     )
-    wins, worst = dict.fromkeys(EWAS, 0), dict.fromkeys(EWAS, 0.0)
+    wins, worst = dict.fromkeys(mixtures, 0), dict.fromkeys(mixtures, 0.0)
     for (name, kind), by_label in scores.items():
         means = _means(by_label)
         best = min(fixed, key=means.get)
-        cells = " | ".join(f"{means[c]:.4f}" for c in CALIBRATORS)
+        cells = " | ".join(f"{means[c]:.4f}" for c in labels)
         gaps = []
-        for ewa in EWAS:
+        for ewa in mixtures:
             ratio = means[ewa] / means[best]
             wins[ewa] += ratio < 1.0
             worst[ewa] = max(worst[ewa], ratio)
             gaps.append(f"{100 * (ratio - 1):+.2f} %")
         lines.append(f"| {name}, {kind} | {cells} | {best} | {' | '.join(gaps)} |")
     lines.append("")
-    for ewa in EWAS:
-        lines.append(f"`{ewa}` beats the best of the three rates chosen in hindsight on "
+    for ewa in mixtures:
+        lines.append(f"`{ewa}` beats the best of {what[0]} chosen in hindsight on "
                      f"{wins[ewa]} of {len(scores)} (stream, drift) pairs; at worst it is "
                      f"{100 * (worst[ewa] - 1):+.2f} % off it.")
     return "\n".join(lines)
@@ -288,6 +304,9 @@ def main(argv=None) -> int:
     table.add_argument("--calibrators-only", action="store_true",
                        help="run the forgetting rate's table alone, with a stationary row per "
                             "stream too (default out: simulations/drift_calibrators.md)")
+    table.add_argument("--calibrator-kinds", action="store_true",
+                       help="run the same table over the four calibrators instead of the rates "
+                            "(default out: simulations/drift_calibrator_kinds.md)")
     args = parser.parse_args(argv)
     command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.train_budget is not None:
@@ -299,6 +318,10 @@ def main(argv=None) -> int:
         calibrators, _ = _grid(args, CALIBRATOR_DRIFTS, CALIBRATORS)
         text = calibrator_report(calibrators, args.seeds)
         title, default = "The calibrator's forgetting rate, chosen online", "drift_calibrators.md"
+    elif args.calibrator_kinds:
+        kinds, _ = _grid(args, CALIBRATOR_DRIFTS, (*KINDS, *KIND_EWAS))
+        text = calibrator_report(kinds, args.seeds, KINDS, KIND_EWAS)
+        title, default = "The calibrator chosen online", "drift_calibrator_kinds.md"
     else:
         both_tables, _ = _grid(args, ("flip", "prior"), POLICIES + CALIBRATORS)
         scores = {key: {p: by[p] for p in POLICIES} for key, by in both_tables.items()}

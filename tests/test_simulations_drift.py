@@ -139,3 +139,20 @@ def test_a_one_hot_stream_reaches_the_model_unscaled(monkeypatch):
 def test_one_table_a_run():
     with pytest.raises(SystemExit):
         sim.main(["--calibrators-only", "--train-budget", "0.25"])
+
+
+def test_the_calibrator_kinds_table_holds_each_ewa_against_the_best_of_the_four():
+    values = {c: [0.2] for c in (*sim.KINDS, *sim.KIND_EWAS)}
+    values["isotonic"] = [0.1]
+    values["ewa, fixed share"] = [0.099]
+    text = sim.calibrator_report({("a", "flip"): values}, 1, sim.KINDS, sim.KIND_EWAS)
+    assert text.startswith("The calibrator chosen online") and "`ewa` weights" in text
+    assert "| a, flip | 0.2000 | 0.2000 | 0.1000 | 0.2000 | 0.2000 | 0.0990 | isotonic | " \
+           "+100.00 % | -1.00 % |" in text
+    assert "`ewa, fixed share` beats the best of the 4 calibrators chosen in hindsight on 1 of " \
+           "1 (stream, drift) pairs; at worst it is -1.00 % off it" in text
+    # the calibrators: by name (resolved by the wrapper), or the four with a fixed share
+    assert sim.calibrator("isotonic") == "isotonic" and sim.calibrator("ewa") == "ewa"
+    shared = sim.calibrator("ewa, fixed share")
+    assert shared.share == sim.SHARE and len(shared.members) == 4
+    assert shared.members[0].eps == 1 / 22  # Platt as resolved for 10 votes
