@@ -17,24 +17,20 @@ _FLOOR = 1e-300  # a probability of exactly 0 or 1 would make its log-loss infin
 class EWACalibrator(Calibrator):
     r"""The exponentially weighted average of several calibrators, weighted by their log-loss.
 
-    Every calibrator learns every (score, label) pair: calibrating is cheap, so each one's loss
-    on each pair is observed and choosing among them is prediction with expert advice, not a
-    bandit problem. Before learning a pair, calibrator $k$'s prediction $p_k$ adds its log-loss
-    to a discounted total $L_k \leftarrow \lambda L_k - \log p_k(y)$, and the prediction is
+    Every calibrator learns every (score, label) pair, so choosing among them is prediction
+    with expert advice, not a bandit problem. Before learning a pair, calibrator $k$'s log-loss
+    joins a discounted total $L_k \leftarrow \lambda L_k - \log p_k(y)$, and the prediction is
+    $\hat p(s) = \sum_k w_k p_k(s) / \sum_k w_k$ with $w_k = e^{-\eta L_k}$.
 
-    $$\hat p(s) = \frac{\sum_k w_k \, p_k(s)}{\sum_k w_k}, \qquad w_k = e^{-\eta L_k}.$$
-
-    With $\eta = 1$ and $\lambda = 1$ this is Vovk's aggregating algorithm for the log-loss (a
-    Bayesian mixture): its cumulative log-loss exceeds the best calibrator's by at most
-    $\ln K$ on any sequence (Cesa-Bianchi & Lugosi 2006, Prop. 3.1 and Sec. 3.3), a bound the
-    tests check. Two ways to follow a best calibrator that changes: $\lambda$ < 1 (the recent
-    past counts most; no bound), or `share` $\alpha$ > 0, the fixed-share forecaster (Herbster
-    & Warmuth 1998; Cesa-Bianchi & Lugosi 2006, Sec. 5.2): after each update the weights become
-    $(1 - \alpha) w_k + \alpha / K$, and $L_k$ is reset to $-\ln(w_k)/\eta$. With $\eta = 1$
-    and $\lambda = 1$ that is the Bayesian mixture over every sequence of calibrators (a switch
-    to a given one has prior $\alpha / K$ per pair), whose log-loss exceeds any sequence's with
-    $m$ switches over $n$ pairs by at most $\ln K + m \ln(K/\alpha) + (n - 1 - m) \ln\frac{1}
-    {1 - \alpha}$ (tested). A weighted average of non-decreasing maps is non-decreasing.
+    With $\eta = \lambda = 1$ this is Vovk's aggregating algorithm for the log-loss (a Bayesian
+    mixture): at most $\ln K$ more cumulative log-loss than the best calibrator on any sequence
+    (Cesa-Bianchi & Lugosi 2006, Prop. 3.1). To follow a best calibrator that changes:
+    $\lambda < 1$ (no bound), or `share` $\alpha > 0$, the fixed share (Herbster & Warmuth
+    1998; Cesa-Bianchi & Lugosi, Sec. 5.2): after each pair $w_k \leftarrow (1 - \alpha) w_k +
+    \alpha / K$ and $L_k \leftarrow -\ln(w_k)/\eta$. With $\eta = \lambda = 1$ it exceeds any
+    sequence of calibrators with $m$ switches over $n$ pairs by at most $\ln K + m \ln(K/\alpha)
+    + (n - 1 - m)\ln\frac{1}{1 - \alpha}$. Both bounds are tested. An average of non-decreasing
+    maps is non-decreasing.
 
     Parameters
     ----------
