@@ -4,9 +4,9 @@ On the first 8,000 days of the bundled `weather` stream (positive = rain), three
 user might already run: a logistic regression pipeline, a Hoeffding tree and an adaptive random
 forest. Each is evaluated prequentially as it is and wrapped in `CalibratedClassifier` with each
 of the four online calibrators, and with `"ewa"`, which runs all four and averages them with
-weights that follow their log-loss (so you need not choose). Printed: Brier score, log-loss and
-the realised cost per day when a missed rainy day costs 5 and a false alarm 1 (decision: rain
-iff p > 1/6).
+weights that follow their log-loss as the best one changes (so you need not choose). Printed:
+Brier score, log-loss and the realised cost per day when a missed rainy day costs 5 and a
+false alarm 1 (decision: rain iff p > 1/6).
 
 Run it (offline, about 20 seconds, same output every run):
 

@@ -28,7 +28,7 @@ def log_loss(p: float, y: bool) -> float:
 def test_the_mixture_loses_at_most_ln_k_more_than_the_best_calibrator(pairs, flip):
     # Vovk's bound for the log-loss with eta = 1, on any sequence (here also adversarial ones:
     # labels against the score when flip is set), against calibrators run on their own.
-    cal, alone = EWACalibrator(), [make(n) for n in NAMES]
+    cal, alone = EWACalibrator(share=0.0), [make(n) for n in NAMES]
     mixture, experts = 0.0, [0.0] * len(NAMES)
     for s, y in pairs:
         y = y if not flip else s < 0.5
@@ -143,7 +143,7 @@ def test_fixed_share_follows_a_switch_that_the_mixture_does_not():
     # back, the shared weights a handful
     experts = (Constant(0.9), Constant(0.1))
     shared = EWACalibrator(calibrators=experts, share=0.01)
-    mixture = EWACalibrator(calibrators=experts)
+    mixture = EWACalibrator(calibrators=experts, share=0.0)
     for y in [True] * 500 + [False] * 10:
         shared.learn_one(0.5, y)
         mixture.learn_one(0.5, y)

@@ -11,7 +11,7 @@ in O(1) time and memory per example, and is chosen by name with `make`:
   with forgetting;
 * `"histogram"`: `HistogramCalibrator`, histogram binning (Zadrozny & Elkan 2001) kept monotone;
 * `"ewa"`: `EWACalibrator`, all four at once, averaged with weights that follow their log-loss
-  (Vovk 1990): the calibrator chosen online.
+  and a fixed share (Vovk 1990; Herbster & Warmuth 1998): the calibrator chosen online.
 
 References
 ----------

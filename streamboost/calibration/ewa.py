@@ -22,15 +22,15 @@ class EWACalibrator(Calibrator):
     joins a discounted total $L_k \leftarrow \lambda L_k - \log p_k(y)$, and the prediction is
     $\hat p(s) = \sum_k w_k p_k(s) / \sum_k w_k$ with $w_k = e^{-\eta L_k}$.
 
-    With $\eta = \lambda = 1$ this is Vovk's aggregating algorithm for the log-loss (a Bayesian
-    mixture): at most $\ln K$ more cumulative log-loss than the best calibrator on any sequence
-    (Cesa-Bianchi & Lugosi 2006, Prop. 3.1). To follow a best calibrator that changes:
-    $\lambda < 1$ (no bound), or `share` $\alpha > 0$, the fixed share (Herbster & Warmuth
-    1998; Cesa-Bianchi & Lugosi, Sec. 5.2): after each pair $w_k \leftarrow (1 - \alpha) w_k +
-    \alpha / K$ and $L_k \leftarrow -\ln(w_k)/\eta$. With $\eta = \lambda = 1$ it exceeds any
-    sequence of calibrators with $m$ switches over $n$ pairs by at most $\ln K + m \ln(K/\alpha)
-    + (n - 1 - m)\ln\frac{1}{1 - \alpha}$. Both bounds are tested. An average of non-decreasing
-    maps is non-decreasing.
+    With $\eta = \lambda = 1$ and `share=0` this is Vovk's aggregating algorithm for the
+    log-loss (a Bayesian mixture): at most $\ln K$ more cumulative log-loss than the best
+    calibrator on any sequence (Cesa-Bianchi & Lugosi 2006, Prop. 3.1). To follow a best
+    calibrator that changes: $\lambda < 1$ (no bound), or `share` $\alpha > 0$ (the default),
+    the fixed share (Herbster & Warmuth 1998; Cesa-Bianchi & Lugosi, Sec. 5.2): after each
+    pair $w_k \leftarrow (1 - \alpha) w_k + \alpha / K$ and $L_k \leftarrow -\ln(w_k)/\eta$.
+    With $\eta = \lambda = 1$ it exceeds any sequence of calibrators with $m$ switches over $n$
+    pairs by at most $\ln K + m \ln(K/\alpha) + (n - 1 - m)\ln\frac{1}{1 - \alpha}$. Both
+    bounds are tested. An average of non-decreasing maps is non-decreasing.
 
     Parameters
     ----------
@@ -42,7 +42,8 @@ class EWACalibrator(Calibrator):
     learning_rate
         $\eta > 0$; 1 is the Bayesian mixture, larger values follow the leader more closely.
     share
-        $\alpha \in [0, 1)$: the weight shared out evenly after each pair (0: none).
+        $\alpha \in [0, 1)$: the weight shared out evenly after each pair (0: Vovk's mixture).
+        The default, 1/1000: the best calibrator changes along a stream (docs/calibration.md).
 
     Examples
     --------
@@ -50,7 +51,7 @@ class EWACalibrator(Calibrator):
     >>> cal = EWACalibrator(calibrators=("platt", "isotonic"))
     >>> cal.learn_many([0.9, 0.8, 0.3, 0.2] * 50, [False, True, False, False] * 50)
     >>> [round(w, 3) for w in cal.weights]  # isotonic fits the two plateaus
-    [0.0, 1.0]
+    [0.004, 0.996]
     >>> round(cal.predict_one(0.85), 3)
     0.5
 
@@ -72,7 +73,7 @@ class EWACalibrator(Calibrator):
         calibrators: tuple = _DEFAULT,
         forgetting: float = 1.0,
         learning_rate: float = 1.0,
-        share: float = 0.0,
+        share: float = 0.001,
     ):
         from . import make  # the registry imports this module
 
