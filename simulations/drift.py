@@ -18,15 +18,16 @@ choice is made with expert advice rather than a bandit), the same EWA with its l
 discounted by 0.99 per example (`tracking`: its weights follow the rate that did best over the
 last hundred or so examples), the same EWA with a fixed share of 0.001 (after each example
 0.1 % of the weight is spread evenly: a mixture over sequences of rates, Herbster & Warmuth
-1998) and `"ewa"` (the four calibrators, no forgetting). With
+1998) and `"ewa"` (the four calibrators, no forgetting, its default share). With
 `--calibrators-only` that table runs alone, with a stationary row (no drift) per stream too:
 
     python simulations/drift.py --data-dir ../shared/data --calibrators-only --seeds 5 \
         --datasets electricity weather phishing spambase krvskp mushroom waveform
 
 `--calibrator-kinds` asks it of the calibrator itself: Platt, beta, isotonic and histogram
-binning (by name, as the wrappers resolve them) against `"ewa"` over the four and the same
-EWA with the fixed share (simulations/drift_calibrator_kinds.md).
+binning (by name, as the wrappers resolve them) against `"ewa"` over the four (with its default
+fixed share, 0.001) and the same EWA without the share, Vovk's mixture
+(simulations/drift_calibrator_kinds.md).
 
 Run from the repository root (about 5 minutes on 2 cores):
 
@@ -113,7 +114,7 @@ EWAS = ("ewa over the three", "ewa over the three, tracking", "ewa over the thre
 CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), *EWAS, "ewa")
 CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator tables': stationary too
 KINDS = ("platt", "beta", "isotonic", "histogram")  # the calibrators by name, as resolved
-KIND_EWAS = ("ewa", "ewa, fixed share")  # over the four kinds
+KIND_EWAS = ("ewa, no share", "ewa")  # over the four kinds: Vovk's mixture, or by name
 
 
 def calibrator(label: str):
@@ -122,12 +123,12 @@ def calibrator(label: str):
     three rates: with every loss kept (Vovk's mixture), discounted by `TRACKING` (its weights
     follow the rate that did best over the last hundred or so examples), or with a fixed share
     `SHARE` (Herbster & Warmuth's mixture over sequences of rates); or one of `KINDS` by name,
-    or an EWA over the four kinds (`"ewa"`, or with the fixed share)."""
+    or an EWA over the four kinds (`"ewa"` by name, with its default share, or without one)."""
     if label in KINDS or label == "ewa":
         return label  # resolved by name for the booster's votes
-    if label == KIND_EWAS[1]:
+    if label == KIND_EWAS[0]:
         return EWACalibrator(calibrators=tuple(resolve(k, vote_members=10) for k in KINDS),
-                             share=SHARE)
+                             share=0.0)
     platts = [OnlinePlattCalibrator(gamma=1.0, eps=1 / 22, forgetting=f) for f in FORGETTING]
     if label in EWAS:
         return EWACalibrator(calibrators=tuple(platts),
@@ -155,7 +156,7 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir,
                              encode="onehot")  # categorical features become 0/1 columns
-    if policy in CALIBRATORS or policy in KIND_EWAS[1:] + KINDS:
+    if policy in CALIBRATORS or policy in KIND_EWAS[:1] + KINDS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     elif budget is not None:
         if policy == ORACLE:
@@ -224,12 +225,14 @@ def calibrator_report(scores: dict, seeds: int,
     rates = tuple(fixed) == CALIBRATORS[: len(FORGETTING)]
     what = ("the three rates", "forgetting rate") if rates else (f"the {len(fixed)} calibrators",
                                                                   "calibrator")
-    how = (f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; " if rates
-           else "`ewa` weights the calibrators by their log-loss; ")
+    how = (f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; `fixed share` "
+           f"shares {SHARE:g} of the weight out evenly after each example." if rates else
+           "`ewa, no share` weights the calibrators by their log-loss (Vovk's mixture); `ewa` "
+           "(by name) also shares its default 0.001 of the weight out evenly after each example.")
     lines = _head(
         f"The {what[1]} chosen online: prequential Brier score, mean of {seeds} seeds, "
         "`both` (the booster learns every example, the calibrator its prequential score); "
-        f"{how}`fixed share` shares {SHARE:g} of the weight out evenly after each example.",
+        + how,
         [*labels, "best fixed", *(f"{e} vs best fixed" for e in mixtures)],
     )
     wins, worst = dict.fromkeys(mixtures, 0), dict.fromkeys(mixtures, 0.0)

@@ -67,7 +67,7 @@ def test_the_calibrator_table_compares_each_ewa_with_the_best_fixed_forgetting_r
     # the calibrators themselves: Platt as resolve() builds it for 10 votes, with forgetting
     fast = sim.calibrator("platt, forgetting 0.99")
     assert (fast.forgetting, fast.gamma, fast.eps) == (0.99, 1.0, 1 / 22)
-    for label, discount, share in (("ewa over the three", 1.0, 0.0),
+    for label, discount, share in (("ewa over the three", 1.0, 0.0),  # Vovk's mixture
                                    ("ewa over the three, tracking", 0.99, 0.0),
                                    ("ewa over the three, fixed share", 1.0, 0.001)):
         mixed = sim.calibrator(label)
@@ -144,15 +144,15 @@ def test_one_table_a_run():
 def test_the_calibrator_kinds_table_holds_each_ewa_against_the_best_of_the_four():
     values = {c: [0.2] for c in (*sim.KINDS, *sim.KIND_EWAS)}
     values["isotonic"] = [0.1]
-    values["ewa, fixed share"] = [0.099]
+    values["ewa"] = [0.099]
     text = sim.calibrator_report({("a", "flip"): values}, 1, sim.KINDS, sim.KIND_EWAS)
-    assert text.startswith("The calibrator chosen online") and "`ewa` weights" in text
+    assert text.startswith("The calibrator chosen online") and "`ewa, no share` weights" in text
     assert "| a, flip | 0.2000 | 0.2000 | 0.1000 | 0.2000 | 0.2000 | 0.0990 | isotonic | " \
            "+100.00 % | -1.00 % |" in text
-    assert "`ewa, fixed share` beats the best of the 4 calibrators chosen in hindsight on 1 of " \
-           "1 (stream, drift) pairs; at worst it is -1.00 % off it" in text
-    # the calibrators: by name (resolved by the wrapper), or the four with a fixed share
+    assert "`ewa` beats the best of the 4 calibrators chosen in hindsight on 1 of 1 (stream, " \
+           "drift) pairs; at worst it is -1.00 % off it" in text
+    # the calibrators: by name (resolved by the wrapper), or the four without a share
     assert sim.calibrator("isotonic") == "isotonic" and sim.calibrator("ewa") == "ewa"
-    shared = sim.calibrator("ewa, fixed share")
-    assert shared.share == sim.SHARE and len(shared.members) == 4
-    assert shared.members[0].eps == 1 / 22  # Platt as resolved for 10 votes
+    plain = sim.calibrator("ewa, no share")
+    assert plain.share == 0.0 and len(plain.members) == 4
+    assert plain.members[0].eps == 1 / 22  # Platt as resolved for 10 votes
