@@ -51,6 +51,7 @@ budget pays for; it measures what timing the budget could win.
 from __future__ import annotations
 
 import argparse
+import inspect
 import itertools
 import math
 import statistics
@@ -107,6 +108,8 @@ class SaveThenSpend(bandits.Policy):
 
     def _update_round(self, observed) -> None:
         pass
+
+
 FORGETTING = (1.0, 0.999, 0.99)
 TRACKING = 0.99  # the tracking EWA's discount of its losses (chosen before the 7-stream run)
 SHARE = 0.001  # the fixed-share EWA's share (chosen the same way, before its 7-stream run)
@@ -115,6 +118,8 @@ CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), *EWAS, "ewa")
 CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator tables': stationary too
 KINDS = ("platt", "beta", "isotonic", "histogram")  # the calibrators by name, as resolved
 KIND_EWAS = ("ewa, no share", "ewa")  # over the four kinds: Vovk's mixture, or by name
+# the share of "ewa" by name: EWACalibrator's default, read rather than restated
+DEFAULT_SHARE = inspect.signature(EWACalibrator).parameters["share"].default
 
 
 def calibrator(label: str):
@@ -228,7 +233,8 @@ def calibrator_report(scores: dict, seeds: int,
     how = (f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; `fixed share` "
            f"shares {SHARE:g} of the weight out evenly after each example." if rates else
            "`ewa, no share` weights the calibrators by their log-loss (Vovk's mixture); `ewa` "
-           "(by name) also shares its default 0.001 of the weight out evenly after each example.")
+           f"(by name) also shares its default {DEFAULT_SHARE:g} of the weight out evenly after "
+           "each example.")
     lines = _head(
         f"The {what[1]} chosen online: prequential Brier score, mean of {seeds} seeds, "
         "`both` (the booster learns every example, the calibrator its prequential score); "
