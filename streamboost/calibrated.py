@@ -181,7 +181,7 @@ class CalibratedClassifier(
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
-        score = self._scorer.take(x)
+        score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as it is)
         self._labels.learn(y)
         self._calibrator._update(score, positive)
         self.model.learn_one(x, positive if self._bools else y, **kwargs)

@@ -300,7 +300,7 @@ class BanditCalibratedClassifier(
         # Everything is checked before a policy selects or anything learns (an x just scored by
         # predict_proba_one was checked there).
         positive = self._labels.is_positive(y)
-        score = self._scorer.take(x)  # a bad x or model output raises
+        score, x = self._scorer.take(x)  # a bad x or model output raises; x: a checked copy
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()

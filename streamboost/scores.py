@@ -10,6 +10,7 @@ from river import base
 
 from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
+from .members import ArrayMembers
 from .state import InlineState, get_state, slot_names
 from .validation import check_features, one_line
 
@@ -182,8 +183,11 @@ class PrequentialScore(InlineState):
     `predict` checks `x` (`validation.check_features`), scores it with `positive_score` and keeps
     a copy of `x` with its score; `take`, when the wrapper then learns an equal `x`, returns that
     score instead of scoring `x` again (a copy, so an `x` the caller changed in between is scored
-    afresh). An `OzaBoostClassifier` is asked for its score directly: the wrappers' hot path is
-    a handful of calls per example.
+    afresh), and the dict for the model to learn. An `OzaBoostClassifier` is asked for its score
+    directly; one with array members keeps its own copy of the `x` it scored last, which is
+    shared rather than copied again, and `take` hands that very copy to the model, whose own
+    "is this the x I scored?" check is then an identity test: one copy and one comparison of
+    `x` per prequential step, not two and three.
 
     Examples
     --------
@@ -193,7 +197,7 @@ class PrequentialScore(InlineState):
     >>> model.learn_one({"a": 1.0}, True)
     >>> scorer = PrequentialScore(model, True)
     >>> x = {"a": 2.0}
-    >>> scorer.predict(x) == scorer.take(x)  # the same score, computed once
+    >>> scorer.predict(x) == scorer.take(x)[0]  # the same score, computed once
     True
     >>> scorer.take({"a": float("nan")})
     Traceback (most recent call last):
@@ -202,29 +206,36 @@ class PrequentialScore(InlineState):
 
     """
 
-    __slots__ = ("_direct", "_score", "_x", "model", "pos_label")
+    __slots__ = ("_direct", "_score", "_shared", "_x", "model", "pos_label")
 
     def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
         self.model = model
         self.pos_label = pos_label
         self._direct = booster(model) is not None
+        self._shared = self._direct and isinstance(model._members, ArrayMembers)
         self._x: dict | None = None  # the last x predict scored, and its score
         self._score = 0.5
 
     def predict(self, x: dict) -> float:
         """The score of `x`, checked first; kept for a `take` of the same `x`."""
         score = self._fresh(x)
-        self._x = dict(x)  # a copy: the caller may change x before learning it
+        # a copy: the caller may change x before learning it (array members have just made one)
+        self._x = self.model._members._x if self._shared else dict(x)
         self._score = score
         return score
 
-    def take(self, x: dict) -> float:
-        """The score of `x` for learning it: `predict`'s if it just scored an equal `x`, else
-        `x` checked and scored now (a bad model output raises)."""
+    def take(self, x: dict) -> tuple[float, dict]:
+        """The score of `x` for learning it and the dict to learn: `predict`'s score if it just
+        scored an equal `x` (with array members: while their copy is still the one of that score,
+        nothing learned or scored in between; the dict is then that copy), else `x` checked and
+        scored now (a bad model output raises); the dict is `x` otherwise."""
         last, self._x = self._x, None
         if last is not None and last == x:
-            return self._score
-        return self._fresh(x)
+            if not self._shared:
+                return self._score, x
+            if last is self.model._members._x:
+                return self._score, last
+        return self._fresh(x), x
 
     def _fresh(self, x: dict) -> float:
         check_features(x)

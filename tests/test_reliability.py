@@ -438,7 +438,7 @@ def test_ctrl_c_says_what_was_kept_and_leaves_no_temporary_files(tmp_path):
     wait_for(lambda: len(list((tmp_path / "cells").glob("*.json"))) >= 1)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
-    assert process.returncode == 130
+    assert process.returncode == 130, (process.returncode, err[-2000:])
     assert "of 12 runs kept" in err and "run the same command to resume" in err
     assert "Traceback" not in err
     assert not list(tmp_path.rglob("*.tmp"))

@@ -149,14 +149,20 @@ def test_a_pipeline_ending_in_a_booster_is_scored_through_the_pipeline():
         assert wrapper.calibrator_.n_seen > 0
 
 
+@pytest.mark.parametrize("members", ["river", "booster", "weak booster"])
 @pytest.mark.parametrize("wrapper", ["calibrated", "controller"])
-def test_an_x_changed_between_predict_and_learn_is_scored_afresh(wrapper):
+def test_an_x_changed_between_predict_and_learn_is_scored_afresh(wrapper, members):
     # The wrappers keep predict_proba_one's score for learn_one of the same x; an x changed in
-    # place in between must not learn the stale score (an identity check would).
+    # place in between must not learn the stale score (an identity check would). A booster with
+    # array members shares its own copy of x with the wrapper: the same must hold.
     from streamboost import BanditCalibratedClassifier, CalibratedClassifier
 
     def make():
-        model = linear_model.LogisticRegression()
+        model = {
+            "river": linear_model.LogisticRegression,
+            "booster": lambda: OzaBoostClassifier(linear_model.LogisticRegression(), seed=0),
+            "weak booster": lambda: OzaBoostClassifier(UnivariateLogisticRegression(), seed=0),
+        }[members]()
         if wrapper == "calibrated":
             return CalibratedClassifier(model)
         return BanditCalibratedClassifier(model=model, policy="both", batch_size=4)
@@ -172,6 +178,32 @@ def test_an_x_changed_between_predict_and_learn_is_scored_afresh(wrapper):
     assert kept.calibrator_._theta == fresh.calibrator_._theta
 
 
+def test_a_boosters_copy_of_x_is_shared_and_what_happens_in_between_is_noticed():
+    # With array members the scorer keeps the booster's own copy of x rather than a second
+    # one and hands it back for learning (the booster then knows it by identity); a score is
+    # reused only while that copy is still the one scored: another x scored, or x learned, in
+    # between means scoring afresh (a copy of its own would reuse the stale score).
+    from streamboost.scores import PrequentialScore
+
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=0)
+    for x, y in ROWS[:300]:
+        booster.learn_one(x, y)
+    scorer = PrequentialScore(booster, True)
+    x, other = dict(ROWS[300][0]), ROWS[301][0]
+    score = scorer.predict(x)
+    assert scorer._x is booster._members._x and scorer._x is not x
+    taken, learned = scorer.take(dict(x))
+    assert taken == score and learned is booster._members._x and booster._members.knows(learned)
+    scorer.predict(x)
+    booster.predict_proba_one(other)
+    taken, learned = scorer.take(x)
+    assert (taken, learned) == (positive_score(booster, x, True), x) and learned is x
+    scorer.predict(x)
+    booster.learn_one(x, not ROWS[300][1])
+    taken, learned = scorer.take(x)
+    assert taken == positive_score(booster, x, True) != score and learned is x
+
+
 def test_a_prequential_score_is_taken_once_and_not_pickled():
     from streamboost.scores import PrequentialScore
 
@@ -182,6 +214,6 @@ def test_a_prequential_score_is_taken_once_and_not_pickled():
     score = scorer.predict(x)
     copy = pickle.loads(pickle.dumps(scorer))
     assert copy._x is None and copy.model.weights == model.weights
-    assert scorer.take(x) == score and scorer._x is None  # taken: a second learn scores afresh
+    assert scorer.take(x)[0] == score and scorer._x is None  # taken: a second learn scores afresh
     model.learn_one(x, False)
-    assert scorer.take(x) == positive_score(model, x, True) < score
+    assert scorer.take(x)[0] == positive_score(model, x, True) < score

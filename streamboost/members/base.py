@@ -160,7 +160,7 @@ class ArrayMembers(InlineState, abc.ABC):
 
     def knows(self, x: dict) -> bool:
         """Whether `x` equals the last example scored (so it was checked), learned since."""
-        return self._x is not None and x == self._x
+        return self._x is not None and (x is self._x or x == self._x)
 
     @abc.abstractmethod
     def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
