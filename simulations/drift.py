@@ -18,7 +18,8 @@ choice is made with expert advice rather than a bandit), the same EWA with its l
 discounted by 0.99 per example (`tracking`: its weights follow the rate that did best over the
 last hundred or so examples), the same EWA with a fixed share of 0.001 (after each example
 0.1 % of the weight is spread evenly: a mixture over sequences of rates, Herbster & Warmuth
-1998) and `"ewa"` (the four calibrators, no forgetting, its default share). With
+1998) or with the decreasing share 1/(t + 1) after example t (`EWACalibrator`'s default), and
+`"ewa"` (the four calibrators, no forgetting, its default share). With
 `--calibrators-only` that table runs alone, with a stationary row (no drift) per stream too:
 
     python simulations/drift.py --data-dir ../shared/data --calibrators-only --seeds 5 \
@@ -26,8 +27,8 @@ last hundred or so examples), the same EWA with a fixed share of 0.001 (after ea
 
 `--calibrator-kinds` asks it of the calibrator itself: Platt, beta, isotonic and histogram
 binning (by name, as the wrappers resolve them) against `"ewa"` over the four (with its default
-fixed share, 0.001) and the same EWA without the share, Vovk's mixture
-(simulations/drift_calibrator_kinds.md).
+decreasing share), the same EWA with the fixed share of 0.001 (the default of 0.8.4) and
+without a share, Vovk's mixture (simulations/drift_calibrator_kinds.md).
 
 Run from the repository root (about 5 minutes on 2 cores):
 
@@ -113,11 +114,13 @@ class SaveThenSpend(bandits.Policy):
 FORGETTING = (1.0, 0.999, 0.99)
 TRACKING = 0.99  # the tracking EWA's discount of its losses (chosen before the 7-stream run)
 SHARE = 0.001  # the fixed-share EWA's share (chosen the same way, before its 7-stream run)
-EWAS = ("ewa over the three", "ewa over the three, tracking", "ewa over the three, fixed share")
+EWAS = ("ewa over the three", "ewa over the three, tracking", "ewa over the three, fixed share",
+        "ewa over the three, decreasing share")
 CALIBRATORS = (*(f"platt, forgetting {f:g}" for f in FORGETTING), *EWAS, "ewa")
 CALIBRATOR_DRIFTS = ("none", "flip", "prior")  # the calibrator tables': stationary too
 KINDS = ("platt", "beta", "isotonic", "histogram")  # the calibrators by name, as resolved
-KIND_EWAS = ("ewa, no share", "ewa")  # over the four kinds: Vovk's mixture, or by name
+# over the four kinds: Vovk's mixture, with the fixed share SHARE, or by name (its default)
+KIND_EWAS = ("ewa, no share", "ewa, fixed share", "ewa")
 # the share of "ewa" by name: EWACalibrator's default, read rather than restated
 DEFAULT_SHARE = inspect.signature(EWACalibrator).parameters["share"].default
 
@@ -127,18 +130,19 @@ def calibrator(label: str):
     10 members (gamma 1, scores clipped at 1/22), with a forgetting rate, or an EWA over the
     three rates: with every loss kept (Vovk's mixture), discounted by `TRACKING` (its weights
     follow the rate that did best over the last hundred or so examples), or with a fixed share
-    `SHARE` (Herbster & Warmuth's mixture over sequences of rates); or one of `KINDS` by name,
-    or an EWA over the four kinds (`"ewa"` by name, with its default share, or without one)."""
+    `SHARE` or the decreasing one (Herbster & Warmuth's mixture over sequences of rates); or one
+    of `KINDS` by name, or an EWA over the four kinds (`"ewa"` by name, with its default share,
+    with `SHARE`, or without a share)."""
     if label in KINDS or label == "ewa":
         return label  # resolved by name for the booster's votes
-    if label == KIND_EWAS[0]:
+    if label in KIND_EWAS:
         return EWACalibrator(calibrators=tuple(resolve(k, vote_members=10) for k in KINDS),
-                             share=0.0)
+                             share=0.0 if label == KIND_EWAS[0] else SHARE)
     platts = [OnlinePlattCalibrator(gamma=1.0, eps=1 / 22, forgetting=f) for f in FORGETTING]
     if label in EWAS:
         return EWACalibrator(calibrators=tuple(platts),
                              forgetting=TRACKING if label == EWAS[1] else 1.0,
-                             share=SHARE if label == EWAS[2] else 0.0)
+                             share={EWAS[2]: SHARE, EWAS[3]: "decreasing"}.get(label, 0.0))
     return platts[CALIBRATORS.index(label)]
 
 
@@ -161,7 +165,7 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir,
                              encode="onehot")  # categorical features become 0/1 columns
-    if policy in CALIBRATORS or policy in KIND_EWAS[:1] + KINDS:
+    if policy in CALIBRATORS or policy in KIND_EWAS + KINDS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     elif budget is not None:
         if policy == ORACLE:
@@ -231,10 +235,11 @@ def calibrator_report(scores: dict, seeds: int,
     what = ("the three rates", "forgetting rate") if rates else (f"the {len(fixed)} calibrators",
                                                                   "calibrator")
     how = (f"`tracking` discounts the EWA's losses by {TRACKING:g} per example; `fixed share` "
-           f"shares {SHARE:g} of the weight out evenly after each example." if rates else
-           "`ewa, no share` weights the calibrators by their log-loss (Vovk's mixture); `ewa` "
-           f"(by name) also shares its default {DEFAULT_SHARE:g} of the weight out evenly after "
-           "each example.")
+           f"shares {SHARE:g} of the weight out evenly after each example, `decreasing share` "
+           "1/(t + 1) after example t." if rates else
+           "`ewa, no share` weights the calibrators by their log-loss (Vovk's mixture); `ewa, "
+           f"fixed share` also shares {SHARE:g} of the weight out evenly after each example, "
+           f"`ewa` (by name) its default share, {DEFAULT_SHARE!r}: 1/(t + 1) after example t.")
     lines = _head(
         f"The {what[1]} chosen online: prequential Brier score, mean of {seeds} seeds, "
         "`both` (the booster learns every example, the calibrator its prequential score); "
@@ -363,6 +368,7 @@ def _grid(args, kinds: typing.Sequence[str], labels: typing.Sequence[str],
         scores.setdefault((name, kind), {}).setdefault(label, []).append(brier)
         shares.setdefault((name, kind, label), []).append(share)
     return scores, shares
+
 
 if __name__ == "__main__":
     sys.exit(main())

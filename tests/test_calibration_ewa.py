@@ -95,6 +95,8 @@ def test_by_name_the_members_are_resolved_as_the_controller_resolves_them():
         ({"share": 1.0}, ValueError, r"share must be in \[0, 1\), got 1.0"),
         ({"share": -0.1}, ValueError, "share must be finite and >= 0, got -0.1"),
         ({"share": float("nan")}, ValueError, "share must be finite and >= 0, got nan"),
+        ({"share": "1/t"}, ValueError, r"share must be a number in \[0, 1\) or 'decreasing', "
+                                       "got '1/t'"),
     ],
 )
 def test_bad_parameters_are_named(params, error, message):
@@ -108,7 +110,9 @@ def test_a_calibrator_at_exactly_zero_does_not_make_the_weights_nan():
     cal = EWACalibrator(calibrators=(make("histogram", prior=0.0), "platt"))
     cal.learn_many([0.1] * 5, [False] * 5)
     cal.learn_one(0.1, True)
-    assert np.isfinite(cal.weights).all() and cal.weights[1] > 0.99
+    # histogram's posterior weight is ~1e-300: what it keeps is the share after pair 6, 1/7
+    # spread over 2 calibrators
+    assert np.isfinite(cal.weights).all() and cal.weights[0] == pytest.approx(1 / 14)
 
 
 class Constant(Calibrator):
@@ -138,6 +142,17 @@ def test_fixed_share_on_a_hand_worked_example():
     assert cal.weights == pytest.approx([0.9 * 13 / 34 + 0.05, 0.9 * 21 / 34 + 0.05], abs=1e-15)
 
 
+def test_the_decreasing_share_on_a_hand_worked_example():
+    # as above with alpha = 1/(t + 1) after pair t: 1/2 after the first, 1/3 after the second.
+    # y = True: 2/3 : 1/3, shared 1/2 * 2/3 + 1/4 = 7/12 and 5/12; y = False: 7/12 * 0.2 :
+    # 5/12 * 0.6 = 7/22 : 15/22, shared 2/3 * 7/22 + 1/6 = 25/66 and 41/66.
+    cal = EWACalibrator(calibrators=(Constant(0.8), Constant(0.4)), share="decreasing")
+    cal.learn_one(0.5, True)
+    assert cal.weights == pytest.approx([7 / 12, 5 / 12], abs=1e-15)
+    cal.learn_one(0.5, False)
+    assert cal.weights == pytest.approx([25 / 66, 41 / 66], abs=1e-15)
+
+
 def test_fixed_share_follows_a_switch_that_the_mixture_does_not():
     # expert 0 is right for 500 pairs, then expert 1: the mixture needs about 500 pairs to come
     # back, the shared weights a handful
@@ -154,14 +169,16 @@ def test_fixed_share_follows_a_switch_that_the_mixture_does_not():
 @given(
     pairs=st.lists(st.tuples(st.floats(0.0, 1.0), st.booleans()), min_size=2, max_size=120),
     flip_at=st.integers(0, 120),
-    share=st.sampled_from([0.001, 0.05, 0.3]),
+    share=st.sampled_from([0.001, 0.05, 0.3, "decreasing"]),
 )
 def test_fixed_share_loses_at_most_its_bound_to_any_sequence_with_one_switch(
     pairs, flip_at, share
 ):
     # Herbster & Warmuth's bound for the log-loss, eta = 1: against every sequence of
-    # calibrators with m <= 1 switches, ln K + m ln(K / alpha) + (n - 1 - m) ln(1 / (1 - alpha)).
-    # The labels turn against the scores from `flip_at` on, so the best calibrator may change.
+    # calibrators with m <= 1 switches, ln K + the sum of ln(K / alpha_t) over the switches and
+    # ln(1 / (1 - alpha_t)) over the other steps, alpha_t the share after pair t (constant, or
+    # 1/(t + 1): ln K + ln n without a switch). The labels turn against the scores from
+    # `flip_at` on, so the best calibrator may change.
     cal, alone = EWACalibrator(share=share), [make(n) for n in NAMES]
     k, n = len(NAMES), len(pairs)
     mixture, steps = 0.0, []
@@ -174,10 +191,17 @@ def test_fixed_share_loses_at_most_its_bound_to_any_sequence_with_one_switch(
         cal.learn_one(s, y)
     prefix = np.vstack([np.zeros(k), np.cumsum(steps, axis=0)])  # prefix[t, i]: first t pairs
     no_switch = prefix[n].min()
-    one_switch = min(
-        prefix[t, i] + prefix[n, j] - prefix[t, j]
-        for t in range(1, n) for i in range(k) for j in range(k) if i != j
-    )
-    fee = math.log(1.0 / (1.0 - share))
-    assert mixture <= no_switch + math.log(k) + (n - 1) * fee + 1e-9
-    assert mixture <= one_switch + math.log(k) + math.log(k / share) + (n - 2) * fee + 1e-9
+
+    def one_switch(t: int) -> float:  # the best sequence switching after pair t
+        return min(prefix[t, i] + prefix[n, j] - prefix[t, j]
+                   for i in range(k) for j in range(k) if i != j)
+
+    alphas = [1.0 / (t + 1) if share == "decreasing" else share for t in range(1, n)]
+    stays = [math.log(1.0 / (1.0 - a)) for a in alphas]  # stays[t - 1]: after pair t
+    assert mixture <= no_switch + math.log(k) + sum(stays) + 1e-9
+    if share == "decreasing":
+        assert math.log(k) + sum(stays) == pytest.approx(math.log(k * n))
+    assert mixture <= min(
+        one_switch(t) + math.log(k) + sum(stays) - stays[t - 1] + math.log(k / alphas[t - 1])
+        for t in range(1, n)
+    ) + 1e-9

@@ -147,12 +147,14 @@ def test_the_calibrator_kinds_table_holds_each_ewa_against_the_best_of_the_four(
     values["ewa"] = [0.099]
     text = sim.calibrator_report({("a", "flip"): values}, 1, sim.KINDS, sim.KIND_EWAS)
     assert text.startswith("The calibrator chosen online") and "`ewa, no share` weights" in text
-    assert "| a, flip | 0.2000 | 0.2000 | 0.1000 | 0.2000 | 0.2000 | 0.0990 | isotonic | " \
-           "+100.00 % | -1.00 % |" in text
+    assert "| a, flip | 0.2000 | 0.2000 | 0.1000 | 0.2000 | 0.2000 | 0.2000 | 0.0990 | " \
+           "isotonic | +100.00 % | +100.00 % | -1.00 % |" in text
     assert "`ewa` beats the best of the 4 calibrators chosen in hindsight on 1 of 1 (stream, " \
            "drift) pairs; at worst it is -1.00 % off it" in text
     # the calibrators: by name (resolved by the wrapper), or the four without a share
     assert sim.calibrator("isotonic") == "isotonic" and sim.calibrator("ewa") == "ewa"
-    plain = sim.calibrator("ewa, no share")
-    assert plain.share == 0.0 and len(plain.members) == 4
-    assert plain.members[0].eps == 1 / 22  # Platt as resolved for 10 votes
+    plain, fixed = sim.calibrator("ewa, no share"), sim.calibrator("ewa, fixed share")
+    assert plain.share == 0.0 and fixed.share == sim.SHARE == 0.001 and len(plain.members) == 4
+    assert plain.members[0].eps == fixed.members[0].eps == 1 / 22  # Platt as resolved for 10 votes
+    assert sim.DEFAULT_SHARE == "decreasing"  # "ewa" by name
+    assert sim.calibrator("ewa over the three, decreasing share").share == "decreasing"

@@ -17,20 +17,16 @@ _FLOOR = 1e-300  # a probability of exactly 0 or 1 would make its log-loss infin
 class EWACalibrator(Calibrator):
     r"""The exponentially weighted average of several calibrators, weighted by their log-loss.
 
-    Every calibrator learns every (score, label) pair, so choosing among them is prediction
-    with expert advice, not a bandit problem. Before learning a pair, calibrator $k$'s log-loss
-    joins a discounted total $L_k \leftarrow \lambda L_k - \log p_k(y)$, and the prediction is
-    $\hat p(s) = \sum_k w_k p_k(s) / \sum_k w_k$ with $w_k = e^{-\eta L_k}$.
-
-    With $\eta = \lambda = 1$ and `share=0` this is Vovk's aggregating algorithm for the
-    log-loss (a Bayesian mixture): at most $\ln K$ more cumulative log-loss than the best
-    calibrator on any sequence (Cesa-Bianchi & Lugosi 2006, Prop. 3.1). To follow a best
-    calibrator that changes: $\lambda < 1$ (no bound), or `share` $\alpha > 0$ (the default),
-    the fixed share (Herbster & Warmuth 1998; Cesa-Bianchi & Lugosi, Sec. 5.2): after each
-    pair $w_k \leftarrow (1 - \alpha) w_k + \alpha / K$ and $L_k \leftarrow -\ln(w_k)/\eta$.
-    With $\eta = \lambda = 1$ it exceeds any sequence of calibrators with $m$ switches over $n$
-    pairs by at most $\ln K + m \ln(K/\alpha) + (n - 1 - m)\ln\frac{1}{1 - \alpha}$. Both
-    bounds are tested. An average of non-decreasing maps is non-decreasing.
+    Every calibrator learns every (score, label) pair: prediction with expert advice, not a
+    bandit. Before learning a pair, calibrator $k$'s log-loss joins $L_k \leftarrow \lambda L_k
+    - \log p_k(y)$; the prediction is $\sum_k w_k p_k(s)$, $w_k \propto e^{-\eta L_k}$. After
+    pair $t$ a share $\alpha_t$ of the weight is spread evenly, $w_k \leftarrow (1 - \alpha_t)
+    w_k + \alpha_t / K$ (Herbster & Warmuth 1998; $L_k \leftarrow -\ln(w_k)/\eta$). With
+    $\eta = \lambda = 1$ this is the Bayesian mixture over sequences of calibrators: its log-loss
+    exceeds that of any sequence with $m$ switches over $n$ pairs by at most $\ln K$ plus
+    $\ln(K/\alpha_t)$ per switch and $\ln\frac{1}{1 - \alpha_t}$ per other step; by
+    $\ln K + \ln n + m \ln(Kn)$ with the default $\alpha_t = 1/(t + 1)$, by $\ln K$ against the
+    best single calibrator with $\alpha = 0$ (Vovk's mixture). Tested, as the monotone map.
 
     Parameters
     ----------
@@ -42,8 +38,7 @@ class EWACalibrator(Calibrator):
     learning_rate
         $\eta > 0$; 1 is the Bayesian mixture, larger values follow the leader more closely.
     share
-        $\alpha \in [0, 1)$: the weight shared out evenly after each pair (0: Vovk's mixture).
-        The default, 1/1000: the best calibrator changes along a stream (docs/calibration.md).
+        `"decreasing"` ($\alpha_t = 1/(t + 1)$, no parameter) or a fixed $\alpha \in [0, 1)$.
 
     Examples
     --------
@@ -51,15 +46,16 @@ class EWACalibrator(Calibrator):
     >>> cal = EWACalibrator(calibrators=("platt", "isotonic"))
     >>> cal.learn_many([0.9, 0.8, 0.3, 0.2] * 50, [False, True, False, False] * 50)
     >>> [round(w, 3) for w in cal.weights]  # isotonic fits the two plateaus
-    [0.004, 0.996]
+    [0.02, 0.98]
     >>> round(cal.predict_one(0.85), 3)
     0.5
 
     References
     ----------
     - Vovk, V. (1990). Aggregating strategies. COLT.
-    - Cesa-Bianchi, N. & Lugosi, G. (2006). Prediction, Learning, and Games. Cambridge.
     - Herbster, M. & Warmuth, M. K. (1998). Tracking the best expert. Machine Learning 32.
+    - Cesa-Bianchi, N., Gaillard, P., Lugosi, G. & Stoltz, G. (2012). Mirror descent meets
+      fixed share (and feels no regret). NeurIPS 25 (shares that vary with time).
 
     """
 
@@ -73,13 +69,16 @@ class EWACalibrator(Calibrator):
         calibrators: tuple = _DEFAULT,
         forgetting: float = 1.0,
         learning_rate: float = 1.0,
-        share: float = 0.001,
+        share: float | str = "decreasing",
     ):
         from . import make  # the registry imports this module
 
         check_forgetting(forgetting)
         check_positive("learning_rate", learning_rate)
-        if check_positive("share", share, zero=True) >= 1.0:
+        if isinstance(share, str):
+            if share != "decreasing":
+                raise ValueError(f"share must be a number in [0, 1) or 'decreasing', got {share!r}")
+        elif check_positive("share", share, zero=True) >= 1.0:
             raise ValueError(f"share must be in [0, 1), got {share!r}")
         if isinstance(calibrators, str) or not isinstance(calibrators, tuple | list):
             raise TypeError(
@@ -112,6 +111,7 @@ class EWACalibrator(Calibrator):
         yield {}
         yield {"calibrators": ("platt", "histogram"), "forgetting": 0.99, "learning_rate": 2.0}
         yield {"calibrators": ("platt", "isotonic"), "share": 0.01}
+        yield {"calibrators": ("beta", "histogram"), "share": "decreasing"}
 
     @property
     def weights(self) -> list[float]:
@@ -143,7 +143,8 @@ class EWACalibrator(Calibrator):
         self._weights = [w / total for w in raw]
         if self.share:
             # fixed share; the losses become the ones that give the shared weights
-            alpha, k = self.share, len(raw)
+            k = len(raw)
+            alpha = 1.0 / (self._n_seen + 2) if self.share == "decreasing" else self.share
             self._weights = [(1.0 - alpha) * w + alpha / k for w in self._weights]
             self._losses = [-log(w) / eta for w in self._weights]
 
