@@ -268,9 +268,10 @@ class PairedReward(InlineState):
         """Each scored arm's mean loss improvement over the round's sample: the model and
         calibrator before the action against the arm's pair (the live model's scores serve
         where no frozen copy is needed)."""
-        after = np.array(r.scores, dtype=float)
         if self._model_start is not None:  # this minibatch trains: the model as it began
             after = self._model_start.scores(r.rows)
+        else:
+            after = np.array(r.scores, dtype=float)
         if r.model_before is not None:
             before = r.model_before.scores(r.rows, like=self._model_start)
         else:

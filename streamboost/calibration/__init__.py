@@ -11,7 +11,8 @@ in O(1) time and memory per example, and is chosen by name with `make`:
   with forgetting;
 * `"histogram"`: `HistogramCalibrator`, histogram binning (Zadrozny & Elkan 2001) kept monotone;
 * `"ewa"`: `EWACalibrator`, all four at once, averaged with weights that follow their log-loss
-  and a fixed share (Vovk 1990; Herbster & Warmuth 1998): the calibrator chosen online.
+  and a share of the weight spread evenly, 1/(t + 1) after pair t (Vovk 1990; Herbster &
+  Warmuth 1998): the calibrator chosen online.
 
 References
 ----------

@@ -142,7 +142,8 @@ class EWACalibrator(Calibrator):
         total = math.fsum(raw)
         self._weights = [w / total for w in raw]
         if self.share:
-            # fixed share; the losses become the ones that give the shared weights
+            # the share after pair t = n_seen + 1; the losses become the ones that give the
+            # shared weights
             k = len(raw)
             alpha = 1.0 / (self._n_seen + 2) if self.share == "decreasing" else self.share
             self._weights = [(1.0 - alpha) * w + alpha / k for w in self._weights]
