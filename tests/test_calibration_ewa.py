@@ -171,7 +171,7 @@ def test_fixed_share_follows_a_switch_that_the_mixture_does_not():
     flip_at=st.integers(0, 120),
     share=st.sampled_from([0.001, 0.05, 0.3, "decreasing"]),
 )
-def test_fixed_share_loses_at_most_its_bound_to_any_sequence_with_one_switch(
+def test_a_share_loses_at_most_its_bound_to_any_sequence_with_one_switch(
     pairs, flip_at, share
 ):
     # Herbster & Warmuth's bound for the log-loss, eta = 1: against every sequence of
