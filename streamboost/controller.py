@@ -337,6 +337,8 @@ class BanditCalibratedClassifier(
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
         measured = self._arm is not None and (self.n_batches - self.warmup) % self.reward_every == 0
+        if not measured and not self._meter.recording:
+            return  # nothing measured on this minibatch, nor from it
         arm = self._arm if measured else None
         self._meter.begin(
             trains=self.current_arm != "calibrate",
@@ -356,8 +358,9 @@ class BanditCalibratedClassifier(
         return (arm,)
 
     def _end_batch(self) -> None:
-        record = dict.fromkeys(_RECORD_KEYS)
-        record.update(batch=self.n_batches, arm=self.current_arm)
+        record = _EMPTY_RECORD.copy()
+        record["batch"] = self.n_batches
+        record["arm"] = self._route
         scored = self._meter.end(self._policy.reward_range) if self._policy.uses_rewards else None
         if scored is not None:  # update: the policy learns the round scored on this minibatch
             arm, arms, names, improvements, rewards = scored
@@ -386,8 +389,8 @@ class BanditCalibratedClassifier(
             self.learn_one(x, label, **kwargs)
 
 
-_RECORD_KEYS = ("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement", "reward",
-                "improvements", "rewards")
+_EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement",
+                               "reward", "improvements", "rewards"))
 
 
 def _check_int(name: str, value, minimum: int) -> None:

@@ -134,10 +134,11 @@ class _Round:
 class PairedReward(InlineState):
     """Measures the controller's rewards: snapshots, paired losses, the reward scale.
 
-    The controller calls `begin` when a minibatch starts, `observe` for each of its examples
-    while `recording` (before anything learns it), `shadow` when a `"train"` minibatch's
-    calibrator would have learned, and `end` when the minibatch ends, which returns the rewards
-    of the round that was scored on it, if any. `observe` only records; `end` scores the whole
+    The controller calls `begin` when a minibatch starts that is measured or scores a round
+    (`recording`), `observe` for each of its examples while `recording` (before anything
+    learns it), `shadow` when a `"train"` minibatch's calibrator would have learned, and `end`
+    when any minibatch ends, which returns the rewards of the round that was scored on it, if
+    any. `observe` only records; `end` scores the whole
     sample at once (one matrix product per frozen array booster, vectorised calibrators and
     losses).
 
@@ -261,6 +262,7 @@ class PairedReward(InlineState):
         if self._next is not None:
             self._next.calibrator_after = self._shadow  # None: the live one, as it will be
         self._round, self._next, self._shadow = self._next, None, None
+        self._model_start = self._calibrator_start = None  # kept by the new round if needed
         self.recording = self._round is not None
         return result
 

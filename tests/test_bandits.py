@@ -86,6 +86,46 @@ def test_same_seed_same_pulls_and_reset_and_clone_replay(name):
     assert _run(b.clone(), 400) == first
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_selecting_again_before_an_update_matches_an_index_computed_afresh(name):
+    # A controller measuring one minibatch in `reward_every` selects several times per update:
+    # what a policy keeps of its index between updates must give the pulls, and the tie-break
+    # draws, of an index computed afresh at every select (0/1 rewards make ties common).
+    kept, fresh = bandits.make(name, n_arms=3, seed=3), bandits.make(name, n_arms=3, seed=3)
+    rng = random.Random(5)
+    for round_ in range(300):
+        for _ in range(1 + round_ % 4):
+            fresh._memo = None
+            arm = kept.select()
+            assert arm == fresh.select(), round_
+        rewards = {a: float(rng.random() < (0.3, 0.6, 0.5)[a]) for a in range(3)}
+        for policy in (kept, fresh):
+            if policy.side_observations and round_ % 3:
+                policy.update_round(rewards)
+            else:
+                policy.update(arm, rewards[arm])
+    kept.reset()
+    fresh = bandits.make(name, n_arms=3, seed=3)
+    assert [kept.select() for _ in range(3)] == [fresh.select() for _ in range(3)]
+
+
+def test_an_index_is_computed_once_per_update():
+    computed = []
+
+    class Counted(bandits.DiscountedUCB):
+        @property
+        def upper_bounds(self):
+            computed.append(self.n_rounds)
+            return super().upper_bounds
+
+    policy = _feed(Counted(n_arms=2, seed=0), [(0, 0.2), (1, 0.7)])
+    for _ in range(5):
+        assert policy.select() == 1
+    policy.update(1, 0.0)
+    policy.select(), policy.select()
+    assert computed == [2, 3]
+
+
 @pytest.mark.parametrize("name", ["ucb1", "beta-thompson", "exp3", "discounted-thompson", "random"])
 def test_different_seeds_differ(name):
     runs = {tuple(_run(bandits.make(name, n_arms=2, seed=s), 300)) for s in range(4)}

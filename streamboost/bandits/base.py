@@ -162,6 +162,7 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         self._record(observed)
 
     def _record(self, observed: list[tuple[int, float]]) -> None:
+        self._memo = None  # the state changes: what `_select` derived from it is stale
         self._n_rounds += 1
         for arm, reward in observed:
             self._counts[arm] += 1
@@ -204,6 +205,7 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         self._n_rounds = 0
         self._counts = [0] * self.n_arms
         self._sums = [0.0] * self.n_arms
+        self._memo = None
         self._reset()
 
     @property
@@ -227,6 +229,16 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         return tuple(
             s / n if n else math.nan for s, n in zip(self._sums, self._counts, strict=True)
         )
+
+    def _indices(self) -> tuple[float, ...]:
+        """The index policies' `upper_bounds`, computed once per state. An index changes only
+        when the policy learns (`update`, `update_round`, `reset`), not when it selects, so a
+        caller that selects several times between updates (a controller measuring one minibatch
+        in `reward_every`) pays for it once; the tie-break still draws at every `select`."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = self.upper_bounds
+        return memo
 
     # ------------------------------------------------------------------ subclass hooks
 

@@ -108,7 +108,7 @@ class DiscountedUCB(Policy):
 
     def _select(self) -> int:
         arm = _first_unpulled(self._dn)
-        return arm if arm >= 0 else _argmax(self.upper_bounds, self._rng)
+        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
         g = self.gamma

@@ -71,6 +71,12 @@ class FEWA(RecentRewardsPolicy):
         super().__init__(n_arms, alpha, sigma, window, seed)
 
     def _select(self) -> int:
+        # deterministic: the filter's choice changes only when the policy learns
+        if self._memo is None:
+            self._memo = self._filter()
+        return self._memo
+
+    def _filter(self) -> int:
         kept = [self._recent.kept(a) for a in range(self.n_arms)]
         arm = _first_unpulled(kept)
         if arm >= 0:

@@ -153,7 +153,7 @@ class GLRKLUCB(Policy):
         if forced < self.n_arms:
             return forced
         arm = _first_unpulled([self._recent.count(a) for a in range(self.n_arms)])
-        return arm if arm >= 0 else _argmax(self.upper_bounds, self._rng)
+        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
         self._round += 1

@@ -111,7 +111,7 @@ class RisingUCB(RecentRewardsPolicy):
         return tuple(bounds)
 
     def _select(self) -> int:
-        bounds = self.upper_bounds
+        bounds = self._indices()
         warming = [arm for arm, bound in enumerate(bounds) if bound == math.inf]
         if warming:  # round robin until every arm has a window: the least pulled, lowest index
             return min(warming, key=self._recent.count)

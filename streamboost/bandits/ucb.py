@@ -68,4 +68,4 @@ class UCB1(Policy):
 
     def _select(self) -> int:
         arm = _first_unpulled(self._counts)
-        return arm if arm >= 0 else _argmax(self.upper_bounds, self._rng)
+        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
