@@ -5,10 +5,12 @@ Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on p
 timed against controllers that wrap the same model: `"both"` (a schedule: the calibrator learns
 every prequential score) and discounted UCB measuring its reward with different budgets
 (`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
-arms train / both only, whose rewards need no copy of the model. Runs are interleaved, every
-other repeat in reverse order, so load changes hit every configuration alike; the median speed
-and the median of each repeat's ratio to the model alone are reported, with the Brier score and
-the bandit's arm shares, so what a cheaper reward costs in quality shows too.
+arms train / both only, whose rewards need no copy of the model; and two costlier policies
+(KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring one minibatch in
+64. Runs are interleaved, every other repeat in reverse order, so load changes hit every
+configuration alike; the median speed and the median of each repeat's ratio to the model alone
+are reported, with the Brier score and the bandit's arm shares, so what a cheaper reward costs
+in quality shows too.
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
@@ -36,6 +38,8 @@ CONFIGS = {
     "D-UCB, reward_every=16": {"policy": "discounted-ucb", "reward_every": 16},
     "D-UCB, reward_every=64": {"policy": "discounted-ucb", "reward_every": 64},
     "D-UCB, arms train/both": {"policy": "discounted-ucb", "arms": ("train", "both")},
+    "KL-UCB, reward_every=64": {"policy": "kl-ucb", "reward_every": 64},
+    "FEWA, reward_every=64": {"policy": "fewa", "reward_every": 64},
 }
 
 
