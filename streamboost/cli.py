@@ -198,6 +198,22 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "train the model; the others calibrate (none)",
     )
     parser.add_argument(
+        "--reward-examples",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="the reward's budget: score N examples of the minibatch after a measured one "
+        "(all)",
+    )
+    parser.add_argument(
+        "--reward-every",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="the reward's budget: measure one minibatch in N; with tree models, whose copies "
+        "are pickles, 64 keeps about 0.7x of the model's speed instead of 0.15x (1)",
+    )
+    parser.add_argument(
         "--reward-map",
         choices=MAPPINGS,
         default="affine",
@@ -497,6 +513,8 @@ def _run(args: argparse.Namespace) -> int:
         reward=args.reward,
         reward_map=args.reward_map,
         train_budget=args.train_budget,
+        reward_examples=args.reward_examples,
+        reward_every=args.reward_every,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         seed=args.seed,
@@ -507,9 +525,13 @@ def _run(args: argparse.Namespace) -> int:
         pos_label=args.pos_label,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
+    budget = "" if cell.reward_every == 1 and cell.reward_examples is None else (
+        f" (reward: one minibatch in {cell.reward_every}, "
+        f"{cell.reward_examples or 'all'} examples scored)"
+    )
     print(
         f"streamboost {__version__}: {cell.dataset} ({rows}), model {cell.model}, calibrator "
-        f"{cell.calibrator}, policy {cell.policy}, "
+        f"{cell.calibrator}, policy {cell.policy}{budget}, "
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
         f"seed {cell.seed}"
     )
@@ -581,6 +603,8 @@ def _compare(args: argparse.Namespace) -> int:
         reward=args.reward,
         reward_map=args.reward_map,
         train_budget=args.train_budget,
+        reward_examples=args.reward_examples,
+        reward_every=args.reward_every,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
         data_dir=args.data_dir,
@@ -673,6 +697,8 @@ def _compare(args: argparse.Namespace) -> int:
             "reward": args.reward,
             "reward_map": args.reward_map,
             "train_budget": args.train_budget,
+            "reward_examples": args.reward_examples,
+            "reward_every": args.reward_every,
             "counterfactual": args.counterfactual,
             "arms": list(args.arms),
             "data_dir": args.data_dir,

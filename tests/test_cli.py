@@ -65,6 +65,22 @@ def test_run_with_a_train_budget(capsys):
     assert "expected a share in (0, 1], got '0'" in capsys.readouterr().err
 
 
+def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
+    trace = tmp_path / "trace.csv"
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--reward-every",
+                 "4", "--reward-examples", "8", "--batch-size", "20", "--max-rows", "1000",
+                 "--no-progress", "--trace", str(trace)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "policy discounted-ucb (reward: one minibatch in 4, 8 examples scored)" in out
+    with trace.open() as f:
+        rewarded = [int(r["batch"]) for r in csv.DictReader(f) if r["reward"]]
+    # after the 10 warm-up minibatches, one in four is measured and scored on the next one
+    assert rewarded == list(range(11, 50, 4))
+    with pytest.raises(SystemExit):
+        main(["run", "--dataset", "phishing", "--reward-every", "0"])
+    assert "--reward-every" in capsys.readouterr().err
+
+
 def test_run_is_reproducible_from_the_seed(capsys):
     outputs = []
     for _ in range(2):

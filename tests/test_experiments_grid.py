@@ -91,6 +91,8 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"seed": -1}, ValueError, "seed must be an int >= 0, got -1"),
         ({"batch_size": 0}, ValueError, "batch_size must be an int >= 1, got 0"),
         ({"max_rows": 0}, ValueError, "max_rows must be an int >= 1 or None, got 0"),
+        ({"reward_every": 0}, ValueError, "reward_every must be an int >= 1, got 0"),
+        ({"reward_examples": 2.5}, ValueError, "reward_examples must be an int >= 1 or None"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
         ({"counterfactual": "no"}, TypeError, "counterfactual must be True or False, got 'no'"),
         ({"arms": "train"}, TypeError, "arms must be a sequence of arm names, got 'train'"),

@@ -49,6 +49,8 @@ _CONFIG_COLUMNS = (
     "reward",
     "reward_map",
     "train_budget",
+    "reward_examples",
+    "reward_every",
     "counterfactual",
     "arms",
     "data_dir",

@@ -152,6 +152,9 @@ class Cell:
         How the controller turns improvements into rewards (its `reward_map`).
     train_budget
         The controller's compute budget: the largest share of minibatches that train (None).
+    reward_examples, reward_every
+        The controller's reward budget: examples of the next minibatch scored (None: all), one
+        minibatch in `reward_every` measured (its `reward_examples`, `reward_every`).
     counterfactual
         Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
@@ -189,6 +192,8 @@ class Cell:
     reward: str = "log-likelihood"
     reward_map: str = "affine"
     train_budget: float | None = None
+    reward_examples: int | None = None
+    reward_every: int = 1
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
@@ -213,6 +218,8 @@ class Cell:
         _check_int("batch_size", self.batch_size, 1)
         _check_int("n_models", self.n_models, 1)
         _check_int("max_rows", self.max_rows, 1, allow_none=True)
+        _check_int("reward_examples", self.reward_examples, 1, allow_none=True)
+        _check_int("reward_every", self.reward_every, 1)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         if not isinstance(self.counterfactual, bool):
@@ -270,6 +277,8 @@ class Cell:
             reward=self.reward,
             reward_map=self.reward_map,
             train_budget=self.train_budget,
+            reward_examples=self.reward_examples,
+            reward_every=self.reward_every,
             counterfactual=self.counterfactual,
             arms=self.arms,
             seed=self.seed,
@@ -309,7 +318,8 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    counterfactual, arms, data_dir, model, calibrator), shared by all cells. Duplicates are
+    reward_examples, reward_every, counterfactual, arms, data_dir, model, calibrator), shared
+    by all cells. Duplicates are
     dropped; order is dataset, cost ratio, seed, policy.
 
     Examples
