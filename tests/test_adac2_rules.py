@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from pathlib import Path
+
+from simulation_loader import load
 
 from streamboost import datasets
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "simulations"))  # the script imports moa_peers
-spec = importlib.util.spec_from_file_location("adac2_rules",
-                                              ROOT / "simulations" / "adac2_rules.py")
-sim = importlib.util.module_from_spec(spec)
-sys.modules[spec.name] = sim
-spec.loader.exec_module(sim)
+sim = load("adac2_rules")
 
 DATA = list(itertools.islice(datasets.stream("phishing", seed=0, encode="onehot"), 400))
 

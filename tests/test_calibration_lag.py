@@ -3,29 +3,18 @@ leaves the booster's training alone), every column is an area, and the report is
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from pathlib import Path
 
 import pytest
+from simulation_loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 
 
-def _load(name: str):
-    sys.path.insert(0, str(ROOT / "simulations"))  # the script imports thesis_protocol
-    try:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "simulations" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "simulations"))
-    return module
-
-
-lag = _load("calibration_lag")
+lag = load("calibration_lag")
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")

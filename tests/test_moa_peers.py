@@ -3,16 +3,14 @@ MOA's OnlineAdaC2 where CapyMOA and a Java runtime are installed (optional, not 
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from simulation_loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
-spec = importlib.util.spec_from_file_location("moa_peers", ROOT / "simulations" / "moa_peers.py")
-peers = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(peers)
+peers = load("moa_peers")
 
 
 def test_a_missed_positive_costs_five_a_false_alarm_one():

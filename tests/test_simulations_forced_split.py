@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from simulation_loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load():
-    sys.path.insert(0, str(ROOT / "simulations"))  # the script imports drift
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "forced_split_bonus", ROOT / "simulations" / "forced_split_bonus.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "simulations"))
-    return module
-
-
-sim = _load()
+sim = load("forced_split_bonus")
 
 
 def _result(brier: float, calibrate: float, **gains) -> dict:

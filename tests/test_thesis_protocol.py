@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from simulation_loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location(
-        "thesis_protocol", ROOT / "simulations" / "thesis_protocol.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tp = _load()
+tp = load("thesis_protocol")
 
 
 @pytest.fixture(scope="module")

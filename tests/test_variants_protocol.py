@@ -3,12 +3,11 @@ and one variant's run on a real dataset."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from simulation_loader import load
 
 from streamboost.decision import cost_threshold
 from streamboost.metrics import BrierCurve
@@ -17,20 +16,7 @@ from streamboost.metrics.brier_curve import THESIS_COST_RATIOS
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load():
-    sys.path.insert(0, str(ROOT / "simulations"))  # the script imports thesis_protocol
-    try:
-        spec = importlib.util.spec_from_file_location(
-            "variants_protocol", ROOT / "simulations" / "variants_protocol.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "simulations"))
-    return module
-
-
-vp = _load()
+vp = load("variants_protocol")
 
 
 def test_q_and_the_area_by_hand():
