@@ -27,10 +27,11 @@ distribution, so `"affine"` (the default) is one:
 
 The rewards of a bounded policy then differ by a small fraction of the range; that costs little
 exploration when a training minibatch scores every arm (their counts grow together), and more
-when only the arm taken is scored. `"logistic"` is the map before version 0.4: $\Delta$ over
-the running RMS (this round included), squashed by the logistic function into the range. It
-separates arms sooner but can rank them against their mean gains (tested); it is kept to
-reproduce earlier reports.
+when only the arm taken is scored: in the forced split, where a calibrating minibatch scores
+only itself, the UCB bonus rather than the reward decides (simulations/forced_split_bonus.md).
+`"logistic"` is the map before version 0.4: $\Delta$ over the running RMS (this round
+included), squashed by the logistic function into the range. It separates arms sooner but can
+rank them against their mean gains (tested); it is kept to reproduce earlier reports.
 
 When every arm trains the model (arms `"train"` and `"both"`, no `"calibrate"`), the model's part
 of each arm's improvement is the same for all of them, so it is left out (`model_free`): the
