@@ -352,22 +352,33 @@ def main(argv=None) -> int:
 
 def _grid(args, kinds: typing.Sequence[str], labels: typing.Sequence[str],
           budget: float | None = None) -> tuple[dict, dict]:
-    """`run` for every stream, drift kind, label and seed (in parallel): the Brier scores as
-    (stream, kind) -> label -> [one per seed], and the training shares as (stream, kind, label)
-    -> [one per seed]."""
+    """`run` for every stream, drift kind, label and seed: the Brier scores as (stream, kind) ->
+    label -> [one per seed], and the training shares as (stream, kind, label) -> [one per
+    seed]."""
+    scores: dict = {}
+    shares: dict = {}
+    for (name, kind, label), results in grid(run, args, kinds, labels, budget).items():
+        scores.setdefault((name, kind), {})[label] = [brier for brier, _ in results]
+        shares[(name, kind, label)] = [share for _, share in results]
+    return scores, shares
+
+
+def grid(run_one: typing.Callable, args, kinds: typing.Sequence[str],
+         labels: typing.Sequence[str], *extra) -> dict:
+    """`run_one(name, kind, label, seed, args.data_dir, *extra)` for every stream of
+    `args.datasets`, drift kind, label and seed below `args.seeds`, `args.jobs` at a time: the
+    results as (stream, kind, label) -> [one per seed]."""
     import joblib
 
     jobs = list(itertools.product(args.datasets, kinds, labels, range(args.seeds)))
     results = joblib.Parallel(n_jobs=args.jobs)(
-        joblib.delayed(run)(name, kind, label, seed, args.data_dir, budget)
+        joblib.delayed(run_one)(name, kind, label, seed, args.data_dir, *extra)
         for name, kind, label, seed in jobs
     )
-    scores: dict = {}
-    shares: dict = {}
-    for (name, kind, label, _), (brier, share) in zip(jobs, results, strict=True):
-        scores.setdefault((name, kind), {}).setdefault(label, []).append(brier)
-        shares.setdefault((name, kind, label), []).append(share)
-    return scores, shares
+    by_key: dict = {}
+    for (name, kind, label, _), result in zip(jobs, results, strict=True):
+        by_key.setdefault((name, kind, label), []).append(result)
+    return by_key
 
 
 if __name__ == "__main__":

@@ -123,16 +123,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=HERE / "forced_split_bonus.md")
     args = parser.parse_args(argv)
-    import joblib
-
-    jobs = list(itertools.product(args.datasets, DRIFTS, CONFIGS, range(args.seeds)))
-    outputs = joblib.Parallel(n_jobs=args.jobs)(
-        joblib.delayed(run)(name, kind, config, seed, args.data_dir)
-        for name, kind, config, seed in jobs
-    )
-    results: dict = {}
-    for (name, kind, config, _), output in zip(jobs, outputs, strict=True):
-        results.setdefault((name, kind, config), []).append(output)
+    results = drift.grid(run, args, DRIFTS, CONFIGS)
     text = report(results, args.seeds)
     command = "python simulations/forced_split_bonus.py " + " ".join(
         sys.argv[1:] if argv is None else argv)

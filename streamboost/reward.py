@@ -139,9 +139,8 @@ class PairedReward(InlineState):
     (`recording`), `observe` for each of its examples while `recording` (before anything
     learns it), `shadow` when a `"train"` minibatch's calibrator would have learned, and `end`
     when any minibatch ends, which returns the rewards of the round that was scored on it, if
-    any. `observe` only records; `end` scores the whole
-    sample at once (one matrix product per frozen array booster, vectorised calibrators and
-    losses).
+    any. `observe` only records; `end` scores the whole sample at once (one matrix product per
+    frozen array booster, vectorised calibrators and losses).
 
     Parameters
     ----------

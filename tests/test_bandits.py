@@ -109,6 +109,17 @@ def test_selecting_again_before_an_update_matches_an_index_computed_afresh(name)
     assert [kept.select() for _ in range(3)] == [fresh.select() for _ in range(3)]
 
 
+@pytest.mark.parametrize("name", ["discounted-ucb", "fewa", "kl-ucb"])
+def test_a_pickle_keeps_no_index_and_the_copy_selects_alike(name):
+    policy = bandits.make(name, n_arms=3, seed=2)
+    _run(policy, 50)
+    policy.select()
+    assert policy._memo is not None
+    copy = pickle.loads(pickle.dumps(policy))
+    assert copy._memo is None and policy._memo is not None
+    assert _run(copy, 100, seed=4) == _run(policy, 100, seed=4)
+
+
 def test_an_index_is_computed_once_per_update():
     computed = []
 

@@ -127,6 +127,17 @@ def test_a_one_hot_stream_reaches_the_model_unscaled(monkeypatch):
     assert brier < 0.1
 
 
+def test_the_grid_runs_every_stream_drift_label_and_seed_in_order():
+    class Args:
+        datasets, seeds, jobs, data_dir = ("a", "b"), 3, 1, "dir"
+
+    results = sim.grid(lambda *job: job, Args, ("flip",), ("x", "y"), 0.5)
+    assert list(results) == [("a", "flip", "x"), ("a", "flip", "y"), ("b", "flip", "x"),
+                             ("b", "flip", "y")]  # fmt: skip
+    assert results[("b", "flip", "y")] == [("b", "flip", "y", seed, "dir", 0.5)
+                                           for seed in range(3)]  # fmt: skip
+
+
 def test_one_table_a_run():
     with pytest.raises(SystemExit):
         sim.main(["--calibrators-only", "--train-budget", "0.25"])

@@ -56,3 +56,14 @@ def test_the_report_counts_collapses_bonus_decisions_and_wins():
 def test_an_unknown_configuration_is_refused(config):
     with pytest.raises(ValueError, match=f"config must be one of .*got '{config}'"):
         sim.run("phishing", "none", config, 0, None)
+
+
+def test_the_script_writes_its_report(monkeypatch, tmp_path):
+    monkeypatch.setattr(sim.drift, "MAX_ROWS", 400)  # one process: the patch reaches every run
+    out = tmp_path / "report.md"
+    assert sim.main(["--datasets", "phishing", "--seeds", "1", "--jobs", "1", "--out",
+                     str(out)]) == 0  # fmt: skip
+    text = out.read_text()
+    for kind in sim.DRIFTS:
+        assert f"| phishing, {kind} |" in text
+    assert "--datasets phishing --seeds 1" in text

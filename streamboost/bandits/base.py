@@ -240,6 +240,9 @@ class Policy(Checkpointable, base.Base, abc.ABC):
             memo = self._memo = self.upper_bounds
         return memo
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_memo": None}  # derived from the rest: a pickle keeps none
+
     # ------------------------------------------------------------------ subclass hooks
 
     @abc.abstractmethod
