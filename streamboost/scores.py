@@ -218,7 +218,11 @@ class PrequentialScore(InlineState):
 
     def predict(self, x: dict) -> float:
         """The score of `x`, checked first; kept for a `take` of the same `x`."""
-        score = self._fresh(x)
+        check_features(x)  # `_fresh`, inlined: every prequential step comes here
+        if self._direct:
+            score = self.model._score_one(x)
+        else:
+            score = _proba_score(self.model, x, self.pos_label)
         # a copy: the caller may change x before learning it (array members have just made one)
         self._x = self.model._members._x if self._shared else dict(x)
         self._score = score

@@ -70,13 +70,13 @@ def check_positive(name: str, value, *, zero: bool = False) -> float:
 class Calibrator(Checkpointable, base.Base):
     """A map from a classifier's score in [0, 1] to P(y = 1 | score), learned online.
 
-    Subclasses implement `_learn(score, positive)` and `_predict(score)` (and may vectorise
-    `_predict_many(scores)`) on checked inputs, which the wrappers call directly with their
-    model's scores; this base validates every input before any state changes, counts the
-    examples learned, and provides `learn_many` / `predict_many` and `copy`. Every
-    calibrator's map is non-decreasing in the score after any sequence of updates (a higher
-    score never means a lower probability), which the tests check by property. Names for the
-    registry: `streamboost.calibration.CALIBRATORS`.
+    Subclasses implement `_learn(score, positive)` (or `_update`, which also counts it) and
+    `_predict(score)` (and may vectorise `_predict_many(scores)`) on checked inputs, which the
+    wrappers call directly with their model's scores; this base validates every input before
+    any state changes, counts the examples learned, and provides `learn_many` /
+    `predict_many` and `copy`. Every calibrator's map is non-decreasing in the score after any
+    sequence of updates (a higher score never means a lower probability), which the tests check
+    by property. Names for the registry: `streamboost.calibration.CALIBRATORS`.
 
     Examples
     --------

@@ -327,8 +327,10 @@ class OnlinePlattCalibrator(Calibrator):
             u = s
         return expit(-(self._theta[_A_] * u + self._theta[_B_]))
 
-    def _learn(self, score: float, positive: bool) -> None:
+    def _update(self, score: float, positive: bool) -> None:
+        # the base's `_learn` and count in one call: every example of a wrapper comes here
         _LEARN(self._theta, self._consts, score, positive, _project_ball)
+        self._n_seen += 1
 
 
 # Indices of OnlinePlattCalibrator._theta and ._consts.
