@@ -10,7 +10,9 @@ arms train / both only, whose rewards need no copy of the model; and two costlie
 64. Runs are interleaved, every other repeat in reverse order, so load changes hit every
 configuration alike; the median speed and the median of each repeat's ratio to the model alone
 are reported, with the Brier score and the bandit's arm shares, so what a cheaper reward costs
-in quality shows too.
+in quality shows too. `--instructions` adds the instructions each example costs, counted by
+the CPU (`instructions.py`: steady to about 0.1 % where the timed ratios move by hundredths),
+and their ratio to the model alone's.
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
@@ -24,6 +26,7 @@ import statistics
 import time
 
 import river
+from instructions import InstructionCounter
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, __version__, datasets
@@ -43,13 +46,21 @@ CONFIGS = {
 }
 
 
-def run(model, rows) -> tuple[float, float]:
+def run(model, rows, counter: InstructionCounter | None) -> tuple[float, float, float]:
+    """Examples per second, the Brier score, and instructions per example (0: not counted)."""
     brier = BrierScore()
     start = time.perf_counter()
-    for x, y in rows:
-        brier.update(y, model.predict_proba_one(x))
-        model.learn_one(x, y)
-    return len(rows) / (time.perf_counter() - start), brier.get()
+    if counter is None:
+        for x, y in rows:
+            brier.update(y, model.predict_proba_one(x))
+            model.learn_one(x, y)
+    else:
+        with counter:
+            for x, y in rows:
+                brier.update(y, model.predict_proba_one(x))
+                model.learn_one(x, y)
+    speed = len(rows) / (time.perf_counter() - start)
+    return speed, brier.get(), counter.count / len(rows) if counter else 0.0
 
 
 def main() -> None:
@@ -60,7 +71,12 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=sorted(MODELS))
     parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count the instructions per example (Linux)")
     args = parser.parse_args()
+    counter = InstructionCounter.open() if args.instructions else None
+    if args.instructions and counter is None:
+        parser.error("--instructions: this machine gives no instruction counter")
     rows = list(datasets.stream(args.dataset, data_dir=args.data_dir, encode="onehot"))
     rows = rows[: args.rows]
     if not datasets.REGISTRY[args.dataset].categorical:
@@ -73,7 +89,9 @@ def main() -> None:
         f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "
         f"{platform.python_version()}, {platform.machine()}"
     )
-    print(f"{'model':<8}{'configuration':<26}{'ex/s':>9}{'vs model':>10}{'Brier':>9}  arms")
+    counted = f"{'instr/ex':>10}{'vs model':>10}" if counter else ""
+    print(f"{'model':<8}{'configuration':<26}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
+          "  arms")
     for name in args.models:
         makers = {"model alone": lambda name=name: make_model(name, 10, 0)} | {
             config: lambda name=name, params=CONFIGS[config]: BanditCalibratedClassifier(
@@ -82,6 +100,7 @@ def main() -> None:
             for config in args.configs
         }
         speeds = {config: [] for config in makers}
+        counts = {config: [] for config in makers}
         results = {}
         for repeat in range(args.repeats):
             # every other repeat runs backwards: a slow start or end of the cycle (warm-up,
@@ -89,8 +108,9 @@ def main() -> None:
             order = list(makers) if repeat % 2 == 0 else list(makers)[::-1]
             for config in order:
                 model = makers[config]()
-                speed, brier = run(model, rows)
+                speed, brier, count = run(model, rows, counter)
                 speeds[config].append(speed)
+                counts[config].append(count)
                 results[config] = (brier, getattr(model, "arm_counts", None))
         for config, values in speeds.items():
             speed = statistics.median(values)
@@ -98,12 +118,17 @@ def main() -> None:
             ratio = statistics.median(
                 v / alone for v, alone in zip(values, speeds["model alone"], strict=True)
             )
+            if counter:
+                count = statistics.median(counts[config])
+                alone = statistics.median(counts["model alone"])
+                counted = f"{count:>10,.0f}{alone / count:>10.3f}"
             brier, arms = results[config]
             shares = ""
             if arms:
                 total = sum(arms.values())
                 shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
-            print(f"{name:<8}{config:<26}{speed:>9,.0f}{ratio:>10.2f}{brier:>9.4f}  {shares}")
+            print(f"{name:<8}{config:<26}{speed:>9,.0f}{ratio:>10.2f}{counted}{brier:>9.4f}  "
+                  f"{shares}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The scripts of simulations/ as modules, for their tests."""
+"""The scripts of simulations/ (and benchmarks/) as modules, for their tests."""
 
 from __future__ import annotations
 
@@ -7,20 +7,21 @@ import sys
 import types
 from pathlib import Path
 
-SIMULATIONS = Path(__file__).resolve().parents[1] / "simulations"
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def load(script: str, name: str | None = None) -> types.ModuleType:
-    """`simulations/<script>.py` as a module called `name` (default: `script`), registered in
-    `sys.modules` (dataclasses and pickles look their module up there), with simulations/ on
+def load(script: str, name: str | None = None, folder: str = "simulations") -> types.ModuleType:
+    """`<folder>/<script>.py` as a module called `name` (default: `script`), registered in
+    `sys.modules` (dataclasses and pickles look their module up there), with its folder on
     `sys.path` while it loads, since the scripts import each other."""
     name = name or script
-    spec = importlib.util.spec_from_file_location(name, SIMULATIONS / f"{script}.py")
+    where = str(ROOT / folder)
+    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{script}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    sys.path.insert(0, str(SIMULATIONS))
+    sys.path.insert(0, where)
     try:
         spec.loader.exec_module(module)
     finally:
-        sys.path.remove(str(SIMULATIONS))
+        sys.path.remove(where)
     return module
