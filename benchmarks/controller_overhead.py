@@ -89,7 +89,7 @@ def main() -> None:
         f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "
         f"{platform.python_version()}, {platform.machine()}"
     )
-    counted = f"{'instr/ex':>10}{'vs model':>10}" if counter else ""
+    counted = f"{'instr/ex':>12}{'vs model':>10}" if counter else ""
     print(f"{'model':<8}{'configuration':<26}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
           "  arms")
     for name in args.models:
@@ -121,7 +121,7 @@ def main() -> None:
             if counter:
                 count = statistics.median(counts[config])
                 alone = statistics.median(counts["model alone"])
-                counted = f"{count:>10,.0f}{alone / count:>10.3f}"
+                counted = f"{count:>12,.0f}{alone / count:>10.3f}"
             brier, arms = results[config]
             shares = ""
             if arms:
