@@ -9,11 +9,12 @@ change between versions: an old pickle may load and fail at the first `learn_one
 bytes changed (any flipped byte fails the checksum). Plain `pickle` keeps working for those who
 want it; it checks none of this.
 
-A `Checkpointable` object read back sets its attributes one by one (`__setstate__`), so it
-learns as fast as one never saved (`streamboost.state`: pickle's own rule leaves an object
-whose every attribute access is slower); the object that was saved keeps the slower access in
-CPython 3.11 (a pickle reads its `__dict__`), except the booster's array members, which have
-no `__dict__`.
+What a checkpoint holds is read back attribute by attribute, so it learns as fast as one never
+saved (`streamboost.state`: pickle's own rule leaves an object whose every attribute access is
+slower): a `Checkpointable` object by its `__setstate__`, a plain object in it (a River model,
+the nodes of its trees) by `state.inline_dumps`. The object that was saved keeps the slower
+access in CPython (a pickle reads its `__dict__`), except the booster's array members, which
+have no `__dict__`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import typing
 from pathlib import Path
 
 from .atomic import written
-from .state import InlineState
+from .state import InlineState, inline_dumps
 
 __all__ = ["Checkpointable", "load", "save"]
 
@@ -57,7 +58,7 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a directory; expected a file path")
-    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = inline_dumps(obj)
     header = {
         "format": FORMAT,
         "version": _version(),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copyreg
-import io
 import pickle
 import random
 import typing
@@ -14,7 +12,7 @@ from river import base
 from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
 from .members import ArrayMembers
-from .state import InlineState, get_state, slot_names
+from .state import InlineState, get_state, inline_dumps, slot_names
 from .validation import check_features, one_line
 
 __all__ = [
@@ -315,13 +313,13 @@ def frame_scores(model: base.MiniBatchClassifier, X, pos_label: typing.Hashable)
 def snapshot(model: base.Estimator) -> base.Estimator:
     """A frozen, independent copy of `model` with its learned state, for scoring.
 
-    A pickle round trip: the fastest deep copy of River models (1.8x faster than
-    `copy.deepcopy` on a Hoeffding tree), in which every `random.Random` restarts at seed 0
-    instead of carrying its state. River's Gaussian estimators (the numeric splitters of its
-    trees) each hold a generator that only `sample` uses, and their 2.5 KB states made up
-    nine tenths of a grown tree's pickle: without them a copy costs a sixth to a seventh as
-    many instructions (benchmarks/README.md). The copy only scores; a model that drew random
-    numbers to predict would draw its own. An `OzaBoostClassifier` with array members
+    A pickle round trip (the fastest deep copy of River models), in which every
+    `random.Random` restarts at seed 0 instead of carrying its state: River's Gaussian
+    estimators (the numeric splitters of its trees) each hold a generator that only `sample`
+    uses, and their states were most of a grown tree's pickle (what that saved:
+    benchmarks/README.md). The copy only scores; a model that drew random numbers to predict
+    would draw its own. Its objects keep their attributes inline (`state.inline_dumps`), so
+    it scores as fast as the model. An `OzaBoostClassifier` with array members
     (`streamboost.members`) copies as arrays and scores with one matrix product.
 
     Examples
@@ -336,12 +334,7 @@ def snapshot(model: base.Estimator) -> base.Estimator:
     False
 
     """
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-    # a dict, looked up in C for each object's type: no Python call but for the generators
-    pickler.dispatch_table = {**copyreg.dispatch_table, random.Random: _restarted}
-    pickler.dump(model)
-    return pickle.loads(buffer.getvalue())
+    return pickle.loads(inline_dumps(model, {random.Random: _restarted}))
 
 
 def _restarted(generator: random.Random) -> tuple:

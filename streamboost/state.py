@@ -44,12 +44,15 @@ attributes inline; `gc.get_referents` shows no dict of them:
 
 from __future__ import annotations
 
+import copyreg
 import functools
+import io
+import pickle
 import typing
 
 import numpy as np
 
-__all__ = ["InlineState", "get_state", "new_from", "set_state", "slot_names"]
+__all__ = ["InlineState", "get_state", "inline_dumps", "new_from", "set_state", "slot_names"]
 
 _MISSING = object()
 
@@ -94,6 +97,63 @@ def new_from(cls: type, state: typing.Mapping[str, typing.Any],
     for name, value in state.items():
         object.__setattr__(new, name, copied(value))
     return new
+
+
+def inline_dumps(obj, dispatch_table: dict | None = None) -> bytes:
+    """`pickle.dumps(obj)` (highest protocol), except that every *plain* object in it (a Python
+    class pickled by the default rule: no `__slots__`, no reduction or state methods of its own,
+    no built-in base but `object`, such as River's estimators and the nodes and splitters of its
+    trees) is read back attribute by attribute (`set_state`), so it keeps them inline where
+    `pickle.loads` would give it a dict. `dispatch_table` adds reductions by type.
+
+    >>> import gc, pickle
+    >>> from river import stats
+    >>> mean = stats.Mean()
+    >>> mean.update(2.0)
+    >>> inline, default = pickle.loads(inline_dumps(mean)), pickle.loads(pickle.dumps(mean))
+    >>> [any(isinstance(r, dict) and "n" in r for r in gc.get_referents(m))
+    ...  for m in (inline, default)]
+    [False, True]
+    >>> inline.get(), inline.n
+    (2.0, 1.0)
+
+    """
+    buffer = io.BytesIO()
+    pickler = _InlinePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    if dispatch_table is not None:
+        pickler.dispatch_table = {**copyreg.dispatch_table, **dispatch_table}
+    pickler.dump(obj)
+    return buffer.getvalue()
+
+
+class _InlinePickler(pickle.Pickler):
+    def reducer_override(self, obj):
+        cls = type(obj)
+        if not _plain(cls):
+            return NotImplemented
+        # what the default rule makes of it (copyreg.__reduce_ex__), read back by set_state
+        return copyreg.__newobj__, (cls,), obj.__dict__, None, None, set_state
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+@functools.cache
+def _plain(cls: type) -> bool:
+    """Whether instances of `cls` are pickled by the default rule, state = their `__dict__`."""
+    mro = cls.__mro__
+    return (
+        not issubclass(cls, type)  # a class is pickled by name
+        and mro[-1] is object
+        and all(k.__flags__ & _HEAP_TYPE for k in mro[:-1])  # no built-in base: no list items
+        and not any(k.__dict__.get("__slots__") for k in mro)
+        and cls.__reduce_ex__ is object.__reduce_ex__
+        and cls.__reduce__ is object.__reduce__
+        and getattr(cls, "__getstate__", None) is getattr(object, "__getstate__", None)
+        and not hasattr(cls, "__setstate__")
+        and not hasattr(cls, "__getnewargs_ex__")
+        and not hasattr(cls, "__getnewargs__")
+    )
 
 
 class InlineState:

@@ -205,3 +205,78 @@ def test_what_is_loaded_or_copied_keeps_its_attributes_inline(tmp_path):
 class _Plain:
     def __init__(self):
         self.value = 1.0
+
+
+def _leaves(model) -> list:
+    return [node for node in model._root.iter_dfs() if not hasattr(node, "children")]
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="CPython 3.11's object layout")
+def test_a_river_tree_read_back_keeps_its_attributes_inline_and_learns_alike(tmp_path):
+    from streamboost.scores import snapshot
+
+    model = tree.HoeffdingTreeClassifier(grace_period=20, delta=0.01)
+    controller = BanditCalibratedClassifier(model=model, seed=0)
+    for x, y in ROWS[:300]:
+        controller.learn_one(x, y)
+    loaded = checkpoint.load(checkpoint.save(controller, tmp_path / "tree.ckpt"))
+    for copy in (loaded.model_, snapshot(model)):  # a checkpoint's, the reward's frozen copy
+        assert len(_leaves(copy)) == len(_leaves(model)) > 1
+        for leaf in _leaves(copy):
+            assert not _dict_materialised(leaf, "splitters")
+            for splitter in leaf.splitters.values():
+                assert not _dict_materialised(splitter, "_att_dist_per_class")
+        assert not _dict_materialised(copy, "_root")
+    # pickle's own rule would have given every one a dict: what the loop above would catch
+    assert all(_dict_materialised(leaf, "splitters")
+               for leaf in _leaves(pickle.loads(pickle.dumps(model))))
+    for x, y in ROWS[300:]:
+        assert loaded.predict_proba_one(x) == controller.predict_proba_one(x)
+        loaded.learn_one(x, y)
+        controller.learn_one(x, y)
+
+
+class _Slotted:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return type(other) is _Slotted and other.value == self.value
+
+
+class _Listed(list):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.tag = "listed"
+
+
+class _Reduced:
+    def __init__(self, value):
+        self.value = value
+
+    def __reduce__(self):
+        return _Reduced, (self.value * 2,)  # a reduction of its own is kept as it is
+
+
+class _Cycle:
+    def __init__(self):
+        self.me = self
+        self.items = [self, _Plain()]
+
+
+def test_inline_dumps_reads_back_what_pickle_does():
+    from streamboost.state import inline_dumps
+
+    data = {"slotted": _Slotted(3), "listed": _Listed([1, 2]), "reduced": _Reduced(2),
+            "class": _Plain, "cycle": _Cycle(), "plain": _Plain(), "numbers": np.arange(3.0)}
+    back = pickle.loads(inline_dumps(data))
+    assert back["slotted"] == _Slotted(3)
+    assert back["listed"] == [1, 2] and back["listed"].tag == "listed"
+    assert back["reduced"].value == 4  # its __reduce__ ran, as pickle's own rule runs it
+    assert back["class"] is _Plain
+    cycle = back["cycle"]
+    assert cycle.me is cycle and cycle.items[0] is cycle and cycle.items[1].value == 1.0
+    assert back["plain"].value == 1.0 and not _dict_materialised(back["plain"], "value")
+    np.testing.assert_array_equal(back["numbers"], data["numbers"])
