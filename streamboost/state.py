@@ -129,10 +129,11 @@ def inline_dumps(obj, dispatch_table: dict | None = None) -> bytes:
 class _InlinePickler(pickle.Pickler):
     def reducer_override(self, obj):
         cls = type(obj)
-        if not _plain(cls):
+        state = getattr(obj, "__dict__", None) if _plain(cls) else None
+        if state is None:  # (an extension type with no dict: pickle's own rule, or its error)
             return NotImplemented
         # what the default rule makes of it (copyreg.__reduce_ex__), read back by set_state
-        return copyreg.__newobj__, (cls,), obj.__dict__, None, None, set_state
+        return copyreg.__newobj__, (cls,), state, None, None, set_state
 
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
