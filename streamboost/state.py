@@ -111,9 +111,9 @@ def inline_dumps(obj, dispatch_table: dict | None = None) -> bytes:
     >>> mean = stats.Mean()
     >>> mean.update(2.0)
     >>> inline, default = pickle.loads(inline_dumps(mean)), pickle.loads(pickle.dumps(mean))
-    >>> [any(isinstance(r, dict) and "n" in r for r in gc.get_referents(m))
-    ...  for m in (inline, default)]
-    [False, True]
+    >>> tuple(any(isinstance(r, dict) and "n" in r for r in gc.get_referents(m))
+    ...       for m in (inline, default))
+    (False, True)
     >>> inline.get(), inline.n
     (2.0, 1.0)
 
