@@ -4,23 +4,24 @@ reward misses in the forced split.
 The forced split (`drift.py`, `forced_split_bonus.py`) spends each minibatch on the model or on
 its calibrator, and a bandit judges the choice by the next minibatch's loss (the counterfactual
 reward of `streamboost.reward`). This experiment follows the choice further. At checkpoints of
-a stream played with a base schedule (`never`: train always; `every-4` and `every-2`:
-calibrate one minibatch in four, in two), the state (scaler, Oza boosting of 10 logistic
-regressions, online Platt calibrator) is forked twice: one fork trains on minibatch t, the
-other calibrates on it; both then go on with the base schedule for `--horizon` minibatches,
-prequentially, and the gap between their log-losses is recorded minibatch by minibatch
-(positive: training at t was worth more). The one-step view is the gap on minibatch t + 1;
-the total is the gap summed over the horizon.
-Reported per stream: the mean one-step gap, the mean totals over 8 and 64 minibatches, and how
-often the one-step gap has the sign of the 64-minibatch total (how often the next minibatch
-picks the arm that the longer run favours). The forks draw the same random numbers after t
-(the calibrating fork takes the training fork's generator state), and a control measures the
-noise: a third fork trains on t like the second but draws one extra random number, so its gaps
-are what a different random future alone makes (the booster's Poisson draws).
+a stream (stationary, or with a label flip or prior shift at 60 % as in `drift.py`) played with
+a base schedule (`never`: train always; `every-4` and `every-2`: calibrate one minibatch in
+four, in two), the state (scaler, Oza boosting of 10 logistic regressions, online Platt
+calibrator) is forked twice: one fork trains on minibatch t, the other calibrates on it; both
+then go on with the base schedule for `--horizon` minibatches, prequentially, and the gap
+between their log-losses is recorded minibatch by minibatch (positive: training at t was worth
+more). The one-step view is the gap on minibatch t + 1; the total is the gap summed over the
+horizon. Reported per stream: the mean one-step gap, the mean totals over 8 and 64
+minibatches, and how often the one-step gap has the sign of the 64-minibatch total (how often
+the next minibatch picks the arm that the longer run favours). The forks draw the same random
+numbers after t (the calibrating fork takes the training fork's generator state), and a control
+measures the noise: a third fork trains on t like the second but draws one extra random
+number, so its gaps are what a different random future alone makes (the booster's Poisson
+draws).
 
     python simulations/persistence.py --data-dir ../shared/data --seeds 5
 
-It writes `simulations/persistence.md` (a few minutes on 2 cores).
+It writes `simulations/persistence.md` (about 9 minutes on 2 cores; `--drifts none` a third).
 """
 
 from __future__ import annotations
@@ -84,15 +85,16 @@ def calibrates(base: str, batch: int) -> bool:
 
 def run(name: str, kind: str, base: str, seed: int, data_dir: str | None, horizon: int,
         max_rows: int) -> dict[str, list[list[float]]]:
-    """For each checkpoint of one stream, the gaps (calibrate-fork loss minus train-fork loss)
-    on the `horizon` minibatches after the forked one (`"gaps"`), and the control's (a fork
-    that trained too, one random draw apart: `"nulls"`)."""
+    """For each checkpoint of one stream (with the drift `kind` of `drift.py`), the gaps
+    (calibrate-fork loss minus train-fork loss) on the `horizon` minibatches after the forked
+    one (`"gaps"`), and the control's (a fork that trained too, one random draw apart:
+    `"nulls"`)."""
     if base not in BASES:
         raise ValueError(f"base must be one of {BASES}, got {base!r}")
     length = min(max_rows, datasets.REGISTRY[name].n_rows)
-    stream = itertools.islice(datasets.stream(name, seed=seed, data_dir=data_dir,
-                                              encode="onehot"), length)  # fmt: skip
-    rows = list(stream)
+    stream = datasets.stream(name, seed=seed, drift=drift.drift(kind, length),
+                             data_dir=data_dir, encode="onehot")  # fmt: skip
+    rows = list(itertools.islice(stream, length))
     batches = [rows[i:i + BATCH] for i in range(0, len(rows) - BATCH + 1, BATCH)]
     learner = Learner(name, seed)
     gaps, nulls = [], []
@@ -145,15 +147,15 @@ def report(results: dict, horizon: int, seeds: int) -> str:
         "standard deviation over the checkpoints. `control`: the same for a fork that also "
         "trained on t, one random draw apart (the noise of a different random future).",
         "",
-        f"| stream | base | one step | 8 steps | {horizon} steps | sd | agree | control sd | "
-        "control agree | checkpoints |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| stream | drift | base | one step | 8 steps | {horizon} steps | sd | agree | "
+        "control sd | control agree | checkpoints |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for (name, _, base), per_seed in results.items():
+    for (name, kind, base), per_seed in results.items():
         s = summary([g for r in per_seed for g in r["gaps"]])
         c = summary([g for r in per_seed for g in r["nulls"]])
         lines.append(
-            f"| {name} | {base} | {s['one step']:+.4f} | {s['8 steps']:+.4f} | "
+            f"| {name} | {kind} | {base} | {s['one step']:+.4f} | {s['8 steps']:+.4f} | "
             f"{s['total']:+.4f} | {s['sd']:.4f} | {s['agree']:.2f} | {c['sd']:.4f} | "
             f"{c['agree']:.2f} | {s['checkpoints']} |"
         )
@@ -165,13 +167,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--bases", nargs="+", default=list(BASES), choices=BASES)
+    parser.add_argument("--drifts", nargs="+", default=list(drift.CALIBRATOR_DRIFTS),
+                        choices=drift.CALIBRATOR_DRIFTS)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--horizon", type=int, default=64)
     parser.add_argument("--max-rows", type=int, default=drift.MAX_ROWS)
     parser.add_argument("--jobs", type=int, default=-1)
     parser.add_argument("--out", default=str(HERE / "persistence.md"))
     args = parser.parse_args(argv)
-    results = drift.grid(run, args, ("none",), args.bases, args.horizon, args.max_rows)
+    results = drift.grid(run, args, args.drifts, args.bases, args.horizon, args.max_rows)
     text = report(results, args.horizon, args.seeds)
     Path(args.out).write_text(text)
     print(text)

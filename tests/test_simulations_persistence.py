@@ -56,6 +56,9 @@ def test_one_gap_list_per_checkpoint_and_the_run_is_seeded(tmp_path):
         assert any(v != 0.0 for g in gaps for v in g)  # the forks did differ
     assert result["gaps"] != result["nulls"]
     assert persistence.run("phishing", "none", "every-4", 0, None, horizon, 1600) == result
+    flipped = persistence.run("phishing", "flip", "every-4", 0, None, horizon, 1600)
+    assert flipped["gaps"][0] == result["gaps"][0]  # before the flip at 60 % of the stream
+    assert flipped["gaps"][1] != result["gaps"][1]  # after it
     with pytest.raises(ValueError, match="base must be one of"):
         persistence.run("phishing", "none", "every-3", 0, None, horizon, 1600)
 
