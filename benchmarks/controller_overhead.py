@@ -21,6 +21,7 @@ and their ratio to the model alone's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import platform
 import statistics
 import time
@@ -50,15 +51,10 @@ def run(model, rows, counter: InstructionCounter | None) -> tuple[float, float, 
     """Examples per second, the Brier score, and instructions per example (0: not counted)."""
     brier = BrierScore()
     start = time.perf_counter()
-    if counter is None:
+    with counter or contextlib.nullcontext():
         for x, y in rows:
             brier.update(y, model.predict_proba_one(x))
             model.learn_one(x, y)
-    else:
-        with counter:
-            for x, y in rows:
-                brier.update(y, model.predict_proba_one(x))
-                model.learn_one(x, y)
     speed = len(rows) / (time.perf_counter() - start)
     return speed, brier.get(), counter.count / len(rows) if counter else 0.0
 

@@ -39,7 +39,7 @@ from river import preprocessing
 from streamboost import datasets
 from streamboost.calibration import OnlinePlattCalibrator
 from streamboost.experiments.models import make_model
-from streamboost.reward import losses
+from streamboost.reward import calibrated, losses
 
 HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
@@ -66,11 +66,10 @@ class Learner:
                 self.scaler.learn_one(x)
                 x = self.scaler.transform_one(x)
             score = self.model.score_one(x)
-            cal = self.calibrator
-            ps.append(cal.predict_one(score) if cal.n_seen else score)
+            ps.append(calibrated(self.calibrator, score))  # the raw score until it has learned
             ys.append(bool(y))
             if calibrate:
-                cal.learn_one(score, y)
+                self.calibrator.learn_one(score, y)
             else:
                 self.model.learn_one(x, y)
         return float(losses("log-likelihood", np.array(ps), np.array(ys)).mean())
