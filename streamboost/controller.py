@@ -24,6 +24,7 @@ if typing.TYPE_CHECKING:
 __all__ = ["BanditCalibratedClassifier"]
 
 REWARDS = LOSSES
+ROLLBACKS = ("copy", "defer")
 
 
 class BanditCalibratedClassifier(
@@ -49,7 +50,8 @@ class BanditCalibratedClassifier(
     training minibatch also scores the arms it did not take (`counterfactual`). Improvements
     become rewards by a map that keeps the order of the arms' mean gains (`reward_map`).
     Rolling back costs a copy of the model per measured minibatch (`reward_every`,
-    `reward_examples` and the arms `("train", "both")` bound it). Schedules (`"never"`,
+    `reward_examples` and the arms `("train", "both")` bound it), or a minibatch's delay in
+    what the model learns (`rollback="defer"`). Schedules (`"never"`,
     `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`, `trace` and
     `last_batch` record the allocation. Which policy to pick, and what each costs:
     docs/choosing.md and docs/controller.md.
@@ -86,6 +88,9 @@ class BanditCalibratedClassifier(
     reward_examples, reward_every
         The reward's budget: examples of the next minibatch scored (None: all), and one
         minibatch measured in `reward_every`.
+    rollback
+        `"copy"` freezes a copy of the model to score it as it was; `"defer"` copies nothing:
+        the model learns a measured minibatch once the next one is scored (`flush`).
     trace_size
         Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
         `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
@@ -145,6 +150,7 @@ class BanditCalibratedClassifier(
         reward_map: str = "affine",
         reward_examples: int | None = None,
         reward_every: int = 1,
+        rollback: str = "copy",
         trace_size: int = 1000,
         pos_label: typing.Hashable = True,
         neg_label: typing.Hashable | None = None,
@@ -175,6 +181,8 @@ class BanditCalibratedClassifier(
             raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
+        if rollback not in ROLLBACKS:
+            raise ValueError(f"rollback must be one of {ROLLBACKS}, got {rollback!r}")
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")
         if model is not None:
             check_model(model, pos_label)
@@ -193,6 +201,7 @@ class BanditCalibratedClassifier(
         self.reward_map = reward_map
         self.reward_examples = reward_examples
         self.reward_every = reward_every
+        self.rollback = rollback
         self.trace_size = trace_size
         self.pos_label = pos_label
         self.neg_label = neg_label
@@ -227,7 +236,12 @@ class BanditCalibratedClassifier(
             model_free="calibrate" not in self._arms,
             mapping=reward_map,
             score_key=self._score_key,
+            defer=rollback == "defer",
         )
+        # rollback "defer": training examples that wait, as (x, label, kwargs): those of the
+        # round scored on the current minibatch, and the current minibatch's own
+        self._held: list[tuple] = []
+        self._waiting: list[tuple] = []
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
@@ -246,6 +260,7 @@ class BanditCalibratedClassifier(
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "counterfactual": False}
         yield {"policy": "kl-ucb", "batch_size": 6, "warmup": 1, "calibrator": "isotonic",
                "reward_every": 2, "reward_examples": 3}
+        yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "defer"}
 
     @property
     def _wrapped_model(self) -> base.Classifier:
@@ -257,7 +272,8 @@ class BanditCalibratedClassifier(
 
     @property
     def model_(self) -> base.Classifier:
-        """The model being trained: `model` itself, or the default booster."""
+        """The model being trained: `model` itself, or the default booster. With
+        `rollback="defer"` it may not have learned the last minibatch or two yet (`flush`)."""
         return self._model
 
     @property
@@ -315,7 +331,11 @@ class BanditCalibratedClassifier(
         else:
             self._calibrator._update(score, positive)
         if arm != "calibrate":
-            self._model.learn_one(x, positive if self._bools else y, **kwargs)
+            label = positive if self._bools else y
+            if meter.holding:  # rollback "defer": the model stands still until a reward is scored
+                self._waiting.append((dict(x), label, kwargs))
+            else:
+                self._model.learn_one(x, label, **kwargs)
         self._in_batch += 1
         if self._in_batch == self.batch_size:
             self._end_batch()
@@ -361,7 +381,16 @@ class BanditCalibratedClassifier(
         record = _EMPTY_RECORD.copy()
         record["batch"] = self.n_batches
         record["arm"] = self._route
+        if self._held:  # the round scored on this minibatch is scored after the model learns them
+            self._learn(self._held)
+            self._held = []
         scored = self._meter.end(self._policy.reward_range) if self._policy.uses_rewards else None
+        if self._waiting:  # they wait on if this minibatch's own round is scored next
+            if self._meter.holds_round:
+                self._held = self._waiting
+            else:
+                self._learn(self._waiting)
+            self._waiting = []
         if scored is not None:  # update: the policy learns the round scored on this minibatch
             arm, arms, names, improvements, rewards = scored
             self._policy.update_round(dict(zip(arms, rewards, strict=True)))
@@ -379,6 +408,21 @@ class BanditCalibratedClassifier(
         self._in_batch = 0
         self.trace.append(record)
         self.last_batch = record
+
+    def _learn(self, examples: list[tuple]) -> None:
+        learn = self._model.learn_one
+        for x, label, kwargs in examples:
+            learn(x, label, **kwargs)
+
+    def flush(self) -> None:
+        """Have the model learn the examples that `rollback="defer"` holds back, now (at the end
+        of a stream, before using or saving `model_` alone); the rewards being measured are
+        dropped. Nothing to do with `rollback="copy"`."""
+        if not (self._held or self._waiting):
+            return
+        examples, self._held, self._waiting = self._held + self._waiting, [], []
+        self._meter.drop()
+        self._learn(examples)
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch: the same as a `learn_one` loop, so minibatch boundaries fall every

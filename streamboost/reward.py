@@ -39,6 +39,14 @@ arms are compared on the live model's scores with the calibrator before and afte
 is never copied. Copies are what make rewards expensive (a grown tree's pickle costs hundreds of
 examples' learning); the arms' order is unchanged, since a term common to all arms of a round
 shifts every one of their rewards alike.
+
+**Rolling back without a copy** (`rollback="defer"`). Instead of copying the model as it stood,
+the controller can hold back what it learns: the examples of a measured training minibatch $t$
+are learned at the end of minibatch $t + 1$, after the live model, still as it was before $t$,
+has scored $t + 1$ (its prequential scores, computed anyway, are the "before"); having learned
+them, it scores the sample again (the "after"). Both are the states a copy would have frozen, so
+the improvements are the copy's for the same model; the model lags one minibatch on measured
+rounds (its prequential scores there, and so what a calibrator learns, are one minibatch older).
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ import typing
 import numpy as np
 
 from .decision import cost_threshold
-from .scores import FrozenScorer
+from .scores import FrozenScorer, positive_scores
 from .state import InlineState
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "losses", "squash"]
@@ -122,6 +130,9 @@ class _Round:
     arms: tuple[int, ...]  # the arms scored: the action and its counterfactuals
     names: tuple[str, ...]  # their names
     model_before: FrozenScorer | None  # the model before the action (None: it did not train)
+    # rollback "defer": the live model, which held the action's examples, so the recorded scores
+    # are the "before" and it scores the "after" once it has learned them (None: not held)
+    held_by: typing.Any
     calibrator_before: typing.Any
     calibrator_after: typing.Any  # None: the live calibrator as the next minibatch began
     # the scored examples of the next minibatch: copies (when a frozen model scores them), the
@@ -153,6 +164,10 @@ class PairedReward(InlineState):
         a `range` is kept as it is.
     model_free
         Every arm trains the model: leave its common part out and never copy it (see above).
+    defer
+        Roll the model back by holding its training examples instead of copying it (see
+        above): `begin` sets `holding` when the minibatch's examples must wait, and the
+        controller has the model learn them before the `end` that scores the minibatch after.
     mapping
         How improvements become rewards: `"affine"` or `"logistic"` (see above).
     score_key
@@ -189,6 +204,7 @@ class PairedReward(InlineState):
         model_free: bool = False,
         mapping: str = "affine",
         score_key: typing.Hashable = True,
+        defer: bool = False,
     ):
         self.loss = loss
         self.mapping = mapping
@@ -196,7 +212,9 @@ class PairedReward(InlineState):
         # a range (every position) stays one: its size is the minibatch's, whatever that is
         self.sample = sample if isinstance(sample, range) else frozenset(sample)
         self.model_free = model_free
+        self.defer = defer
         self.score_key = score_key
+        self.holding = False  # whether this minibatch's training examples wait (defer)
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
         # `_round is not None`, kept as an attribute: the controller asks it every example
@@ -215,7 +233,9 @@ class PairedReward(InlineState):
         # Frozen copies of what the current action changes: the model as this minibatch began
         # is the "before" of its own round and the "after" of the round scored on it.
         copy = trains and (arm is not None or scoring) and not self.model_free
-        self._model_start = FrozenScorer(model, self.score_key) if copy else None
+        # deferring, the live model stands still through the minibatch instead of being copied
+        self.holding = copy and self.defer
+        self._model_start = FrozenScorer(model, self.score_key) if copy and not self.defer else None
         self._calibrator_start = calibrator.copy() if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -228,6 +248,7 @@ class PairedReward(InlineState):
             arms=measured,
             names=tuple(names[a] for a in measured),
             model_before=self._model_start if trains else None,
+            held_by=model if self.holding else None,
             calibrator_before=self._calibrator_start,
             calibrator_after=None,
         )
@@ -239,8 +260,8 @@ class PairedReward(InlineState):
         r = self._round
         if r is None or position not in self.sample:
             return
-        if r.model_before is not None or self._model_start is not None:
-            r.rows.append(dict(x))  # a frozen model scores it at the minibatch's end
+        if r.model_before is not None or self._model_start is not None or r.held_by is not None:
+            r.rows.append(dict(x))  # a frozen or deferred model scores it at the minibatch's end
         r.scores.append(score)
         r.positives.append(positive)
         if self.loss == "expected-cost":
@@ -264,20 +285,37 @@ class PairedReward(InlineState):
         self._round, self._next, self._shadow = self._next, None, None
         self._model_start = self._calibrator_start = None  # kept by the new round if needed
         self.recording = self._round is not None
+        self.holding = False
         return result
+
+    @property
+    def holds_round(self) -> bool:
+        """Whether the round being scored next waits for the examples its action trained on
+        (rollback "defer"): the model must not learn them until that round's `end`."""
+        return self._round is not None and self._round.held_by is not None
+
+    def drop(self) -> None:
+        """Forget the rounds in progress (none is scored), as if no minibatch had been measured."""
+        self._round = self._next = self._shadow = None
+        self._model_start = self._calibrator_start = None
+        self.recording = self.holding = False
 
     def _improvements(self, r: _Round) -> list[float]:
         """Each scored arm's mean loss improvement over the round's sample: the model and
         calibrator before the action against the arm's pair (the live model's scores serve
         where no frozen copy is needed)."""
-        if self._model_start is not None:  # this minibatch trains: the model as it began
-            after = self._model_start.scores(r.rows)
+        if r.held_by is not None:  # the live scores were the before; it has learned the action
+            before = np.array(r.scores, dtype=float)
+            after = np.array(positive_scores(r.held_by, r.rows, self.score_key), dtype=float)
         else:
-            after = np.array(r.scores, dtype=float)
-        if r.model_before is not None:
-            before = r.model_before.scores(r.rows, like=self._model_start)
-        else:
-            before = after
+            if self._model_start is not None:  # this minibatch trains: the model as it began
+                after = self._model_start.scores(r.rows)
+            else:
+                after = np.array(r.scores, dtype=float)
+            if r.model_before is not None:
+                before = r.model_before.scores(r.rows, like=self._model_start)
+            else:
+                before = after
         positive = np.array(r.positives, dtype=bool)
         threshold = np.array(r.thresholds, dtype=float) if r.thresholds else None
         cal_before = r.calibrator_before

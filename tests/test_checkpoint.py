@@ -40,6 +40,11 @@ def trained_models():
             warmup=1, seed=2,
         ),
         "cost-sensitive": CostSensitiveClassifier(linear_model.LogisticRegression()),
+        # saved while a minibatch's training examples wait for a reward to be scored
+        "deferring": BanditCalibratedClassifier(
+            model=tree.HoeffdingTreeClassifier(), policy="discounted-ucb", batch_size=8,
+            warmup=1, rollback="defer", seed=2,
+        ),
     }
     for model in models.values():
         for x, y in ROWS[:300]:
@@ -47,11 +52,14 @@ def trained_models():
     return models
 
 
-@pytest.mark.parametrize("name", ["oza", "calibrated", "controller", "cost-sensitive"])
+@pytest.mark.parametrize("name", ["oza", "calibrated", "controller", "cost-sensitive",
+                                  "deferring"])
 def test_models_round_trip_and_keep_learning_identically(name, tmp_path):
     model = trained_models()[name]
     path = model.save(tmp_path / "model.ckpt")
     loaded = type(model).load(path)
+    if name == "deferring":
+        assert loaded._held or loaded._waiting  # what waits is saved with it
     for x, y in ROWS[300:]:
         assert loaded.predict_proba_one(x) == model.predict_proba_one(x)
         loaded.learn_one(x, y)

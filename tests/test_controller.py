@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pandas as pd
 import pytest
-from river import checks, datasets, linear_model, preprocessing
+from river import checks, datasets, linear_model, preprocessing, tree
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -333,6 +333,7 @@ def test_policy_instances_must_match_the_arms():
         ({"reward": "accuracy"}, "reward must be one of"),
         ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),
         ({"arms": ("train", "train")}, "distinct"),
+        ({"rollback": "undo"}, r"rollback must be one of \('copy', 'defer'\), got 'undo'"),
         (
             {
                 "model": OzaBoostClassifier(
@@ -554,3 +555,149 @@ def test_a_huge_minibatch_costs_no_memory_up_front():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 10_000_000 and controller.n_batches == 0
+
+
+# ------------------------------------------------------- rollback="defer": holding back, no copy
+
+
+def test_defer_scores_the_states_a_copy_freezes_with_the_model_one_minibatch_behind():
+    """Every minibatch measured and training: the booster learns minibatch t at the end of
+    t + 1, so it predicts one minibatch behind. Replicated with an undeferred booster's states at
+    each minibatch start (state j has learned minibatches 0..j-1): round t compares state t and
+    state t + 1 on minibatch t + 1, as a copy would, and the calibrator learns minibatch t's
+    scores from state t - 1, the model the controller ran then."""
+    data, size = phishing(200), 20
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=0,
+        reward_examples=size, rollback="defer",
+    )
+    raw, states = booster(), []
+    for i, (x, y) in enumerate(data):
+        if i % size == 0:
+            states.append(pickle.loads(pickle.dumps(raw)))
+        raw.learn_one(x, y)
+    states.append(raw)
+    n = len(data) // size
+    calibrators = [model.calibrator_.clone() for _ in range(n)]
+    for i, (x, y) in enumerate(data):
+        running = states[max(i // size - 1, 0)]
+        calibrators[i // size].learn_one(running.score_one(x), y)
+        # the "train" arm: the live calibrator never learns, predictions are the lagging model's
+        assert model.predict_proba_one(x)[True] == pytest.approx(running.score_one(x), abs=1e-12)
+        model.learn_one(x, y)
+
+    rounds = [r for r in model.trace if r["improvements"] is not None]
+    assert len(rounds) == n - 1
+    for t, record in enumerate(rounds):
+        batch = data[(t + 1) * size : (t + 2) * size]
+        before, after, calibrator = states[t], states[t + 1], calibrators[t]
+        models = {
+            "train": lambda x, a=after: a.score_one(x),
+            "calibrate": lambda x, b=before, c=calibrator: c.predict_one(b.score_one(x)),
+            "both": lambda x, a=after, c=calibrator: c.predict_one(a.score_one(x)),
+        }
+        for arm, predict in models.items():
+            expected = (
+                sum(log_loss(before.score_one(x), y) - log_loss(predict(x), y) for x, y in batch)
+                / size
+            )
+            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+    probe = [x for x, _ in data[:20]]
+    held = [model.model_.score_one(x) for x in probe]
+    assert held == pytest.approx([states[n - 1].score_one(x) for x in probe], abs=1e-12)
+    model.flush()  # the last minibatch, held for a round the stream never scores
+    assert [model.model_.score_one(x) for x in probe] == pytest.approx(
+        [raw.score_one(x) for x in probe], abs=1e-12)
+
+
+def test_defer_holds_back_only_a_measured_minibatch_until_the_next_ends():
+    data, size = phishing(400), 10
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=2,
+        reward_every=4, rollback="defer",
+    )
+    raw, learned, probe = booster(), 0, [x for x, _ in data[:10]]
+    for i, (x, y) in enumerate(data):
+        model.learn_one(x, y)
+        if (i + 1) % size:
+            continue
+        k = i // size  # the minibatch that just ended
+        measured = k >= 2 and (k - 2) % 4 == 0
+        for x_, y_ in data[learned : (k + (not measured)) * size]:
+            raw.learn_one(x_, y_)
+        learned = (k + (not measured)) * size
+        assert [model.model_.score_one(p) for p in probe] == pytest.approx(
+            [raw.score_one(p) for p in probe], abs=1e-12), k
+    rewarded = [r["rewarded_batch"] for r in model.trace if r["rewards"] is not None]
+    assert rewarded == list(range(2, 39, 4))
+
+
+def test_defer_never_copies_the_model(monkeypatch):
+    import streamboost.reward
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the model was copied")
+
+    monkeypatch.setattr(streamboost.reward, "FrozenScorer", refuse)
+    rows = list(datasets.Phishing().take(300))
+
+    def controller(rollback):
+        return BanditCalibratedClassifier(
+            model=tree.HoeffdingTreeClassifier(), policy="discounted-ucb", batch_size=10,
+            warmup=1, rollback=rollback, seed=0,
+        )
+
+    model = controller("defer")
+    for x, y in rows:
+        model.learn_one(x, y)
+    assert sum(r["rewards"] is not None for r in model.trace) == 28
+    model = controller("copy")
+    with pytest.raises(AssertionError, match="copied"):  # what "copy" does, refused
+        for x, y in rows:
+            model.learn_one(x, y)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"policy": "every-3"}, {"policy": "both"},
+     {"policy": "discounted-ucb", "arms": ("train", "both")}],  # model-free rewards
+)
+def test_defer_changes_nothing_where_nothing_is_copied(params):
+    twins = [BanditCalibratedClassifier(model=booster(), batch_size=8, warmup=2, seed=1,
+                                        rollback=rollback, **params)
+             for rollback in ("copy", "defer")]
+    for x, y in phishing(400):
+        assert len({m.predict_proba_one(x)[True] for m in twins}) == 1
+        for m in twins:
+            m.learn_one(x, y)
+    assert list(twins[0].trace) == list(twins[1].trace)
+
+
+def test_flush_teaches_what_waits_and_measuring_resumes():
+    data = phishing(400)
+    model = BanditCalibratedClassifier(model=booster(), policy=AlwaysTrain(n_arms=3, arm=2),
+                                       batch_size=10, warmup=1, rollback="defer")
+    raw = booster()
+    for x, y in data[:205]:  # halfway through a minibatch whose examples wait
+        model.learn_one(x, y)
+        raw.learn_one(x, y)
+    assert model._held and model._waiting
+    model.flush()
+    assert not model._held and not model._waiting and not model._meter.recording
+    probe = [x for x, _ in data[:10]]
+    assert [model.model_.score_one(p) for p in probe] == pytest.approx(
+        [raw.score_one(p) for p in probe], abs=1e-12)
+    for x, y in data[205:]:
+        model.learn_one(x, y)
+    assert model.trace[-1]["rewards"] is not None  # rounds measured again
+
+
+def test_flush_changes_nothing_when_nothing_waits():
+    twins = [BanditCalibratedClassifier(model=booster(), policy="discounted-ucb", batch_size=10,
+                                        warmup=1, seed=2) for _ in range(2)]
+    for i, (x, y) in enumerate(phishing(300)):
+        if i == 155:
+            twins[1].flush()  # rollback="copy" holds nothing: the round in progress is kept
+        for m in twins:
+            m.learn_one(x, y)
+    assert list(twins[0].trace) == list(twins[1].trace)

@@ -64,11 +64,21 @@ def controller():
     )
 
 
+def deferring():
+    # every minibatch measured, rolled back by holding: after 49 examples a minibatch's
+    # training examples wait for the next one
+    return BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7,
+        warmup=1, rollback="defer", seed=3,
+    )
+
+
 def wrapper():
     return CalibratedClassifier(linear_model.LogisticRegression(), calibrator="isotonic")
 
 
-MODELS = {"booster": booster, "controller": controller, "wrapper": wrapper}
+MODELS = {"booster": booster, "controller": controller, "deferring": deferring,
+          "wrapper": wrapper}
 
 
 def trained(kind: str):
