@@ -81,6 +81,23 @@ def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
     assert "--reward-every" in capsys.readouterr().err
 
 
+def test_the_rollback_reaches_the_controller_and_the_results(tmp_path, capsys):
+    out = tmp_path / "grid"
+    assert main(["compare", "--datasets", "phishing", "--policies", "discounted-ucb",
+                 "--rollback", "defer", "--reward-every", "4", "--max-rows", "600", "--seeds",
+                 "1", "--out", str(out), "--no-progress", "--n-jobs", "1"]) == 0  # fmt: skip
+    config = json.loads((out / "config.json").read_text())
+    assert config["grid"]["rollback"] == "defer" and config["grid"]["reward_every"] == 4
+    with (out / "results.csv").open() as f:
+        assert [r["rollback"] for r in csv.DictReader(f)] == ["defer"]
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--rollback",
+                 "defer", "--max-rows", "300", "--no-progress"]) == 0  # fmt: skip
+    assert "policy discounted-ucb (rollback: defer)" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["run", "--dataset", "phishing", "--rollback", "undo"])
+    assert "--rollback: invalid choice: 'undo'" in capsys.readouterr().err
+
+
 def test_run_is_reproducible_from_the_seed(capsys):
     outputs = []
     for _ in range(2):

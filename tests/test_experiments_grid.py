@@ -94,6 +94,8 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"reward_every": 0}, ValueError, "reward_every must be an int >= 1, got 0"),
         ({"reward_examples": 2.5}, ValueError, "reward_examples must be an int >= 1 or None"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
+        ({"rollback": "undo"}, ValueError,
+         r"rollback must be one of \('copy', 'defer'\), got 'undo'"),
         ({"counterfactual": "no"}, TypeError, "counterfactual must be True or False, got 'no'"),
         ({"arms": "train"}, TypeError, "arms must be a sequence of arm names, got 'train'"),
         ({"arms": ("train", "tune")}, ValueError, "arms must be 2 or 3 distinct names"),

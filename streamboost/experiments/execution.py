@@ -51,6 +51,7 @@ _CONFIG_COLUMNS = (
     "train_budget",
     "reward_examples",
     "reward_every",
+    "rollback",
     "counterfactual",
     "arms",
     "data_dir",

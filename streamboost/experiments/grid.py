@@ -22,7 +22,7 @@ from river import compose
 from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
 from ..calibration import CALIBRATORS
-from ..controller import REWARDS, BanditCalibratedClassifier
+from ..controller import REWARDS, ROLLBACKS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
@@ -155,6 +155,9 @@ class Cell:
     reward_examples, reward_every
         The controller's reward budget: examples of the next minibatch scored (None: all), one
         minibatch in `reward_every` measured (its `reward_examples`, `reward_every`).
+    rollback
+        How the controller's reward rolls the model back: `"copy"` or `"defer"` (its
+        `rollback`).
     counterfactual
         Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
@@ -194,6 +197,7 @@ class Cell:
     train_budget: float | None = None
     reward_examples: int | None = None
     reward_every: int = 1
+    rollback: str = "copy"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
@@ -222,6 +226,8 @@ class Cell:
         _check_int("reward_every", self.reward_every, 1)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
+        if self.rollback not in ROLLBACKS:
+            raise ValueError(f"rollback must be one of {ROLLBACKS}, got {self.rollback!r}")
         if not isinstance(self.counterfactual, bool):
             raise TypeError(f"counterfactual must be True or False, got {self.counterfactual!r}")
         if isinstance(self.arms, str):
@@ -279,6 +285,7 @@ class Cell:
             train_budget=self.train_budget,
             reward_examples=self.reward_examples,
             reward_every=self.reward_every,
+            rollback=self.rollback,
             counterfactual=self.counterfactual,
             arms=self.arms,
             seed=self.seed,
@@ -318,7 +325,8 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    reward_examples, reward_every, counterfactual, arms, data_dir, model, calibrator), shared
+    reward_examples, reward_every, rollback, counterfactual, arms, data_dir, model, calibrator),
+    shared
     by all cells. Duplicates are
     dropped; order is dataset, cost ratio, seed, policy.
 
