@@ -5,7 +5,9 @@ Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on p
 timed against controllers that wrap the same model: `"both"` (a schedule: the calibrator learns
 every prequential score) and discounted UCB measuring its reward with different budgets
 (`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
-arms train / both only, whose rewards need no copy of the model; and two costlier policies
+arms train / both only, whose rewards need no copy of the model, or rolling the model back by
+holding a measured minibatch's examples instead of copying it (`rollback="defer"`); and two
+costlier policies
 (KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring one minibatch in
 64. Runs are interleaved, every other repeat in reverse order, so load changes hit every
 configuration alike; the median speed and the median of each repeat's ratio to the model alone
@@ -42,6 +44,11 @@ CONFIGS = {
     "D-UCB, reward_every=16": {"policy": "discounted-ucb", "reward_every": 16},
     "D-UCB, reward_every=64": {"policy": "discounted-ucb", "reward_every": 64},
     "D-UCB, arms train/both": {"policy": "discounted-ucb", "arms": ("train", "both")},
+    "D-UCB, defer": {"policy": "discounted-ucb", "rollback": "defer"},
+    "D-UCB, reward_every=16, defer": {"policy": "discounted-ucb", "reward_every": 16,
+                                      "rollback": "defer"},
+    "D-UCB, reward_every=64, defer": {"policy": "discounted-ucb", "reward_every": 64,
+                                      "rollback": "defer"},
     "KL-UCB, reward_every=64": {"policy": "kl-ucb", "reward_every": 64},
     "FEWA, reward_every=64": {"policy": "fewa", "reward_every": 64},
 }
@@ -86,7 +93,7 @@ def main() -> None:
         f"{platform.python_version()}, {platform.machine()}"
     )
     counted = f"{'instr/ex':>12}{'vs model':>10}" if counter else ""
-    print(f"{'model':<8}{'configuration':<26}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
+    print(f"{'model':<8}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
           "  arms")
     for name in args.models:
         makers = {"model alone": lambda name=name: make_model(name, 10, 0)} | {
@@ -123,7 +130,7 @@ def main() -> None:
             if arms:
                 total = sum(arms.values())
                 shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
-            print(f"{name:<8}{config:<26}{speed:>9,.0f}{ratio:>10.2f}{counted}{brier:>9.4f}  "
+            print(f"{name:<8}{config:<32}{speed:>9,.0f}{ratio:>10.2f}{counted}{brier:>9.4f}  "
                   f"{shares}")
 
 
