@@ -40,7 +40,7 @@ from river import metrics
 
 from streamboost import BanditCalibratedClassifier, datasets
 from streamboost.calibration import CALIBRATORS
-from streamboost.experiments.models import make_model, pipeline
+from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore, ExpectedCost
 from streamboost.scores import calibrator_for, positive_score
 
@@ -50,11 +50,6 @@ CACHE = HERE / ".cache" / "any_model"
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 MODELS = ("lr", "ht", "arf", "oza-lr", "oza-ht")
 COSTS = {"1:10": (10.0, 1.0), "1:1": (1.0, 1.0), "10:1": (1.0, 10.0)}  # c_FN:c_FP -> (c_fp, c_fn)
-# Trees split on categorical features given as strings (River's nominal splitters); one-hot dicts
-# leave absent indicators out, so a tree sees each indicator only as 1 and never splits (a
-# Hoeffding tree on one-hot mushroom: one leaf after all 8,124 examples). Linear models need the
-# one-hot indicators.
-LINEAR = ("lr", "oza-lr")
 REWARD_EVERY = {"lr": 1, "oza-lr": 1, "ht": 32, "oza-ht": 32, "arf": 32}
 VARIANTS = ("raw", *(f"+{name}" for name in CALIBRATORS), "D-UCB")
 
@@ -79,7 +74,7 @@ class Scores:
 
 
 def task(dataset: str, model_name: str, seed: int, data_dir: str | None, max_rows: int) -> list:
-    encode = "onehot" if model_name in LINEAR else None
+    encode = encoding(model_name)  # the trees get categories as strings, which they split on
     rows = list(datasets.stream(dataset, seed=seed, encode=encode, data_dir=data_dir))[:max_rows]
     clock = time.perf_counter
     # Pass 1: the raw model, every calibrator beside it on the same prequential scores.
@@ -127,7 +122,7 @@ def task(dataset: str, model_name: str, seed: int, data_dir: str | None, max_row
 def cached(args) -> list:
     dataset, model_name, seed, data_dir, max_rows = args
     every = REWARD_EVERY[model_name]
-    nominal = datasets.REGISTRY[dataset].categorical and model_name not in LINEAR
+    nominal = datasets.REGISTRY[dataset].categorical and encoding(model_name) is None
     path = CACHE / (f"{dataset}-{model_name}-{seed}-{max_rows}-every{every}"
                     + ("-nominal" if nominal else "") + ".json")
     if path.exists():

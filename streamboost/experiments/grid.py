@@ -26,7 +26,7 @@ from ..controller import REWARDS, ROLLBACKS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
-from .models import check_model_name, make_model, pipeline
+from .models import check_model_name, encoding, make_model, pipeline
 
 __all__ = [
     "BASELINE_POLICIES",
@@ -119,8 +119,9 @@ class Cell:
     The pipeline is `StandardScaler() | BanditCalibratedClassifier(model, calibrator, policy,
     batch_size, c_fp, c_fn, reward, counterfactual, arms, seed)`, with the model built by
     `models.make_model(model, n_models, seed)`,
-    evaluated prequentially on `datasets.stream(dataset, seed=seed, encode="onehot")`. On
-    categorical datasets (one-hot encoded online by the stream) the scaler is left out: River's
+    evaluated prequentially on `datasets.stream(dataset, seed=seed, encode=...)`: categorical
+    features one-hot encoded for a linear model, as strings for a tree, which splits on them
+    (`models.encoding`). On categorical datasets the scaler is left out: River's
     `StandardScaler` would map every sparse indicator to 0.
 
     Parameters
@@ -294,10 +295,11 @@ class Cell:
 
     def stream(self) -> typing.Iterator[tuple[dict, bool]]:
         """The cell's stream (y is True for the positive class)."""
+        encode = encoding(self.model)
         if self.dataset in datasets.REGISTRY:
-            return datasets.stream(self.dataset, seed=self.seed, encode="onehot",
+            return datasets.stream(self.dataset, seed=self.seed, encode=encode,
                                    data_dir=self.data_dir, positive=self.pos_label)
-        return datasets.stream(self.dataset, seed=self.seed, encode="onehot", scale=True,
+        return datasets.stream(self.dataset, seed=self.seed, encode=encode, scale=True,
                                target=self.target, positive=self.pos_label)
 
     def run(self, *, progress: bool = False) -> RunResult:

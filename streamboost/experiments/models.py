@@ -19,7 +19,7 @@ from river import base, compose, forest, linear_model, preprocessing, tree
 from .. import datasets
 from ..boosting import OzaBoostClassifier
 
-__all__ = ["MODELS", "check_model_name", "make_model", "pipeline"]
+__all__ = ["MODELS", "check_model_name", "encoding", "make_model", "pipeline"]
 
 #: What each name builds; `n_models` sizes the ensembles, `seed` seeds their randomness.
 MODELS: dict[str, str] = {
@@ -43,6 +43,27 @@ _BUILDERS: dict[str, typing.Callable[[int, int | None], base.Classifier]] = {
 }
 
 
+# The models that need categorical features one-hot encoded: River's trees split on categories
+# given as strings (nominal splitters), and never on one-hot dicts, which leave an absent
+# indicator out, so a tree sees every indicator as 1 (on one-hot mushroom a Hoeffding tree keeps
+# one leaf and scores 0.25, chance).
+_ONE_HOT = ("oza-lr", "lr")
+
+
+def encoding(name: str) -> str | None:
+    """How `datasets.stream` encodes categorical features for the model `name`: `"onehot"` for
+    the linear models, None (the categories as strings) for the trees.
+
+    Examples
+    --------
+    >>> from streamboost.experiments.models import encoding
+    >>> encoding("oza-lr"), encoding("ht")
+    ('onehot', None)
+
+    """
+    return "onehot" if check_model_name(name) in _ONE_HOT else None
+
+
 def check_model_name(name: str) -> str:
     """Return `name` if it is a key of `MODELS`, else raise ValueError naming them."""
     if not isinstance(name, str) or name not in MODELS:
@@ -59,11 +80,12 @@ def pipeline(model: base.Estimator, dataset: str) -> compose.Pipeline:
     """`StandardScaler() | model` for a numeric dataset of the registry, else `model` alone (in
     a pipeline).
 
-    A categorical dataset reaches the model one-hot encoded by `datasets.stream`, and River's
-    scaler sees an indicator only when it is 1 (an absent key is not a 0 to it), so it learns
-    mean 1, variance 0 and maps every indicator to 0: the model would see no features at all
-    and score 0.25, chance, on mushroom. Indicators are on a unit scale already. A CSV file is
-    left unscaled here: `datasets.stream(..., scale=True)` scales its numeric columns.
+    A categorical dataset reaches a linear model one-hot encoded by `datasets.stream`
+    (`encoding`), and River's scaler sees an indicator only when it is 1 (an absent key is not a
+    0 to it), so it learns mean 1, variance 0 and maps every indicator to 0: the model would see
+    no features at all and score 0.25, chance, on mushroom. Indicators are on a unit scale
+    already; a tree gets the categories as strings. A CSV file is left unscaled here:
+    `datasets.stream(..., scale=True)` scales its numeric columns.
 
     Examples
     --------
