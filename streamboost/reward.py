@@ -45,8 +45,9 @@ the controller can hold back what it learns: the examples of a measured training
 are learned at the end of minibatch $t + 1$, after the live model, still as it was before $t$,
 has scored $t + 1$ (its prequential scores, computed anyway, are the "before"); having learned
 them, it scores the sample again (the "after"). Both are the states a copy would have frozen, so
-the improvements are the copy's for the same model; the model lags one minibatch on measured
-rounds (its prequential scores there, and so what a calibrator learns, are one minibatch older).
+the model's part of each improvement is the copy's. The model lags one minibatch on measured
+rounds and the one after: its prequential scores there, and so what the calibrator learns, come
+from a model that stands still through the minibatch instead of learning as it goes.
 """
 
 from __future__ import annotations
