@@ -16,8 +16,8 @@ benchmarks time them properly).
 
     python simulations/rollback.py --data-dir ../shared/data
 
-About 20 minutes on 2 cores; finished runs are kept in `simulations/.cache/rollback/` (a rerun
-skips them). Writes `simulations/rollback.md`.
+About 45 minutes on 2 cores, most of it ARF; finished runs are kept in
+`simulations/.cache/rollback/` (a rerun skips them). Writes `simulations/rollback.md`.
 """
 
 from __future__ import annotations
