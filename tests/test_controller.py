@@ -128,9 +128,17 @@ def test_rewards_are_the_paired_improvements_on_the_next_minibatch_for_every_arm
 
     rounds = [r for r in model.trace if r["improvements"] is not None]
     assert len(rounds) == len(data) // size - 1
+    assert_train_rounds(rounds, data, size, snapshots, calibrators)
+    assert all(r["improvement"] == r["improvements"]["train"] for r in rounds)
+
+
+def assert_train_rounds(rounds, data, size, boosters, calibrators):
+    """Each "train" round t, scored on minibatch t + 1: doing nothing (booster t, raw score)
+    against "train" (booster t + 1), "calibrate" (booster t, calibrator t) and "both" (booster
+    t + 1, calibrator t)."""
     for t, record in enumerate(rounds):
         batch = data[(t + 1) * size : (t + 2) * size]
-        before, after, calibrator = snapshots[t], snapshots[t + 1], calibrators[t]
+        before, after, calibrator = boosters[t], boosters[t + 1], calibrators[t]
         models = {
             "train": lambda x, a=after: a.score_one(x),
             "calibrate": lambda x, b=before, c=calibrator: c.predict_one(b.score_one(x)),
@@ -143,7 +151,6 @@ def test_rewards_are_the_paired_improvements_on_the_next_minibatch_for_every_arm
                 / size
             )
             assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
-        assert record["improvement"] == record["improvements"]["train"]
 
 
 def test_a_both_minibatch_scores_every_arm_against_the_live_calibrator():
@@ -588,20 +595,7 @@ def test_defer_scores_the_states_a_copy_freezes_with_the_model_one_minibatch_beh
 
     rounds = [r for r in model.trace if r["improvements"] is not None]
     assert len(rounds) == n - 1
-    for t, record in enumerate(rounds):
-        batch = data[(t + 1) * size : (t + 2) * size]
-        before, after, calibrator = states[t], states[t + 1], calibrators[t]
-        models = {
-            "train": lambda x, a=after: a.score_one(x),
-            "calibrate": lambda x, b=before, c=calibrator: c.predict_one(b.score_one(x)),
-            "both": lambda x, a=after, c=calibrator: c.predict_one(a.score_one(x)),
-        }
-        for arm, predict in models.items():
-            expected = (
-                sum(log_loss(before.score_one(x), y) - log_loss(predict(x), y) for x, y in batch)
-                / size
-            )
-            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+    assert_train_rounds(rounds, data, size, states, calibrators)
     probe = [x for x, _ in data[:20]]
     held = [model.model_.score_one(x) for x in probe]
     assert held == pytest.approx([states[n - 1].score_one(x) for x in probe], abs=1e-12)
