@@ -10,6 +10,8 @@ import random
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import checks, datasets, linear_model, preprocessing, tree
 
 from streamboost import (
@@ -695,3 +697,38 @@ def test_flush_changes_nothing_when_nothing_waits():
         for m in twins:
             m.learn_one(x, y)
     assert list(twins[0].trace) == list(twins[1].trace)
+
+
+class MeasuredRandom(bandits.Random):
+    uses_rewards = True  # measured like a bandit, arms drawn whatever the rewards
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    batch_size=st.integers(1, 6), reward_every=st.integers(1, 4), warmup=st.integers(0, 3),
+    n=st.integers(0, 90), flush_at=st.integers(0, 90), seed=st.integers(0, 10**6),
+)
+def test_defer_never_loses_repeats_or_reorders_a_training_example(
+    batch_size, reward_every, warmup, n, flush_at, seed
+):
+    """Whatever the minibatches, budget, warm-up and arms, once flushed the deferring
+    controller's booster equals one that learned the examples of every minibatch that trained,
+    in stream order."""
+    data = phishing(90)[:n]
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=MeasuredRandom(n_arms=3, seed=seed), batch_size=batch_size,
+        warmup=warmup, reward_every=reward_every, rollback="defer",
+    )
+    arms = []  # the arm of each example's minibatch
+    for i, (x, y) in enumerate(data):
+        if i == flush_at:
+            model.flush()
+        model.learn_one(x, y)
+        arms.append(model.current_arm)  # the arm stays the minibatch's until the next starts
+    model.flush()
+    raw = booster()
+    for (x, y), arm in zip(data, arms, strict=True):
+        if arm != "calibrate":
+            raw.learn_one(x, y)
+    assert model.model_._members.weights.tolist() == raw._members.weights.tolist()
+    assert not model._held and not model._waiting
