@@ -7,12 +7,11 @@ every prequential score) and discounted UCB measuring its reward with different 
 (`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
 arms train / both only, whose rewards need no copy of the model, or rolling the model back by
 holding a measured minibatch's examples instead of copying it (`rollback="defer"`); and two
-costlier policies
-(KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring one minibatch in
-64. Runs are interleaved, every other repeat in reverse order, so load changes hit every
-configuration alike; the median speed and the median of each repeat's ratio to the model alone
-are reported, with the Brier score and the bandit's arm shares, so what a cheaper reward costs
-in quality shows too. `--instructions` adds the instructions each example costs, counted by
+costlier policies (KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring
+one minibatch in 64. Runs are interleaved, every other repeat in reverse order, so load changes
+hit every configuration alike; the median speed and the median of each repeat's ratio to the
+model alone are reported, with the Brier score and the bandit's arm shares, so what a cheaper
+reward costs in quality shows too. `--instructions` adds the instructions each example costs, counted by
 the CPU (`instructions.py`: steady to about 0.1 % where the timed ratios move by hundredths),
 and their ratio to the model alone's.
 

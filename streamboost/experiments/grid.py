@@ -328,9 +328,7 @@ def make_grid(
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
     reward_examples, reward_every, rollback, counterfactual, arms, data_dir, model, calibrator),
-    shared
-    by all cells. Duplicates are
-    dropped; order is dataset, cost ratio, seed, policy.
+    shared by all cells. Duplicates are dropped; order is dataset, cost ratio, seed, policy.
 
     Examples
     --------
