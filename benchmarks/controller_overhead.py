@@ -11,9 +11,9 @@ costlier policies (KL-UCB's bisections, FEWA's filter over each arm's last rewar
 one minibatch in 64. Runs are interleaved, every other repeat in reverse order, so load changes
 hit every configuration alike; the median speed and the median of each repeat's ratio to the
 model alone are reported, with the Brier score and the bandit's arm shares, so what a cheaper
-reward costs in quality shows too. `--instructions` adds the instructions each example costs, counted by
-the CPU (`instructions.py`: steady to about 0.1 % where the timed ratios move by hundredths),
-and their ratio to the model alone's.
+reward costs in quality shows too. `--instructions` adds the instructions each example costs,
+counted by the CPU (`instructions.py`: steady to about 0.1 % where the timed ratios move by
+hundredths), and their ratio to the model alone's.
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
