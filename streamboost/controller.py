@@ -417,7 +417,24 @@ class BanditCalibratedClassifier(
     def flush(self) -> None:
         """Have the model learn the examples that `rollback="defer"` holds back, now (at the end
         of a stream, before using or saving `model_` alone); the rewards being measured are
-        dropped. Nothing to do with `rollback="copy"`."""
+        dropped. Nothing to do with `rollback="copy"`.
+
+        Examples
+        --------
+        >>> from river import datasets, linear_model
+        >>> from streamboost import BanditCalibratedClassifier
+        >>> model = BanditCalibratedClassifier(
+        ...     model=linear_model.LogisticRegression(), policy="discounted-ucb",
+        ...     batch_size=8, warmup=0, rollback="defer", seed=1,
+        ... )
+        >>> for x, y in datasets.Phishing().take(100):  # the last 12 examples wait
+        ...     model.learn_one(x, y)
+        >>> weights = dict(model.model_.weights)
+        >>> model.flush()
+        >>> model.model_.weights != weights, len(model.trace)
+        (True, 12)
+
+        """
         if not (self._held or self._waiting):
             return
         examples, self._held, self._waiting = self._held + self._waiting, [], []
