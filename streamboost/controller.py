@@ -14,8 +14,8 @@ from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
-from .reward import LOSSES, MAPPINGS, PairedReward, calibrated
-from .scores import PrequentialScore, calibrator_for, check_model, learns_bools
+from .reward import LOSSES, MAPPINGS, ROLLBACKS, PairedReward, calibrated, held_out
+from .scores import PrequentialScore, calibrator_for, check_model, learns_bools, positive_score
 from .validation import records
 
 if typing.TYPE_CHECKING:
@@ -24,7 +24,6 @@ if typing.TYPE_CHECKING:
 __all__ = ["BanditCalibratedClassifier"]
 
 REWARDS = LOSSES
-ROLLBACKS = ("copy", "defer")
 
 
 class BanditCalibratedClassifier(
@@ -50,10 +49,10 @@ class BanditCalibratedClassifier(
     training minibatch also scores the arms it did not take (`counterfactual`). Improvements
     become rewards by a map that keeps the order of the arms' mean gains (`reward_map`).
     Rolling back costs a copy of the model per measured minibatch (`reward_every`,
-    `reward_examples` and the arms `("train", "both")` bound it), or a minibatch's delay in
-    what the model learns (`rollback="defer"`). Schedules (`"never"`,
-    `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`, `trace` and
-    `last_batch` record the allocation. Which policy to pick, and what each costs:
+    `reward_examples` and the arms `("train", "both")` bound it), or a delay in what the model
+    learns (`rollback="defer"`: a minibatch; `"holdout"`: the examples scored). Schedules
+    (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`,
+    `trace` and `last_batch` record the allocation. Which policy to pick, and what each costs:
     docs/choosing.md and docs/controller.md.
 
     Parameters
@@ -86,11 +85,12 @@ class BanditCalibratedClassifier(
         `"affine"` or `"logistic"` (before 0.4; it can rank arms against their mean gains):
         how improvements become rewards (`streamboost.reward`).
     reward_examples, reward_every
-        The reward's budget: examples of the next minibatch scored (None: all), and one
-        minibatch measured in `reward_every`.
+        The reward's budget: examples of the next minibatch scored (None: all; `"holdout"`:
+        the first of the measured one, None: a quarter), and one minibatch in `reward_every`.
     rollback
-        `"copy"` freezes a copy of the model to score it as it was; `"defer"` copies nothing:
-        the model learns a measured minibatch once the next one is scored (`flush`).
+        `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
+        model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
+        scores it on its own first examples, which are learned when it ends.
     trace_size
         Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
         `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
@@ -183,6 +183,8 @@ class BanditCalibratedClassifier(
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         if rollback not in ROLLBACKS:
             raise ValueError(f"rollback must be one of {ROLLBACKS}, got {rollback!r}")
+        if rollback == "holdout":
+            held_out(batch_size, reward_examples)
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")
         if model is not None:
             check_model(model, pos_label)
@@ -228,20 +230,26 @@ class BanditCalibratedClassifier(
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)
         self._score_key = True if self._bools else pos_label
-        m = batch_size if reward_examples is None else min(reward_examples, batch_size)
+        if rollback == "holdout":  # a round is scored on its minibatch's first examples
+            sample = range(held_out(batch_size, reward_examples))
+        else:
+            m = batch_size if reward_examples is None else min(reward_examples, batch_size)
+            sample = range(m) if m == batch_size else {k * batch_size // m for k in range(m)}
         self._meter = PairedReward(
             reward,
             reward_smoothing,
-            range(batch_size) if m == batch_size else {k * batch_size // m for k in range(m)},
+            sample,
             model_free="calibrate" not in self._arms,
             mapping=reward_map,
             score_key=self._score_key,
-            defer=rollback == "defer",
+            rollback=rollback,
         )
         # rollback "defer": training examples that wait, as (x, label, kwargs): those of the
         # round scored on the current minibatch, and the current minibatch's own
         self._held: list[tuple] = []
         self._waiting: list[tuple] = []
+        # rollback "holdout": the current minibatch's scored examples, as (x, y, positive, kwargs)
+        self._held_out: list[tuple] = []
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
@@ -261,6 +269,8 @@ class BanditCalibratedClassifier(
         yield {"policy": "kl-ucb", "batch_size": 6, "warmup": 1, "calibrator": "isotonic",
                "reward_every": 2, "reward_examples": 3}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "defer"}
+        yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "holdout",
+               "reward_examples": 2}
 
     @property
     def _wrapped_model(self) -> base.Classifier:
@@ -320,12 +330,23 @@ class BanditCalibratedClassifier(
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
-        # measure: the previous action, on this example, before anything learns it
+        # measure: the previous action (or, "holdout", this one), on this example, before
+        # anything learns it
         meter = self._meter
         if meter.recording:
+            if meter.holding_out and self._in_batch in meter.sample:  # learned at the end
+                x = dict(x)
+                self._held_out.append((x, y, positive, kwargs))
+                meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
+                self._next_example()
+                return
             meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
-        # route
-        arm = self._route
+        self._route_one(x, y, score, positive, kwargs)
+        self._next_example()
+
+    def _route_one(self, x: dict, y, score: float, positive: bool, kwargs: dict) -> None:
+        """Route a checked example of prequential score `score` by the minibatch's arm."""
+        arm, meter = self._route, self._meter
         if arm == "train":
             meter.shadow(score, positive)
         else:
@@ -336,6 +357,8 @@ class BanditCalibratedClassifier(
                 self._waiting.append((dict(x), label, kwargs))
             else:
                 self._model.learn_one(x, label, **kwargs)
+
+    def _next_example(self) -> None:
         self._in_batch += 1
         if self._in_batch == self.batch_size:
             self._end_batch()
@@ -385,6 +408,7 @@ class BanditCalibratedClassifier(
             self._learn(self._held)
             self._held = []
         scored = self._meter.end(self._policy.reward_range) if self._policy.uses_rewards else None
+        self._route_held_out()
         if self._waiting:  # they wait on if this minibatch's own round is scored next
             if self._meter.holds_round:
                 self._held = self._waiting
@@ -396,7 +420,7 @@ class BanditCalibratedClassifier(
             self._policy.update_round(dict(zip(arms, rewards, strict=True)))
             taken = arms.index(arm)
             record.update(
-                rewarded_batch=self.n_batches - 1,
+                rewarded_batch=self.n_batches - (self.rollback != "holdout"),
                 rewarded_arm=self._arms[arm],
                 improvement=improvements[taken],
                 reward=rewards[taken],
@@ -414,10 +438,21 @@ class BanditCalibratedClassifier(
         for x, label, kwargs in examples:
             learn(x, label, **kwargs)
 
+    def _route_held_out(self) -> None:
+        """Rollback "holdout": route the examples the round was scored on, as if they had come
+        last in the minibatch (each scored by the model as it then stands)."""
+        held, self._held_out = self._held_out, []
+        for x, y, positive, kwargs in held:
+            # "train" needs no score: its shadow calibrator is gone with the round
+            score = 0.0 if self._route == "train" else positive_score(
+                self._model, x, self._score_key)
+            self._route_one(x, y, score, positive, kwargs)
+
     def flush(self) -> None:
         """Have the model learn the examples that `rollback="defer"` holds back, now (at the end
-        of a stream, before using or saving `model_` alone); the rewards being measured are
-        dropped. Nothing to do with `rollback="copy"`.
+        of a stream, before using or saving `model_` alone), and route those that `"holdout"`
+        holds by the minibatch's arm; the rewards being measured are dropped. Nothing to do
+        with `rollback="copy"`.
 
         Examples
         --------
@@ -435,11 +470,12 @@ class BanditCalibratedClassifier(
         (True, 12)
 
         """
-        if not (self._held or self._waiting):
+        if not (self._held or self._waiting or self._held_out):
             return
         examples, self._held, self._waiting = self._held + self._waiting, [], []
         self._meter.drop()
         self._learn(examples)
+        self._route_held_out()
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch: the same as a `learn_one` loop, so minibatch boundaries fall every

@@ -48,6 +48,16 @@ them, it scores the sample again (the "after"). Both are the states a copy would
 the model's part of each improvement is the copy's. The model lags one minibatch on measured
 rounds and the one after: its prequential scores there, and so what the calibrator learns, come
 from a model that stands still through the minibatch instead of learning as it goes.
+
+**Scoring a round on its own minibatch** (`rollback="holdout"`). The first $k$ examples of a
+measured minibatch $t$ are held out of every learner as they come, their prequential scores
+(the model and calibrator as $t$ began) recorded as the "before". The rest of $t$ is routed by
+the arm as usual; when $t$ ends, the model scores the $k$ examples again (the "after": it has
+learned $t$ but them), the round is scored, and the $k$ examples are routed last, each scored
+by the model as it then stands. So $S_{t+1}$ above becomes the head of $t$, no copy is made,
+only $k$ examples are learned late (within their minibatch), and a round's reward arrives when
+its minibatch ends. The head precedes what the model learned in time, where the copy's sample
+follows it; on a stationary stream both estimate the same improvement.
 """
 
 from __future__ import annotations
@@ -62,10 +72,12 @@ from .decision import cost_threshold
 from .scores import FrozenScorer, positive_scores
 from .state import InlineState
 
-__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "PairedReward", "losses", "squash"]
+__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "held_out",
+           "losses", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
 MAPPINGS = ("affine", "logistic")
+ROLLBACKS = ("copy", "defer", "holdout")
 
 # Probabilities are clipped this far from 0 and 1 before taking logs, as River's LogLoss does.
 _LOG_EPS = 1e-15
@@ -96,6 +108,31 @@ def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray
         return (p - positive) ** 2
     wrong = (p > threshold) != positive
     return np.where(wrong, np.where(positive, 1.0 - threshold, threshold), 0.0)
+
+
+def held_out(batch_size: int, reward_examples: int | None) -> int:
+    """How many first examples of a measured minibatch `rollback="holdout"` scores:
+    `reward_examples`, by default a quarter of the minibatch; the rest must be at least one
+    example to learn from (ValueError otherwise).
+
+    Examples
+    --------
+    >>> from streamboost.reward import held_out
+    >>> held_out(32, None), held_out(32, 4), held_out(2, None)
+    (8, 4, 1)
+
+    """
+    if batch_size < 2:
+        raise ValueError(
+            f"rollback='holdout' scores a minibatch's first examples and learns from the others, "
+            f"so batch_size must be >= 2, got {batch_size!r}")
+    if reward_examples is None:
+        return max(1, batch_size // 4)
+    if reward_examples >= batch_size:
+        raise ValueError(
+            f"rollback='holdout' needs examples left to learn from: reward_examples must be < "
+            f"batch_size ({batch_size}), got {reward_examples!r}")
+    return reward_examples
 
 
 def squash(z: float, low: float, high: float) -> float:
@@ -131,11 +168,13 @@ class _Round:
     arms: tuple[int, ...]  # the arms scored: the action and its counterfactuals
     names: tuple[str, ...]  # their names
     model_before: FrozenScorer | None  # the model before the action (None: it did not train)
-    # rollback "defer": the live model, which held the action's examples, so the recorded scores
-    # are the "before" and it scores the "after" once it has learned them (None: not held)
+    # rollback "defer" or "holdout": the live model, which did not learn the action's examples
+    # ("defer") or the scored ones ("holdout") before their scores were recorded, so those are
+    # the "before" and it scores the "after" at the round's end (None: not held)
     held_by: typing.Any
     calibrator_before: typing.Any
-    calibrator_after: typing.Any  # None: the live calibrator as the next minibatch began
+    # None: the live calibrator as the next minibatch began ("holdout": the one that learns)
+    calibrator_after: typing.Any
     # the scored examples of the next minibatch: copies (when a frozen model scores them), the
     # live model's scores, the classes, the cost thresholds (for the realised cost)
     rows: list = dataclasses.field(default_factory=list)
@@ -165,10 +204,12 @@ class PairedReward(InlineState):
         a `range` is kept as it is.
     model_free
         Every arm trains the model: leave its common part out and never copy it (see above).
-    defer
-        Roll the model back by holding its training examples instead of copying it (see
-        above): `begin` sets `holding` when the minibatch's examples must wait, and the
-        controller has the model learn them before the `end` that scores the minibatch after.
+    rollback
+        One of `ROLLBACKS` (see above). `"defer"`: `begin` sets `holding` when the
+        minibatch's training examples must wait, and the controller has the model learn them
+        before the `end` that scores the minibatch after. `"holdout"`: a round is scored on its
+        own minibatch's first examples (`sample` must be a prefix); `begin` sets `holding_out`
+        and the controller keeps those examples from every learner until `end` has scored them.
     mapping
         How improvements become rewards: `"affine"` or `"logistic"` (see above).
     score_key
@@ -205,7 +246,7 @@ class PairedReward(InlineState):
         model_free: bool = False,
         mapping: str = "affine",
         score_key: typing.Hashable = True,
-        defer: bool = False,
+        rollback: str = "copy",
     ):
         self.loss = loss
         self.mapping = mapping
@@ -213,9 +254,10 @@ class PairedReward(InlineState):
         # a range (every position) stays one: its size is the minibatch's, whatever that is
         self.sample = sample if isinstance(sample, range) else frozenset(sample)
         self.model_free = model_free
-        self.defer = defer
+        self.rollback = rollback
         self.score_key = score_key
-        self.holding = False  # whether this minibatch's training examples wait (defer)
+        self.holding = False  # whether this minibatch's training examples wait ("defer")
+        self.holding_out = False  # whether its sampled examples wait for its end ("holdout")
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
         # `_round is not None`, kept as an attribute: the controller asks it every example
@@ -230,13 +272,17 @@ class PairedReward(InlineState):
         """A minibatch starts: `trains` says whether its action trains the model, `arm` is the
         action if this minibatch's reward is measured (else None), `measured` the arms its
         round will score."""
+        if self.rollback == "holdout":
+            self._begin_own(arm, names, measured, model, calibrator)
+            return
         scoring = self._round is not None
         # Frozen copies of what the current action changes: the model as this minibatch began
         # is the "before" of its own round and the "after" of the round scored on it.
         copy = trains and (arm is not None or scoring) and not self.model_free
         # deferring, the live model stands still through the minibatch instead of being copied
-        self.holding = copy and self.defer
-        self._model_start = FrozenScorer(model, self.score_key) if copy and not self.defer else None
+        self.holding = copy and self.rollback == "defer"
+        frozen = copy and not self.holding
+        self._model_start = FrozenScorer(model, self.score_key) if frozen else None
         self._calibrator_start = calibrator.copy() if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -254,6 +300,26 @@ class PairedReward(InlineState):
             calibrator_after=None,
         )
 
+    def _begin_own(self, arm: int | None, names: tuple[str, ...], measured: tuple[int, ...],
+                   model, calibrator) -> None:
+        """Rollback "holdout": the minibatch's own round, scored on its first examples, which
+        nothing learns until `end` (their prequential scores are the "before"; the live model
+        and calibrator, or the shadow, at the end are the "after")."""
+        if arm is None:
+            return
+        self._shadow = (calibrator.copy() if names[arm] == "train" and len(measured) > 1
+                        else None)
+        self._round = _Round(
+            arm=arm,
+            arms=measured,
+            names=tuple(names[a] for a in measured),
+            model_before=None,
+            held_by=None if self.model_free else model,
+            calibrator_before=calibrator.copy(),
+            calibrator_after=calibrator if self._shadow is None else self._shadow,
+        )
+        self.recording = self.holding_out = True
+
     def observe(self, position: int, x: dict, score: float, positive: bool,
                 costs: tuple[float, float]) -> None:
         """Record one example of the current minibatch for the round being measured on it:
@@ -262,7 +328,9 @@ class PairedReward(InlineState):
         if r is None or position not in self.sample:
             return
         if r.model_before is not None or self._model_start is not None or r.held_by is not None:
-            r.rows.append(dict(x))  # a frozen or deferred model scores it at the minibatch's end
+            # a frozen or deferred model scores it at the minibatch's end ("holdout": `x` is
+            # the copy the controller holds)
+            r.rows.append(x if self.holding_out else dict(x))
         r.scores.append(score)
         r.positives.append(positive)
         if self.loss == "expected-cost":
@@ -281,6 +349,9 @@ class PairedReward(InlineState):
             improvements = self._improvements(r)
             result = (r.arm, r.arms, r.names, improvements, self._rewards(improvements,
                                                                           reward_range))
+        if self.rollback == "holdout":  # the round was this minibatch's own
+            self.drop()
+            return result
         if self._next is not None:
             self._next.calibrator_after = self._shadow  # None: the live one, as it will be
         self._round, self._next, self._shadow = self._next, None, None
@@ -299,7 +370,7 @@ class PairedReward(InlineState):
         """Forget the rounds in progress (none is scored), as if no minibatch had been measured."""
         self._round = self._next = self._shadow = None
         self._model_start = self._calibrator_start = None
-        self.recording = self.holding = False
+        self.recording = self.holding = self.holding_out = False
 
     def _improvements(self, r: _Round) -> list[float]:
         """Each scored arm's mean loss improvement over the round's sample: the model and

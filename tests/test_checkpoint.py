@@ -45,6 +45,11 @@ def trained_models():
             model=tree.HoeffdingTreeClassifier(), policy="discounted-ucb", batch_size=8,
             warmup=1, rollback="defer", seed=2,
         ),
+        # saved while a minibatch's first examples are held out of learning until it ends
+        "holding out": BanditCalibratedClassifier(
+            model=tree.HoeffdingTreeClassifier(), policy="discounted-ucb", batch_size=8,
+            warmup=1, rollback="holdout", reward_examples=6, seed=2,
+        ),
     }
     for model in models.values():
         for x, y in ROWS[:300]:
@@ -53,13 +58,15 @@ def trained_models():
 
 
 @pytest.mark.parametrize("name", ["oza", "calibrated", "controller", "cost-sensitive",
-                                  "deferring"])
+                                  "deferring", "holding out"])
 def test_models_round_trip_and_keep_learning_identically(name, tmp_path):
     model = trained_models()[name]
     path = model.save(tmp_path / "model.ckpt")
     loaded = type(model).load(path)
     if name == "deferring":
         assert loaded._held or loaded._waiting  # what waits is saved with it
+    if name == "holding out":
+        assert loaded._held_out and loaded._meter.holding_out
     for x, y in ROWS[300:]:
         assert loaded.predict_proba_one(x) == model.predict_proba_one(x)
         loaded.learn_one(x, y)

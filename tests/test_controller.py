@@ -20,7 +20,7 @@ from streamboost import (
     OzaBoostClassifier,
     bandits,
 )
-from streamboost.reward import LOSSES, MAPPINGS, PairedReward, losses
+from streamboost.reward import LOSSES, MAPPINGS, PairedReward, calibrated, losses
 
 
 def phishing(n: int = 600) -> list[tuple[dict, bool]]:
@@ -342,7 +342,11 @@ def test_policy_instances_must_match_the_arms():
         ({"reward": "accuracy"}, "reward must be one of"),
         ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),
         ({"arms": ("train", "train")}, "distinct"),
-        ({"rollback": "undo"}, r"rollback must be one of \('copy', 'defer'\), got 'undo'"),
+        ({"rollback": "undo"},
+         r"rollback must be one of \('copy', 'defer', 'holdout'\), got 'undo'"),
+        ({"rollback": "holdout", "batch_size": 1}, r"batch_size must be >= 2, got 1"),
+        ({"rollback": "holdout", "batch_size": 8, "reward_examples": 8},
+         r"reward_examples must be < batch_size \(8\), got 8"),
         (
             {
                 "model": OzaBoostClassifier(
@@ -628,7 +632,8 @@ def test_defer_holds_back_only_a_measured_minibatch_until_the_next_ends():
     assert rewarded == list(range(2, 39, 4))
 
 
-def test_defer_never_copies_the_model(monkeypatch):
+@pytest.mark.parametrize(("rollback", "rounds"), [("defer", 28), ("holdout", 29)])
+def test_rolling_back_without_a_copy_never_copies_the_model(monkeypatch, rollback, rounds):
     import streamboost.reward
 
     def refuse(*args, **kwargs):
@@ -643,10 +648,11 @@ def test_defer_never_copies_the_model(monkeypatch):
             warmup=1, rollback=rollback, seed=0,
         )
 
-    model = controller("defer")
+    model = controller(rollback)
     for x, y in rows:
         model.learn_one(x, y)
-    assert sum(r["rewards"] is not None for r in model.trace) == 28
+    # 29 measured minibatches after the warm-up; "defer" scores the last on one never seen
+    assert sum(r["rewards"] is not None for r in model.trace) == rounds
     model = controller("copy")
     with pytest.raises(AssertionError, match="copied"):  # what "copy" does, refused
         for x, y in rows:
@@ -654,14 +660,15 @@ def test_defer_never_copies_the_model(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "params",
-    [{"policy": "every-3"}, {"policy": "both"},
-     {"policy": "discounted-ucb", "arms": ("train", "both")}],  # model-free rewards
+    ("params", "rollback"),
+    [({"policy": "every-3"}, "defer"), ({"policy": "both"}, "defer"),
+     ({"policy": "discounted-ucb", "arms": ("train", "both")}, "defer"),  # model-free rewards
+     ({"policy": "every-3"}, "holdout"), ({"policy": "both"}, "holdout")],
 )
-def test_defer_changes_nothing_where_nothing_is_copied(params):
+def test_rolling_back_changes_nothing_where_nothing_is_copied(params, rollback):
     twins = [BanditCalibratedClassifier(model=booster(), batch_size=8, warmup=2, seed=1,
-                                        rollback=rollback, **params)
-             for rollback in ("copy", "defer")]
+                                        rollback=rollback_, **params)
+             for rollback_ in ("copy", rollback)]
     for x, y in phishing(400):
         assert len({m.predict_proba_one(x)[True] for m in twins}) == 1
         for m in twins:
@@ -738,3 +745,121 @@ def test_defer_never_loses_repeats_or_reorders_a_training_example(
     assert [model.model_.score_one(p) for p in probe] == pytest.approx(
         [raw.score_one(p) for p in probe], abs=1e-12)
     assert not model._held and not model._waiting
+
+
+# -------------------------------------------- rollback="holdout": scored on its own first examples
+
+
+@pytest.mark.parametrize("arm", [0, 2])  # "train" (its calibrate and both are a shadow's), "both"
+def test_holdout_scores_each_round_on_its_first_examples_learned_last(arm):
+    """Each minibatch is measured on its first `held` examples, which nothing learns until it
+    ends: their prequential scores are the "before"; the booster that learned the rest, and the
+    calibrator that learned their scores, the "after". Then the held examples are routed as if
+    they had come last. Replayed by hand, prediction by prediction and round by round."""
+    data, size, held = phishing(200), 20, 5
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=arm), batch_size=size, warmup=0,
+        reward_examples=held, rollback="holdout",
+    )
+    raw, live = booster(), model.calibrator_.clone()
+    for t in range(len(data) // size):
+        batch = data[t * size : (t + 1) * size]
+        head, rest = batch[:held], batch[held:]
+        before = [raw.score_one(x) for x, _ in head]
+        expected = [calibrated(live, s) for s in before]
+        cal_before = pickle.loads(pickle.dumps(live))
+        cal_after = live if arm == 2 else pickle.loads(pickle.dumps(live))  # "train": a shadow
+        for x, y in rest:
+            s = raw.score_one(x)
+            expected.append(calibrated(live, s))
+            cal_after.learn_one(s, y)
+            raw.learn_one(x, y)
+        after = [raw.score_one(x) for x, _ in head]
+        pairs = {"train": (cal_before, after), "calibrate": (cal_after, before),
+                 "both": (cal_after, after)}
+        gains = {name: sum(log_loss(calibrated(cal_before, b), y) - log_loss(calibrated(c, s), y)
+                           for b, s, (_, y) in zip(before, scores, head, strict=True)) / held
+                 for name, (c, scores) in pairs.items()}
+        for x, y in head:  # learned last
+            if arm == 2:
+                live.learn_one(raw.score_one(x), y)
+            raw.learn_one(x, y)
+        got = []
+        for x, y in batch:
+            got.append(model.predict_proba_one(x)[True])
+            model.learn_one(x, y)
+        assert got == pytest.approx(expected, abs=1e-12)
+        record = model.trace[-1]
+        assert record["rewarded_batch"] == record["batch"] == t
+        assert record["improvements"] == pytest.approx(gains, abs=1e-12)
+
+
+def test_holdout_lags_only_the_held_examples_within_their_minibatch():
+    data, size = phishing(300), 10
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=2,
+        reward_every=4, reward_examples=3, rollback="holdout",
+    )
+    raw, probe = booster(), [x for x, _ in data[:10]]
+    for k in range(len(data) // size):
+        batch = data[k * size : (k + 1) * size]
+        measured = k >= 2 and (k - 2) % 4 == 0
+        for x, y in batch[3:] + batch[:3] if measured else batch:
+            raw.learn_one(x, y)
+        for x, y in batch:
+            model.learn_one(x, y)
+        assert [model.model_.score_one(p) for p in probe] == pytest.approx(
+            [raw.score_one(p) for p in probe], abs=1e-12), k
+        assert not model._held_out
+    rewarded = [r["rewarded_batch"] for r in model.trace if r["rewards"] is not None]
+    assert rewarded == list(range(2, 30, 4))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    batch_size=st.integers(2, 6), reward_every=st.integers(1, 4), warmup=st.integers(0, 3),
+    reward_examples=st.integers(1, 5), n=st.integers(0, 90), flush_at=st.integers(0, 90),
+    seed=st.integers(0, 10**6),
+)
+def test_holdout_never_loses_or_repeats_an_example(
+    batch_size, reward_every, warmup, reward_examples, n, flush_at, seed
+):
+    """Whatever the minibatches, warm-up, sample and arms, the holding-out controller's booster
+    equals one that learned every training minibatch's examples with the held ones moved to
+    where the minibatch ends (or `flush` is called), and its calibrator learned every example
+    of the minibatches that calibrate."""
+    reward_examples = min(reward_examples, batch_size - 1)
+    data = phishing(90)[:n]
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=MeasuredRandom(n_arms=3, seed=seed), batch_size=batch_size,
+        warmup=warmup, reward_every=reward_every, reward_examples=reward_examples,
+        rollback="holdout",
+    )
+    order, pending, calibrated_ = [], [], 0
+    for i, (x, y) in enumerate(data):
+        if i == flush_at:
+            model.flush()
+            order, pending = order + pending, []
+        model.learn_one(x, y)
+        arm, (k, position) = model.current_arm, divmod(i, batch_size)
+        measured = k >= warmup and (k - warmup) % reward_every == 0
+        calibrated_ += arm != "train"
+        example = [(x, y)] if arm != "calibrate" else []
+        flushed = i - position < flush_at <= i  # since this minibatch began: its round dropped
+        if measured and position < reward_examples and not flushed:
+            pending += example  # held until the minibatch ends or a flush
+        else:
+            order += example
+        if position == batch_size - 1:
+            order, pending = order + pending, []
+    model.flush()
+    order += pending
+    raw = booster()
+    for x, y in order:
+        raw.learn_one(x, y)
+    assert list(model.model_._lambda_sc) == list(raw._lambda_sc)
+    probe = [x for x, _ in phishing(90)[::9]]
+    assert [model.model_.score_one(p) for p in probe] == pytest.approx(
+        [raw.score_one(p) for p in probe], abs=1e-12)
+    assert model.calibrator_.n_seen == calibrated_
+    assert not model._held_out

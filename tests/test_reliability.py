@@ -73,12 +73,21 @@ def deferring():
     )
 
 
+def holding_out():
+    # every minibatch measured on its first 4 examples: after 49 examples, 4 of minibatch 4's
+    # are held out of learning until it ends
+    return BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=10,
+        warmup=1, rollback="holdout", reward_examples=4, seed=3,
+    )
+
+
 def wrapper():
     return CalibratedClassifier(linear_model.LogisticRegression(), calibrator="isotonic")
 
 
 MODELS = {"booster": booster, "controller": controller, "deferring": deferring,
-          "wrapper": wrapper}
+          "holding out": holding_out, "wrapper": wrapper}
 
 
 def trained(kind: str):

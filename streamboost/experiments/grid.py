@@ -26,6 +26,7 @@ from ..controller import REWARDS, ROLLBACKS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
+from ..reward import held_out
 from .models import check_model_name, encoding, make_model, pipeline
 
 __all__ = [
@@ -157,8 +158,8 @@ class Cell:
         The controller's reward budget: examples of the next minibatch scored (None: all), one
         minibatch in `reward_every` measured (its `reward_examples`, `reward_every`).
     rollback
-        How the controller's reward rolls the model back: `"copy"` or `"defer"` (its
-        `rollback`).
+        How the controller's reward rolls the model back: `"copy"`, `"defer"` or `"holdout"`
+        (its `rollback`).
     counterfactual
         Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
@@ -229,6 +230,8 @@ class Cell:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         if self.rollback not in ROLLBACKS:
             raise ValueError(f"rollback must be one of {ROLLBACKS}, got {self.rollback!r}")
+        if self.rollback == "holdout":
+            held_out(self.batch_size, self.reward_examples)
         if not isinstance(self.counterfactual, bool):
             raise TypeError(f"counterfactual must be True or False, got {self.counterfactual!r}")
         if isinstance(self.arms, str):
