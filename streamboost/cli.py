@@ -39,7 +39,7 @@ from .experiments import (
 )
 from .experiments.execution import result_rows
 from .experiments.models import MODELS
-from .reward import MAPPINGS
+from .reward import MAPPINGS, held_out
 
 __all__ = ["main"]
 
@@ -217,8 +217,9 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--rollback",
         choices=ROLLBACKS,
         default="copy",
-        help="how the reward rolls the model back: copy it, or defer a measured minibatch's "
-        "training until the next one is scored (no copy; for ht and arf, not oza-ht) (copy)",
+        help="how the reward rolls the model back: copy it; defer a measured minibatch's "
+        "training until the next one is scored (for ht and arf, not oza-ht); or hold out the "
+        "first --reward-examples of a measured minibatch (a quarter) until it ends (copy)",
     )
     parser.add_argument(
         "--reward-map",
@@ -533,9 +534,11 @@ def _run(args: argparse.Namespace) -> int:
         pos_label=args.pos_label,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
-    budget = "" if cell.reward_every == 1 and cell.reward_examples is None else (
-        f" (reward: one minibatch in {cell.reward_every}, "
-        f"{cell.reward_examples or 'all'} examples scored)"
+    scored = cell.reward_examples or "all"
+    if cell.rollback == "holdout":
+        scored = f"the first {held_out(cell.batch_size, cell.reward_examples)}"
+    budget = "" if cell.reward_every == 1 and scored == "all" else (
+        f" (reward: one minibatch in {cell.reward_every}, {scored} examples scored)"
     )
     if cell.rollback != "copy":
         budget += f" (rollback: {cell.rollback})"

@@ -98,6 +98,16 @@ def test_the_rollback_reaches_the_controller_and_the_results(tmp_path, capsys):
     assert "--rollback: invalid choice: 'undo'" in capsys.readouterr().err
 
 
+def test_holdout_is_run_with_its_sample_named_and_an_impossible_sample_refused(capsys):
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--rollback",
+                 "holdout", "--max-rows", "300", "--no-progress"]) == 0  # fmt: skip
+    assert ("(reward: one minibatch in 1, the first 8 examples scored) (rollback: holdout)"
+            in capsys.readouterr().out)
+    assert main(["run", "--dataset", "phishing", "--rollback", "holdout", "--reward-examples",
+                 "32", "--max-rows", "100", "--no-progress"]) == 2  # fmt: skip
+    assert "reward_examples must be < batch_size (32), got 32" in capsys.readouterr().err
+
+
 def test_run_is_reproducible_from_the_seed(capsys):
     outputs = []
     for _ in range(2):
