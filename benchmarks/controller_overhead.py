@@ -48,6 +48,11 @@ CONFIGS = {
                                       "rollback": "defer"},
     "D-UCB, reward_every=64, defer": {"policy": "discounted-ucb", "reward_every": 64,
                                       "rollback": "defer"},
+    "D-UCB, holdout": {"policy": "discounted-ucb", "rollback": "holdout"},
+    "D-UCB, reward_every=16, holdout": {"policy": "discounted-ucb", "reward_every": 16,
+                                        "rollback": "holdout"},
+    "D-UCB, reward_every=64, holdout": {"policy": "discounted-ucb", "reward_every": 64,
+                                        "rollback": "holdout"},
     "KL-UCB, reward_every=64": {"policy": "kl-ucb", "reward_every": 64},
     "FEWA, reward_every=64": {"policy": "fewa", "reward_every": 64},
 }
