@@ -11,18 +11,21 @@ rollback = load("rollback")
 
 def test_the_grid_pairs_every_budget_with_every_rollback_and_a_both_reference():
     cells = rollback.cells(["ht"], ["phishing"], [0, 1], [1, 64], 500, None)
-    assert len(cells) == 2 * (1 + 2 * 3)
-    first = cells[:7]
-    assert [c.policy for c in first] == ["both"] + ["discounted-ucb"] * 6
-    assert [(c.reward_every, c.rollback) for c in first[1:]] == [
-        (1, "copy"), (1, "defer"), (1, "holdout"), (64, "copy"), (64, "defer"), (64, "holdout")]
-    assert {c.seed for c in cells[7:]} == {1} and {c.model for c in cells} == {"ht"}
+    assert len(cells) == 2 * (1 + 2 * 3 + 1)
+    first = cells[:8]
+    assert [c.policy for c in first] == ["both"] + ["discounted-ucb"] * 7
+    assert [(c.reward_every, c.rollback, c.reward_examples) for c in first[1:]] == [
+        (1, "copy", None), (1, "defer", None), (1, "holdout", None), (64, "copy", None),
+        (64, "defer", None), (64, "holdout", None),
+        (64, "copy", 8)]  # the control: a copy scoring as few examples as holdout
+    assert {c.seed for c in cells[8:]} == {1} and {c.model for c in cells} == {"ht"}
 
 
-def row(dataset, policy, brier, *, every=1, rollback_="copy", both=0, seconds=1.0):
+def row(dataset, policy, brier, *, every=1, rollback_="copy", both=0, seconds=1.0,
+        examples=None):
     return {"model": "ht", "dataset": dataset, "policy": policy, "reward_every": every,
             "rollback": rollback_, "brier": brier, "n_batches": 10, "batches_both": both,
-            "seconds": seconds}
+            "seconds": seconds, "reward_examples": examples}
 
 
 def test_the_summary_and_report_on_hand_made_rows():
@@ -46,3 +49,19 @@ def test_the_summary_and_report_on_hand_made_rows():
     assert ("| ht | 1 | holdout | 0.1600 | 0.1600 | 0.1400 | 1 of 2 | +9.1 % (a) | 0.50 (0.70) "
             "| 2.00 |" in text)
     assert "| ht | b | 0.1900 | 0.2100 | 0.2300 | 0.2000 |" in text
+
+
+def test_the_control_is_compared_with_the_full_copy_where_n_is_over_one():
+    rows = []
+    for dataset in ("a", "b"):
+        rows += [row(dataset, "both", 0.1)]
+        rows += [row(dataset, "discounted-ucb", 0.1, every=n, rollback_=r)
+                 for n in (1, 16) for r in ("copy", "defer", "holdout")]
+        rows.append(row(dataset, "discounted-ucb", 0.105, every=16, examples=8))
+    summary = rollback.summarise(rows)
+    assert summary[("ht", "a", "copy/8 16")]["brier"] == pytest.approx(0.105)
+    assert summary[("ht", "a", "copy 16")]["brier"] == pytest.approx(0.1)
+    text = rollback.report(summary, ["ht"], ["a", "b"], [1, 16], "cmd")
+    assert "| ht | 16 | copy/8 | 0.1050 | 0.1000 | 0.1000 | 0 of 2 | +5.0 % (a) |" in text
+    assert "| ht | 1 | copy/8 |" not in text
+    assert "| copy 1 | defer 1 | holdout 1 | copy 16 | defer 16 | holdout 16 | copy/8 16 |" in text
