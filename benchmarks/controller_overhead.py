@@ -6,7 +6,8 @@ timed against controllers that wrap the same model: `"both"` (a schedule: the ca
 every prequential score) and discounted UCB measuring its reward with different budgets
 (`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
 arms train / both only, whose rewards need no copy of the model, or rolling the model back by
-holding a measured minibatch's examples instead of copying it (`rollback="defer"`); and two
+holding a measured minibatch's examples instead of copying it (`rollback="defer"`), or by
+scoring its round on its own first examples, learned last (`"holdout"`); and two
 costlier policies (KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring
 one minibatch in 64. Runs are interleaved, every other repeat in reverse order, so load changes
 hit every configuration alike; the median speed and the median of each repeat's ratio to the

@@ -283,7 +283,8 @@ class BanditCalibratedClassifier(
     @property
     def model_(self) -> base.Classifier:
         """The model being trained: `model` itself, or the default booster. With
-        `rollback="defer"` it may not have learned the last minibatch or two yet (`flush`)."""
+        `rollback="defer"` it may not have learned the last minibatch or two yet, with
+        `"holdout"` the first examples of the minibatch in progress (`flush`)."""
         return self._model
 
     @property
