@@ -750,17 +750,23 @@ def test_defer_never_loses_repeats_or_reorders_a_training_example(
 # -------------------------------------------- rollback="holdout": scored on its own first examples
 
 
-@pytest.mark.parametrize("arm", [0, 2])  # "train" (its calibrate and both are a shadow's), "both"
-def test_holdout_scores_each_round_on_its_first_examples_learned_last(arm):
+@pytest.mark.parametrize(
+    ("arms", "taken"),
+    [(("train", "calibrate", "both"), "train"),  # calibrate and both: a shadow calibrator's
+     (("train", "calibrate", "both"), "both"),
+     (("train", "both"), "both")],  # model-free: the model's part left out, never rescored
+)
+def test_holdout_scores_each_round_on_its_first_examples_learned_last(arms, taken):
     """Each minibatch is measured on its first `held` examples, which nothing learns until it
     ends: their prequential scores are the "before"; the booster that learned the rest, and the
     calibrator that learned their scores, the "after". Then the held examples are routed as if
     they had come last. Replayed by hand, prediction by prediction and round by round."""
     data, size, held = phishing(200), 20, 5
     model = BanditCalibratedClassifier(
-        model=booster(), policy=AlwaysTrain(n_arms=3, arm=arm), batch_size=size, warmup=0,
-        reward_examples=held, rollback="holdout",
+        model=booster(), policy=AlwaysTrain(n_arms=len(arms), arm=arms.index(taken)),
+        arms=arms, batch_size=size, warmup=0, reward_examples=held, rollback="holdout",
     )
+    arm = 2 if taken == "both" else 0
     raw, live = booster(), model.calibrator_.clone()
     for t in range(len(data) // size):
         batch = data[t * size : (t + 1) * size]
@@ -774,9 +780,10 @@ def test_holdout_scores_each_round_on_its_first_examples_learned_last(arm):
             expected.append(calibrated(live, s))
             cal_after.learn_one(s, y)
             raw.learn_one(x, y)
-        after = [raw.score_one(x) for x, _ in head]
+        after = [raw.score_one(x) for x, _ in head] if len(arms) == 3 else before
         pairs = {"train": (cal_before, after), "calibrate": (cal_after, before),
                  "both": (cal_after, after)}
+        pairs = {name: pairs[name] for name in arms}
         gains = {name: sum(log_loss(calibrated(cal_before, b), y) - log_loss(calibrated(c, s), y)
                            for b, s, (_, y) in zip(before, scores, head, strict=True)) / held
                  for name, (c, scores) in pairs.items()}
