@@ -335,7 +335,7 @@ class BanditCalibratedClassifier(
         # anything learns it
         meter = self._meter
         if meter.recording:
-            if meter.holding_out and self._in_batch in meter.sample:  # learned at the end
+            if meter.holds_out and self._in_batch in meter.sample:  # learned at the end
                 x = dict(x)
                 self._held_out.append((x, y, positive, kwargs))
                 meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
@@ -421,7 +421,7 @@ class BanditCalibratedClassifier(
             self._policy.update_round(dict(zip(arms, rewards, strict=True)))
             taken = arms.index(arm)
             record.update(
-                rewarded_batch=self.n_batches - (self.rollback != "holdout"),
+                rewarded_batch=self.n_batches - (not self._meter.holds_out),
                 rewarded_arm=self._arms[arm],
                 improvement=improvements[taken],
                 reward=rewards[taken],

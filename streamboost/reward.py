@@ -207,9 +207,9 @@ class PairedReward(InlineState):
     rollback
         One of `ROLLBACKS` (see above). `"defer"`: `begin` sets `holding` when the
         minibatch's training examples must wait, and the controller has the model learn them
-        before the `end` that scores the minibatch after. `"holdout"`: a round is scored on its
-        own minibatch's first examples (`sample` must be a prefix); `begin` sets `holding_out`
-        and the controller keeps those examples from every learner until `end` has scored them.
+        before the `end` that scores the minibatch after. `"holdout"` (`holds_out`): a round is
+        scored on its own minibatch's first examples (`sample` must be a prefix); while it
+        is `recording` the controller keeps them from every learner until `end` has scored them.
     mapping
         How improvements become rewards: `"affine"` or `"logistic"` (see above).
     score_key
@@ -257,7 +257,8 @@ class PairedReward(InlineState):
         self.rollback = rollback
         self.score_key = score_key
         self.holding = False  # whether this minibatch's training examples wait ("defer")
-        self.holding_out = False  # whether its sampled examples wait for its end ("holdout")
+        # "holdout": a recording minibatch's sampled examples wait for its end
+        self.holds_out = rollback == "holdout"
         self.scale = 0.0  # running mean of squared improvements
         self._round: _Round | None = None  # being scored on the current minibatch
         # `_round is not None`, kept as an attribute: the controller asks it every example
@@ -272,7 +273,7 @@ class PairedReward(InlineState):
         """A minibatch starts: `trains` says whether its action trains the model, `arm` is the
         action if this minibatch's reward is measured (else None), `measured` the arms its
         round will score."""
-        if self.rollback == "holdout":
+        if self.holds_out:
             self._begin_own(arm, names, measured, model, calibrator)
             return
         scoring = self._round is not None
@@ -318,7 +319,7 @@ class PairedReward(InlineState):
             calibrator_before=calibrator.copy(),
             calibrator_after=calibrator if self._shadow is None else self._shadow,
         )
-        self.recording = self.holding_out = True
+        self.recording = True
 
     def observe(self, position: int, x: dict, score: float, positive: bool,
                 costs: tuple[float, float]) -> None:
@@ -330,7 +331,7 @@ class PairedReward(InlineState):
         if r.model_before is not None or self._model_start is not None or r.held_by is not None:
             # a frozen or deferred model scores it at the minibatch's end ("holdout": `x` is
             # the copy the controller holds)
-            r.rows.append(x if self.holding_out else dict(x))
+            r.rows.append(x if self.holds_out else dict(x))
         r.scores.append(score)
         r.positives.append(positive)
         if self.loss == "expected-cost":
@@ -349,7 +350,7 @@ class PairedReward(InlineState):
             improvements = self._improvements(r)
             result = (r.arm, r.arms, r.names, improvements, self._rewards(improvements,
                                                                           reward_range))
-        if self.rollback == "holdout":  # the round was this minibatch's own
+        if self.holds_out:  # the round was this minibatch's own
             self.drop()
             return result
         if self._next is not None:
@@ -370,7 +371,7 @@ class PairedReward(InlineState):
         """Forget the rounds in progress (none is scored), as if no minibatch had been measured."""
         self._round = self._next = self._shadow = None
         self._model_start = self._calibrator_start = None
-        self.recording = self.holding = self.holding_out = False
+        self.recording = self.holding = False
 
     def _improvements(self, r: _Round) -> list[float]:
         """Each scored arm's mean loss improvement over the round's sample: the model and

@@ -66,7 +66,7 @@ def test_models_round_trip_and_keep_learning_identically(name, tmp_path):
     if name == "deferring":
         assert loaded._held or loaded._waiting  # what waits is saved with it
     if name == "holding out":
-        assert loaded._held_out and loaded._meter.holding_out
+        assert loaded._held_out and loaded._meter.recording
     for x, y in ROWS[300:]:
         assert loaded.predict_proba_one(x) == model.predict_proba_one(x)
         loaded.learn_one(x, y)
