@@ -219,7 +219,7 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default="copy",
         help="how the reward rolls the model back: copy it; defer a measured minibatch's "
         "training until the next one is scored (for ht and arf, not oza-ht); or hold out the "
-        "first --reward-examples of a measured minibatch (a quarter) until it ends (copy)",
+        "first --reward-examples of a measured minibatch (an eighth) until it ends (copy)",
     )
     parser.add_argument(
         "--reward-map",

@@ -86,7 +86,7 @@ class BanditCalibratedClassifier(
         how improvements become rewards (`streamboost.reward`).
     reward_examples, reward_every
         The reward's budget: examples of the next minibatch scored (None: all; `"holdout"`:
-        the first of the measured one, None: a quarter), and one minibatch in `reward_every`.
+        the first of the measured one, None: an eighth), and one minibatch in `reward_every`.
     rollback
         `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
         model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`

@@ -14,10 +14,10 @@ def test_the_grid_pairs_every_budget_with_every_rollback_and_a_both_reference():
     assert len(cells) == 2 * (1 + 2 * 3 + 1)
     first = cells[:8]
     assert [c.policy for c in first] == ["both"] + ["discounted-ucb"] * 7
+    # the holdout's sample is given explicitly; the control, a copy scoring as few examples
     assert [(c.reward_every, c.rollback, c.reward_examples) for c in first[1:]] == [
-        (1, "copy", None), (1, "defer", None), (1, "holdout", None), (64, "copy", None),
-        (64, "defer", None), (64, "holdout", None),
-        (64, "copy", 8)]  # the control: a copy scoring as few examples as holdout
+        (1, "copy", None), (1, "defer", None), (1, "holdout", 4), (64, "copy", None),
+        (64, "defer", None), (64, "holdout", 4), (64, "copy", 4)]
     assert {c.seed for c in cells[8:]} == {1} and {c.model for c in cells} == {"ht"}
 
 
@@ -57,11 +57,11 @@ def test_the_control_is_compared_with_the_full_copy_where_n_is_over_one():
         rows += [row(dataset, "both", 0.1)]
         rows += [row(dataset, "discounted-ucb", 0.1, every=n, rollback_=r)
                  for n in (1, 16) for r in ("copy", "defer", "holdout")]
-        rows.append(row(dataset, "discounted-ucb", 0.105, every=16, examples=8))
+        rows.append(row(dataset, "discounted-ucb", 0.105, every=16, examples=4))
     summary = rollback.summarise(rows)
-    assert summary[("ht", "a", "copy/8 16")]["brier"] == pytest.approx(0.105)
+    assert summary[("ht", "a", "copy/4 16")]["brier"] == pytest.approx(0.105)
     assert summary[("ht", "a", "copy 16")]["brier"] == pytest.approx(0.1)
     text = rollback.report(summary, ["ht"], ["a", "b"], [1, 16], "cmd")
-    assert "| ht | 16 | copy/8 | 0.1050 | 0.1000 | 0.1000 | 0 of 2 | +5.0 % (a) |" in text
-    assert "| ht | 1 | copy/8 |" not in text
-    assert "| copy 1 | defer 1 | holdout 1 | copy 16 | defer 16 | holdout 16 | copy/8 16 |" in text
+    assert "| ht | 16 | copy/4 | 0.1050 | 0.1000 | 0.1000 | 0 of 2 | +5.0 % (a) |" in text
+    assert "| ht | 1 | copy/4 |" not in text
+    assert "| copy 1 | defer 1 | holdout 1 | copy 16 | defer 16 | holdout 16 | copy/4 16 |" in text
