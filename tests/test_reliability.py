@@ -439,10 +439,19 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _sigint_as_a_shell_leaves_it() -> None:
+    # A child inherits an ignored or blocked SIGINT; in the full suite something before this
+    # test left it so (the grid then ignored Ctrl-C and exited 0), while a shell always starts
+    # a command with the default
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_grid(out: Path) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "streamboost.cli", *GRID, "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_sigint_as_a_shell_leaves_it,
     )
 
 
