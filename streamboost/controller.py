@@ -409,7 +409,8 @@ class BanditCalibratedClassifier(
             self._learn(self._held)
             self._held = []
         scored = self._meter.end(self._policy.reward_range) if self._policy.uses_rewards else None
-        self._route_held_out()
+        if self._held_out:  # rollback "holdout": the round is scored; its examples come last
+            self._route_held_out()
         if self._waiting:  # they wait on if this minibatch's own round is scored next
             if self._meter.holds_round:
                 self._held = self._waiting
