@@ -11,6 +11,7 @@ import math
 import os
 import pickle
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -329,6 +330,39 @@ def test_check_features_refuses_exactly_the_bad_values_and_names_the_first(value
                 continue
             with pytest.raises(ValueError, match=f"^feature '{bad[0]}' is "):
                 check_features(x)
+
+
+def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
+    """`validation.records`' general path: pandas' `to_dict`, cell by cell."""
+    rows = []
+    for index, row in zip(X.index, X.to_dict(orient="records"), strict=True):
+        x = {}
+        for key, value in row.items():
+            if value == value:
+                if not -LIMIT <= value <= LIMIT:
+                    raise ValueError(f"row {index!r}, column {key!r} is {value!r}")
+                x[key] = value
+        rows.append(x)
+    return rows
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cells=st.lists(st.lists(st.one_of(FEATURE, st.just(float("nan"))), min_size=3, max_size=3),
+                   max_size=6),
+)
+def test_records_of_a_float_frame_are_to_dicts_and_name_the_same_first_bad_cell(cells):
+    X = pd.DataFrame(cells, columns=["a", 2, "c"], index=[f"r{i}" for i in range(len(cells))],
+                     dtype=float)
+    try:
+        expected = _records_by_to_dict(X)
+    except ValueError as error:
+        with pytest.raises(ValueError, match=f"^{re.escape(str(error))}; expected"):
+            validation.records(X)
+        return
+    got = validation.records(X)
+    assert got == expected
+    assert all(type(v) is float for x in got for v in x.values())
 
 
 @pytest.mark.skipif(kernels.compiled is None, reason="the compiled kernels are not built")
