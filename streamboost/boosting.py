@@ -307,13 +307,19 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         """
         if kwargs:
             self._check_kwargs(kwargs)
+        self._learn_many(X, y, None, **kwargs)
+
+    def _learn_many(self, X: pd.DataFrame, y, table: np.ndarray | None, **kwargs) -> None:
+        """`learn_many`, the labels `y` any sequence; `table`: `_members.frame(X)` if the
+        caller has it already (`scores.ScoredFrame`), else None."""
         held = self._members
         labels, positive = self._labels.check_many(y, len(X))  # checked before any change
         if not held.minibatch or self._variant is not None:
             for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)
             return
-        table = held.frame(X)  # checked before any change
+        if table is None:
+            table = held.frame(X)  # checked before any change
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
         targets = np.fromiter(map(positive.__getitem__, labels), dtype=bool, count=len(labels))
@@ -462,11 +468,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
         if kwargs:
             self._check_kwargs(kwargs)
-        held = self._members
-        if not held.minibatch:
+        if not self._members.minibatch:
             probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
             return pd.DataFrame(probas, index=X.index)
-        scores = self._score_table(held.frame(X))
+        scores = self.score_many(X)
         labels = (self._labels.pos_label,)
         if self._labels.negative is not None:
             labels = (self._labels.negative, *labels)
@@ -478,6 +483,14 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             scores.reshape(len(X), len(labels)), index=X.index, columns=self._columns[1],
             copy=False,
         )
+
+    def score_many(self, X: pd.DataFrame) -> np.ndarray:
+        """`score_one` of every row of `X`, as an array (with array members: every member
+        scores the whole frame at once; the frame is checked as `learn_many` checks it)."""
+        held = self._members
+        if not held.minibatch:
+            return np.array([self._score_one(x) for x in records(X)], dtype=float)
+        return self._score_table(held.frame(X))
 
     def _score_table(self, table: np.ndarray) -> np.ndarray:
         return table_scores(self._members, table, self._vote_weights(), self.score)

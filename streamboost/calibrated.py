@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import functools
 import typing
 
 import numpy as np
@@ -15,10 +16,10 @@ from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import calibrated, calibrated_many
 from .scores import (
     PrequentialScore,
+    ScoredFrame,
     booster,
     calibrator_for,
     check_model,
-    frame_scores,
     learns_bools,
     positive_score,
     positive_scores,
@@ -28,11 +29,100 @@ from .validation import matrix, records
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CalibratedClassifier"]
+__all__ = ["CalibratedClassifier", "FramePredictions"]
+
+
+class FramePredictions:
+    """`predict_proba_many` and `predict_many` of a wrapper that calibrates its model's scores
+    (`CalibratedClassifier`, `BanditCalibratedClassifier`): the frame is checked, the model
+    scores every row (by minibatch when it learns by minibatch, `scores.ScoredFrame`, kept for
+    a `learn_many` of the same frame; else row by row), the calibrator maps the scores. The
+    wrapper has `_wrapped_model`, `_calibrator`, `_labels`, `_score_key`, `_scorer` (a
+    `scores.PrequentialScore`) and `CostSensitiveMixin`'s `_call_threshold`."""
+
+    @property
+    def _minibatch(self) -> bool:
+        """Whether the model learns and scores by minibatch (a River `MiniBatchClassifier`)."""
+        return isinstance(self._wrapped_model, base.MiniBatchClassifier)
+
+    def _unit_test_skips(self) -> set[str]:
+        # the model's own learn_many is not its learn_one loop (as River says of its own)
+        return {"check_learn_many_matches_learn_one"} if self._minibatch else set()
+
+    def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
+        """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
+        with the model's `predict_proba_many` when it has one."""
+        import pandas as pd
+
+        p = calibrated_many(self._calibrator, self._frame_scores(X))
+        labels = self._labels
+        if labels.negative is None:
+            columns, p = [labels.pos_label], p[:, None]
+        else:
+            columns, p = [labels.negative, labels.pos_label], np.column_stack((1.0 - p, p))
+        # one array, not a dict of columns: a third of the frame's cost
+        return pd.DataFrame(p, index=X.index, columns=_columns(tuple(columns)), copy=False)
+
+    def predict_many(
+        self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
+    ) -> pd.Series:
+        """The minimum-expected-cost label of every row of `X`: `predict_one`'s, costs per call
+        or from `set_costs`."""
+        import pandas as pd
+
+        threshold = self._call_threshold(c_fp, c_fn)
+        p = calibrated_many(self._calibrator, self._frame_scores(X))
+        labels = self._labels
+        decisions = [labels.pos_label if q > threshold else labels.negative for q in p.tolist()]
+        return pd.Series(decisions, index=X.index, dtype=object)
+
+    def _frame_scores(self, X: pd.DataFrame) -> np.ndarray:
+        """The model's score of every row of `X`, the frame checked first."""
+        if not self._minibatch:
+            return np.array([positive_score(self._wrapped_model, x, self._score_key)
+                             for x in records(X)], dtype=float)
+        return self._score_frame(X).scores
+
+    def _score_frame(self, X: pd.DataFrame) -> ScoredFrame:
+        """`X`, checked, scored by the minibatch model as it stands: the scores of a
+        prediction on that very frame, unchanged, with nothing learned since (a prequential
+        loop predicts a minibatch, then learns it: `PrequentialScore.kept_frame`), else scored
+        now, and kept."""
+        values = self._check_frame(X)
+        scorer = self._scorer
+        scored = scorer.kept_frame(X, values)
+        if scored is None:
+            scored = ScoredFrame(self._wrapped_model, X, self._score_key)
+            scorer.keep_frame(X, values, scored)
+        return scored
+
+    def _check_frame(self, X: pd.DataFrame) -> np.ndarray:
+        """For a minibatch model: `X`'s values (`validation.matrix`: a bad cell raises, naming
+        its row and column), a missing one refused where the model's minibatch methods cannot
+        take it (ours can)."""
+        values = matrix(X)
+        model = self._wrapped_model
+        if booster(model) is None and np.isnan(values).any():
+            row, column = np.argwhere(np.isnan(values))[0]
+            raise ValueError(
+                f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
+                f"{type(model).__name__}'s minibatch methods take no missing values: fill them, "
+                "or learn row by row with learn_one (a missing key is an absent feature)"
+            )
+        return values
+
+
+@functools.lru_cache(maxsize=32)
+def _columns(labels: tuple) -> pd.Index:
+    """The (immutable) columns of a frame of probabilities: building an Index costs as much as
+    the frame."""
+    import pandas as pd
+
+    return pd.Index(labels)
 
 
 class CalibratedClassifier(
-    Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+    FramePredictions, Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
 ):
     r"""Calibrate any binary River classifier online; decide with costs.
 
@@ -54,10 +144,10 @@ class CalibratedClassifier(
     online calibrator tracks the stream better (measured in docs/calibration.md).
 
     **Minibatches.** With a model that learns by minibatch (a River `MiniBatchClassifier`:
-    `LogisticRegression`, `OzaBoostClassifier`), `learn_many` scores the whole frame with the
-    model's `predict_proba_many`, the calibrator learns those scores in order, then the model
-    learns the frame with its own `learn_many`: every score is still out of sample. Any other
-    model is taken row by row (`learn_one`'s rule exactly).
+    `LogisticRegression`, `OzaBoostClassifier`), `learn_many` scores the whole frame (once: a
+    frame `predict_proba_many` just scored is not scored again), the calibrator learns those
+    scores in order, then the model learns the frame with its own `learn_many`: every score is
+    still out of sample. Any other model is taken row by row (`learn_one`'s rule exactly).
 
     **Labels.** Binary-only River models (`LogisticRegression`, River's `AdaBoostClassifier`
     of them: `_multiclass` False) learn `y == pos_label` as a bool, since they would read any
@@ -154,17 +244,9 @@ class CalibratedClassifier(
         yield {"model": OzaBoostClassifier(DecisionStump(), n_models=5, seed=1),
                "calibrator": "histogram"}
 
-    def _unit_test_skips(self) -> set[str]:
-        # the model's own learn_many is not its learn_one loop (as River says of its own)
-        return {"check_learn_many_matches_learn_one"} if self._minibatch else set()
-
     @property
     def _wrapped_model(self) -> base.Classifier:
         return self.model
-
-    @property
-    def _minibatch(self) -> bool:
-        return isinstance(self.model, base.MiniBatchClassifier)
 
     @property
     def _multiclass(self) -> bool:
@@ -188,30 +270,6 @@ class CalibratedClassifier(
         if self._recent is not None:
             self._recent.append((dict(x), positive))
 
-    def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
-        """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
-        with the model's `predict_proba_many` when it has one."""
-        import pandas as pd
-
-        p = calibrated_many(self._calibrator, self._frame_scores(X))
-        labels = self._labels
-        if labels.negative is None:
-            return pd.DataFrame({labels.pos_label: p}, index=X.index)
-        return pd.DataFrame({labels.negative: 1.0 - p, labels.pos_label: p}, index=X.index)
-
-    def predict_many(
-        self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
-    ) -> pd.Series:
-        """The minimum-expected-cost label of every row of `X`: `predict_one`'s, costs per call
-        or from `set_costs`."""
-        import pandas as pd
-
-        threshold = self._call_threshold(c_fp, c_fn)
-        p = calibrated_many(self._calibrator, self._frame_scores(X))
-        labels = self._labels
-        decisions = [labels.pos_label if q > threshold else labels.negative for q in p.tolist()]
-        return pd.Series(decisions, index=X.index, dtype=object)
-
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         """Learn a minibatch (see **Minibatches** above); every label and cell is checked, and
         every row scored, before the calibrator or the model learns anything."""
@@ -220,34 +278,15 @@ class CalibratedClassifier(
             for x, label in zip(records(X), labels, strict=True):
                 self.learn_one(x, label, **kwargs)
             return
-        scores = self._frame_scores(X)
+        scored = self._score_frame(X)
         targets = [positive[label] for label in labels]
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
-        self._calibrator.learn_many(scores.tolist(), targets)
-        if self._bools:
-            import pandas as pd
-
-            y = pd.Series(targets, index=X.index)
-        self.model.learn_many(X, y, **kwargs)
+        self._calibrator.learn_many(scored.scores.tolist(), targets)
+        scored.learn(targets if self._bools else labels, **kwargs)
         self._scorer.forget()
         if self._recent is not None:
             self._recent.extend(zip(records(X), targets, strict=True))
-
-    def _frame_scores(self, X: pd.DataFrame) -> np.ndarray:
-        """The model's score of every row of `X`, the frame checked first (`validation`)."""
-        if not self._minibatch:
-            return np.array([positive_score(self.model, x, self._score_key) for x in records(X)],
-                            dtype=float)
-        values = matrix(X)  # a bad cell raises, naming its row and column, before any change
-        if booster(self.model) is None and np.isnan(values).any():
-            row, column = np.argwhere(np.isnan(values))[0]
-            raise ValueError(
-                f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
-                f"{type(self.model).__name__}'s minibatch methods take no missing values: fill "
-                "them, or learn row by row with learn_one (a missing key is an absent feature)"
-            )
-        return frame_scores(self.model, X, self._score_key)
 
     def recalibrate(self) -> None:
         """Refit the calibrator to the current model's scores of the last `window` examples

@@ -11,11 +11,18 @@ from river import base
 from . import bandits
 from .arms import resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
+from .calibrated import FramePredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
 from .reward import LOSSES, MAPPINGS, ROLLBACKS, PairedReward, calibrated, held_out
-from .scores import PrequentialScore, calibrator_for, check_model, learns_bools, positive_score
+from .scores import (
+    PrequentialScore,
+    calibrator_for,
+    check_model,
+    learns_bools,
+    positive_score,
+)
 from .validation import records
 
 if typing.TYPE_CHECKING:
@@ -27,7 +34,7 @@ REWARDS = LOSSES
 
 
 class BanditCalibratedClassifier(
-    Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+    FramePredictions, Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
 ):
     r"""Any River classifier calibrated online, a policy deciding per minibatch what learns.
 
@@ -244,8 +251,9 @@ class BanditCalibratedClassifier(
             score_key=self._score_key,
             rollback=rollback,
         )
-        # rollback "defer": training examples that wait, as (x, label, kwargs): those of the
-        # round scored on the current minibatch, and the current minibatch's own
+        # rollback "defer": training examples that wait, as (x, label, kwargs), or frames
+        # learned by minibatch, as (X, y, None): those of the round scored on the current
+        # minibatch, and the current minibatch's own
         self._held: list[tuple] = []
         self._waiting: list[tuple] = []
         # rollback "holdout": the current minibatch's scored examples, as (x, y, positive, kwargs)
@@ -307,19 +315,6 @@ class BanditCalibratedClassifier(
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
         score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
-
-    def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
-        import pandas as pd
-
-        probas = [self.predict_proba_one(x) for x in records(X)]
-        return pd.DataFrame(probas, index=X.index)
-
-    def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
-        import pandas as pd
-
-        return pd.Series(
-            [self.predict_one(x, **kwargs) for x in records(X)], index=X.index, dtype=object
-        )
 
     # ------------------------------------------------------------------ learning
 
@@ -436,9 +431,13 @@ class BanditCalibratedClassifier(
         self.last_batch = record
 
     def _learn(self, examples: list[tuple]) -> None:
-        learn = self._model.learn_one
+        model = self._model
         for x, label, kwargs in examples:
-            learn(x, label, **kwargs)
+            if kwargs is None:  # a frame that waited (`_learn_minibatch`)
+                model.learn_many(x, label)
+            else:
+                model.learn_one(x, label, **kwargs)
+        self._scorer.forget()
 
     def _route_held_out(self) -> None:
         """Rollback "holdout": route the examples the round was scored on, as if they had come
@@ -478,14 +477,77 @@ class BanditCalibratedClassifier(
         self._meter.drop()
         self._learn(examples)
         self._route_held_out()
+        self._scorer.forget()  # the model learned: a score kept by predict_proba_one is stale
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
-        """Learn a minibatch: the same as a `learn_one` loop, so minibatch boundaries fall every
-        `batch_size` examples whatever the size of `X`. Every label is checked first."""
-        rows = records(X)
-        labels, _ = self._labels.check_many(y, len(rows))
-        for x, label in zip(rows, labels, strict=True):
-            self.learn_one(x, label, **kwargs)
+        """Learn a frame; every label and cell is checked before anything changes. Minibatch
+        boundaries fall every `batch_size` examples whatever the size of `X`. With a model
+        that learns by minibatch (`FramePredictions._minibatch`) and no keyword arguments,
+        each minibatch that `X` holds whole is learned by minibatch (`_learn_minibatch`);
+        the rows before the first boundary and after the last are `learn_one`'s."""
+        labels, positive = self._labels.check_many(y, len(X))
+        if not self._minibatch or kwargs:
+            for x, label in zip(records(X), labels, strict=True):
+                self.learn_one(x, label, **kwargs)
+            return
+        size, n = self.batch_size, len(X)
+        if n == size and self._in_batch == 0:
+            self._learn_minibatch(X, labels, positive)  # scoring it checks it, changing nothing
+            return
+        self._check_frame(X)
+        start = min(n, (size - self._in_batch) % size)  # the first minibatch boundary in X
+        whole = start + (n - start) // size * size
+        # the rows around the whole minibatches, one by one (a missing cell: an absent key)
+        rows = records(X) if start or whole < n else []
+        for x, label in zip(rows[:start], labels[:start], strict=True):
+            self.learn_one(x, label)
+        for at in range(start, whole, size):
+            self._learn_minibatch(X.iloc[at : at + size], labels[at : at + size], positive)
+        for x, label in zip(rows[whole:], labels[whole:], strict=True):
+            self.learn_one(x, label)
+
+    def _learn_minibatch(self, X: pd.DataFrame, labels: list, positive: dict) -> None:
+        """A whole checked minibatch, by minibatch: the model scores every row as the minibatch
+        begins (the prequential scores the calibrator learns and the reward records), then the
+        arm routes them: the calibrator learns the scores in order, the model the frame with
+        its own `learn_many`. Rollback "holdout" holds the first rows out and routes them
+        last, one by one; "defer" has them wait as `learn_one` does."""
+        import pandas as pd
+
+        scored = self._score_frame(X)
+        scores = scored.scores.tolist()
+        targets = [positive[label] for label in labels]
+        for label in dict.fromkeys(labels):  # in order: the first other label names the negative
+            self._labels.learn(label)
+        self._start_batch()
+        meter = self._meter
+        held = 0
+        if meter.recording:
+            rows = records(X)
+            costs = (self.c_fp, self.c_fn)
+            for i, (x, score, target) in enumerate(zip(rows, scores, targets, strict=True)):
+                meter.observe(i, x, score, target, costs)
+            if meter.holds_out:  # the sample is a prefix: learned when the round is scored
+                held = len(meter.sample)
+                self._held_out.extend(
+                    (rows[i], labels[i], targets[i], {}) for i in range(held))
+        scores, targets, labels = scores[held:], targets[held:], labels[held:]
+        if self._route == "train":
+            for score, target in zip(scores, targets, strict=True):
+                meter.shadow(score, target)
+        else:
+            update = self._calibrator._update  # the model's scores: checked, in [0, 1]
+            for score, target in zip(scores, targets, strict=True):
+                update(score, target)
+        if self._route != "calibrate":
+            y = targets if self._bools else labels
+            if meter.holding:  # rollback "defer" (nothing held out): the frame waits
+                self._waiting.append((X, pd.Series(y, index=X.index), None))
+            else:
+                scored.learn(y, held)
+                self._scorer.forget()
+        self._in_batch = self.batch_size - 1
+        self._next_example()
 
 
 _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement",

@@ -15,9 +15,13 @@ from .members import ArrayMembers
 from .state import InlineState, get_state, inline_dumps, slot_names
 from .validation import check_features, one_line
 
+if typing.TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "FrozenScorer",
     "PrequentialScore",
+    "ScoredFrame",
     "booster",
     "calibrator_for",
     "check_model",
@@ -188,7 +192,10 @@ class PrequentialScore(InlineState):
     directly; one with array members keeps its own copy of the `x` it scored last, which is
     shared rather than copied again, and `take` hands that very copy to the model, whose own
     "is this the x I scored?" check is then an identity test: one copy and one comparison of
-    `x` per prequential step, not two and three.
+    `x` per prequential step, not two and three. By minibatch, `keep_frame` keeps the last
+    frame scored (`ScoredFrame`) with a copy of its values, and `kept_frame` hands it back for
+    the same frame object with equal columns and values; `take` and `forget` drop it (the
+    model learns).
 
     Examples
     --------
@@ -207,7 +214,7 @@ class PrequentialScore(InlineState):
 
     """
 
-    __slots__ = ("_direct", "_score", "_shared", "_x", "model", "pos_label")
+    __slots__ = ("_direct", "_frame", "_score", "_shared", "_x", "model", "pos_label")
 
     def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
         self.model = model
@@ -216,6 +223,7 @@ class PrequentialScore(InlineState):
         self._shared = self._direct and isinstance(model._members, ArrayMembers)
         self._x: dict | None = None  # the last x predict scored, and its score
         self._score = 0.5
+        self._frame: tuple | None = None  # (X, its columns, a copy of its values, ScoredFrame)
 
     def predict(self, x: dict) -> float:
         """The score of `x`, checked first; kept for a `take` of the same `x`."""
@@ -235,6 +243,7 @@ class PrequentialScore(InlineState):
         nothing learned or scored in between; the dict is then that copy), else `x` checked and
         scored now (a bad model output raises); the dict is `x` otherwise."""
         last, self._x = self._x, None
+        self._frame = None  # the model is about to learn
         if last is not None and last == x:
             if not self._shared:
                 return self._score, x
@@ -250,11 +259,27 @@ class PrequentialScore(InlineState):
         return _proba_score(self.model, x, self.pos_label)
 
     def forget(self) -> None:
-        """Drop the kept score (the model learned since: a minibatch)."""
-        self._x = None
+        """Drop the kept scores (the model learned since: a minibatch)."""
+        self._x = self._frame = None
+
+    def keep_frame(self, X: pd.DataFrame, values: np.ndarray, scored: ScoredFrame) -> None:
+        """Keep `scored`, the score of frame `X` whose checked values are `values`."""
+        self._frame = (X, X.columns, values.copy(), scored)
+
+    def kept_frame(self, X: pd.DataFrame, values: np.ndarray) -> ScoredFrame | None:
+        """The kept `ScoredFrame` if `X` is its frame, with its columns and `values` (NaN for
+        NaN) still, else None."""
+        kept = self._frame
+        if kept is None or kept[0] is not X:
+            return None
+        _, columns, kept_values, scored = kept
+        if not (X.columns is columns or X.columns.equals(columns)):
+            return None
+        return scored if np.array_equal(values, kept_values, equal_nan=True) else None
 
     def __getstate__(self) -> dict:
-        return {**get_state(self, slot_names(type(self))), "_x": None}  # a checkpoint keeps no x
+        # a checkpoint keeps no x and no frame
+        return {**get_state(self, slot_names(type(self))), "_x": None, "_frame": None}
 
 
 def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Hashable) -> list:
@@ -281,6 +306,57 @@ def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Ha
     return [positive_score(model, x, pos_label) for x in xs]
 
 
+class ScoredFrame:
+    """A frame, scored by a minibatch model as it stands, for the model to learn next.
+
+    The wrappers' minibatch step scores a frame (the prequential scores their calibrator
+    learns), then the model learns the same frame. An `OzaBoostClassifier` with array members
+    scores the matrix of the frame (`ArrayMembers.frame`, which checks every cell) and learns
+    that matrix: the frame is checked and converted once, not twice. Any other minibatch model
+    scores with `frame_scores` and learns with its `learn_many`; the caller checks the frame.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from river import linear_model
+    >>> from streamboost import OzaBoostClassifier
+    >>> from streamboost.scores import ScoredFrame
+    >>> model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    >>> X = pd.DataFrame({"a": [1.0, -1.0] * 4})
+    >>> scored = ScoredFrame(model, X, True)
+    >>> scored.scores.tolist()  # nothing learned yet
+    [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
+    >>> scored.learn([True, False] * 4)
+    >>> model.score_one({"a": 1.0}) > 0.5 > model.score_one({"a": -1.0})
+    True
+
+    """
+
+    __slots__ = ("_table", "frame", "model", "scores")
+
+    def __init__(self, model: base.MiniBatchClassifier, X: pd.DataFrame,
+                 pos_label: typing.Hashable):
+        self.model, self.frame = model, X
+        held = model._members if booster(model) is not None else None
+        if held is not None and held.minibatch:
+            self._table = held.frame(X)  # a bad cell raises, before any change
+            self.scores = model._score_table(self._table)
+        else:
+            self._table = None
+            self.scores = frame_scores(model, X, pos_label)
+
+    def learn(self, y: typing.Sequence, start: int = 0, **kwargs) -> None:
+        """The model learns the rows of the frame from `start` on, labelled `y` (one label per
+        row learned, as the model learns them); keyword arguments go to its `learn_many`."""
+        X = self.frame.iloc[start:] if start else self.frame
+        if self._table is not None and not kwargs:
+            self.model._learn_many(X, y, self._table[start:])
+            return
+        import pandas as pd
+
+        self.model.learn_many(X, pd.Series(y, index=X.index), **kwargs)
+
+
 def frame_scores(model: base.MiniBatchClassifier, X, pos_label: typing.Hashable) -> np.ndarray:
     """`positive_score` of each row of the checked frame `X`, from the model's
     `predict_proba_many` (one call for the minibatch): its `pos_label` column, or row by row
@@ -297,6 +373,8 @@ def frame_scores(model: base.MiniBatchClassifier, X, pos_label: typing.Hashable)
     [0.51, 0.49]
 
     """
+    if booster(model) is not None:  # its scores, without a frame of probabilities
+        return model.score_many(X)
     proba = model.predict_proba_many(X)
     if pos_label in proba.columns and len(proba.columns) <= 2:  # the usual frame
         p = proba[pos_label].to_numpy(dtype=float)

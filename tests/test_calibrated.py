@@ -311,6 +311,57 @@ def test_a_minibatch_scores_every_row_before_the_model_learns_it():
     assert batched.calibrator_.n_seen == looped.calibrator_.n_seen == 400
 
 
+def _wrappers(name: str) -> list:
+    """A `CalibratedClassifier` and a controller running "both" by minibatches of 40 rows."""
+    return [CalibratedClassifier(models()[name]),
+            BanditCalibratedClassifier(model=models()[name], policy="both", batch_size=40,
+                                       warmup=0)]
+
+
+@pytest.mark.parametrize("name", ["lr", "oza"])
+def test_a_minibatch_predicted_then_learned_is_scored_once(name, monkeypatch):
+    """A prequential loop by minibatch (`predict_proba_many`, then `learn_many` of the same
+    frame) scores the frame once, and learns exactly what scoring it afresh learns; a frame
+    changed in place in between, or a model that learned in between, is scored afresh."""
+    from streamboost import scores
+
+    frames = list(_frames(ROWS[:400], 40))
+    built, original = [], scores.ScoredFrame.__init__
+
+    def counted(self, *args):
+        built.append(args[1])
+        original(self, *args)
+
+    monkeypatch.setattr(scores.ScoredFrame, "__init__", counted)
+    for kept, fresh in zip(_wrappers(name), _wrappers(name), strict=True):
+        for X, y in frames:
+            kept.predict_proba_many(X)
+            kept.learn_many(X, y)
+            fresh.learn_many(X.copy(), y)  # another object: scored again
+        probe = frames[0][0]
+        assert kept.predict_proba_many(probe).equals(fresh.predict_proba_many(probe))
+    assert len(built) == 2 * (2 * len(frames) + 2)  # each frame once by each wrapper
+    # changed in place, or the model learned since: the kept scores are not used
+    for wrapper, other in zip(_wrappers(name), _wrappers(name), strict=True):
+        for X, y in frames[2:6]:  # trained: the scores depend on the values
+            wrapper.learn_many(X, y)
+            other.learn_many(X, y)
+        X, y = frames[0]
+        X, changed = X.copy(), X.copy()
+        wrapper.predict_proba_many(X)
+        X.iloc[0, 0] += 1.0
+        changed.iloc[0, 0] += 1.0
+        wrapper.learn_many(X, y)
+        other.learn_many(changed, y)
+        wrapper.predict_proba_many(X)
+        wrapper.learn_one(*ROWS[450])
+        other.learn_one(*ROWS[450])
+        wrapper.learn_many(X, y)
+        other.learn_many(X.copy(), y)
+        probe = frames[1][0]
+        assert wrapper.predict_proba_many(probe).equals(other.predict_proba_many(probe))
+
+
 def test_calibration_repairs_100_stumps_learning_by_minibatch():
     # the thesis's setting by minibatch: the vote of 100 stumps is a distorted probability
     import itertools

@@ -20,7 +20,15 @@ from streamboost import (
     OzaBoostClassifier,
     bandits,
 )
-from streamboost.reward import LOSSES, MAPPINGS, PairedReward, calibrated, losses
+from streamboost.reward import (
+    LOSSES,
+    MAPPINGS,
+    ROLLBACKS,
+    PairedReward,
+    calibrated,
+    held_out,
+    losses,
+)
 
 
 def phishing(n: int = 600) -> list[tuple[dict, bool]]:
@@ -426,21 +434,139 @@ def test_memory_stays_flat_as_the_stream_grows(policy):
     assert sizes[2] <= sizes[0] * 1.02, sizes
 
 
-def test_learn_many_is_a_learn_one_loop():
-    """Minibatches through pandas give the same model as examples one by one: same arms, same
-    rewards, same probabilities (a bandit with counterfactual rewards, so every path is used)."""
+def frame(chunk: list[tuple[dict, bool]]) -> tuple[pd.DataFrame, pd.Series]:
+    return pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk])
+
+
+def test_learn_many_is_a_learn_one_loop_for_a_model_without_minibatches():
+    """A model that does not learn by minibatch (a Hoeffding tree) learns a frame row by row:
+    same arms, same rewards, same probabilities as examples one by one (a bandit with
+    counterfactual rewards, so every path is used)."""
     data = phishing(400)
     params = {"policy": "discounted-ucb", "batch_size": 16, "warmup": 2, "seed": 5}
-    one, many = (BanditCalibratedClassifier(model=booster(), **params) for _ in range(2))
+    one, many = (BanditCalibratedClassifier(model=tree.HoeffdingTreeClassifier(), **params)
+                 for _ in range(2))
     for x, y in data:
         one.learn_one(x, y)
     for start in range(0, len(data), 50):  # chunks that do not align with the minibatches
-        chunk = data[start : start + 50]
-        many.learn_many(pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk]))
+        many.learn_many(*frame(data[start : start + 50]))
     assert one.arm_counts == many.arm_counts and list(one.trace) == list(many.trace)
     assert sum(r["rewards"] is not None and len(r["rewards"]) == 3 for r in one.trace) > 5
-    for x, _ in data[:20]:
-        assert one.predict_proba_one(x) == many.predict_proba_one(x)
+    p = many.predict_proba_many(frame(data[:20])[0])[True].tolist()
+    assert p == pytest.approx([one.predict_proba_one(x)[True] for x, _ in data[:20]], abs=1e-15)
+
+
+@pytest.mark.parametrize("make", [booster, linear_model.LogisticRegression])
+def test_learn_many_with_both_is_the_calibrated_classifiers(make):
+    """By minibatch, `"both"` is `CalibratedClassifier.learn_many` on each minibatch: the
+    calibrator learns the scores of the model as the minibatch began, then the model learns
+    the frame with its own `learn_many` (bit for bit)."""
+    from streamboost import CalibratedClassifier
+
+    data = phishing(320)
+    model = BanditCalibratedClassifier(model=make(), policy="both", batch_size=16, warmup=0)
+    reference = CalibratedClassifier(make())
+    for start in range(0, len(data), 64):  # four minibatches a frame
+        model.learn_many(*frame(data[start : start + 64]))
+        for at in range(start, start + 64, 16):
+            reference.learn_many(*frame(data[at : at + 16]))
+    X = frame(data[:40])[0]
+    assert model.n_batches == 20 and model.arm_counts["both"] == 20
+    assert model.predict_proba_many(X).equals(reference.predict_proba_many(X))
+    assert model.predict_many(X, c_fn=3.0).equals(reference.predict_many(X, c_fn=3.0))
+
+
+def test_rewards_by_minibatch_are_the_paired_improvements_on_the_next_minibatch():
+    """As `learn_one`'s rounds (`assert_train_rounds`), with the scores of the booster as each
+    minibatch began and a booster that learns each minibatch with `learn_many`."""
+    from streamboost.scores import frame_scores
+
+    data, size = phishing(200), 20
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=0,
+        reward_examples=size,
+    )
+    raw, snapshots, calibrators = booster(), [], []
+    for start in range(0, len(data), size):
+        X, y = frame(data[start : start + size])
+        snapshots.append(pickle.loads(pickle.dumps(raw)))
+        calibrators.append(model.calibrator_.clone())
+        calibrators[-1].learn_many(frame_scores(raw, X, True).tolist(), y.tolist())
+        model.learn_many(X, y)
+        raw.learn_many(X, y)
+    rounds = [r for r in model.trace if r["improvements"] is not None]
+    assert len(rounds) == len(data) // size - 1
+    assert_train_rounds(rounds, data, size, snapshots, calibrators)
+
+
+class Spy(OzaBoostClassifier):
+    """A booster that records every example it learns, one by one or by minibatch."""
+
+    def learn_one(self, x, y, **kwargs):
+        self.seen.append(tuple(x.values()))
+        super().learn_one(x, y, **kwargs)
+
+    def _learn_many(self, X, y, table, **kwargs):  # learn_many's and `ScoredFrame`'s way in
+        self.sizes.append(len(X))
+        self.seen.extend(map(tuple, X.to_numpy().tolist()))
+        super()._learn_many(X, y, table, **kwargs)
+
+
+@pytest.mark.parametrize("rollback", ROLLBACKS)
+@pytest.mark.parametrize("width", [16, 40, 53])
+def test_learn_many_never_loses_or_repeats_an_example(rollback, width):
+    """Frames of any width: the minibatches a frame holds whole are learned by minibatch, the
+    rows around them one by one; once flushed the booster has learned each example of every
+    minibatch that trains exactly once, and the calibrator those of every minibatch that
+    calibrates; the minibatches fall where a `learn_one` loop puts them."""
+    data, size = phishing(400), 16
+    spy = Spy(linear_model.LogisticRegression(), n_models=5, seed=3)
+    spy.seen, spy.sizes = [], []
+    model = BanditCalibratedClassifier(
+        model=spy, policy=MeasuredRandom(n_arms=3, seed=1), batch_size=size, warmup=1,
+        rollback=rollback,
+    )
+    for start in range(0, len(data), width):
+        model.learn_many(*frame(data[start : start + width]))
+        assert (model.n_batches, model._in_batch) == divmod(min(start + width, len(data)), size)
+    model.flush()
+    arms = [r["arm"] for r in model.trace]
+    trained = [tuple(x.values()) for i, (x, _) in enumerate(data) if arms[i // size] != "calibrate"]
+    assert sorted(spy.seen) == sorted(trained)
+    assert model.calibrator_.n_seen == sum(arms[i // size] != "train" for i in range(len(data)))
+    whole = sum(
+        (k * size) // width == (k * size + size - 1) // width for k in range(len(data) // size)
+        if arms[k] != "calibrate")
+    held = held_out(size, None) if rollback == "holdout" else 0  # learned one by one, last
+    assert set(spy.sizes) <= {size, size - held}
+    assert len(spy.sizes) == whole > 0
+
+
+@pytest.mark.parametrize("make", [booster, linear_model.LogisticRegression])
+def test_a_rejected_frame_changes_nothing(make):
+    """A bad cell anywhere in a frame, even in a minibatch after whole ones, is refused before
+    any row is learned or any arm drawn; so is a missing one for a model whose minibatch
+    methods cannot take it (River's logistic regression)."""
+    model = BanditCalibratedClassifier(model=make(), policy="discounted-ucb", batch_size=8,
+                                       warmup=1, seed=0)
+    model.learn_many(*frame(phishing(21)))
+    before = pickle.dumps(model)
+    X, y = frame(phishing(60)[21:])
+    X.iloc[-1, 0] = float("inf")
+    with pytest.raises(ValueError, match=r"row 38, column .* is inf"):
+        model.learn_many(X, y)
+    if make is linear_model.LogisticRegression:
+        X.iloc[-1, 0] = float("nan")
+        with pytest.raises(ValueError, match=r"row 38, column .* is missing \(NaN\)"):
+            model.learn_many(X, y)
+    assert pickle.dumps(model) == before
+    model.learn_many(*frame(phishing(24)[21:]))  # at a boundary: a frame of one minibatch
+    before = pickle.dumps(model)
+    X, y = frame(phishing(32)[24:])
+    X.iloc[-1, 0] = float("inf")
+    with pytest.raises(ValueError, match=r"row 7, column .* is inf"):
+        model.learn_many(X, y)
+    assert pickle.dumps(model) == before
 
 
 def test_arms_that_all_train_need_no_model_copy_and_compare_calibrators():
