@@ -1,23 +1,27 @@
 """What the controller costs on top of the model alone, measured in the same run, for any model.
 
 Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on pre-scaled rows
-(no scaler is timed). For each base model (`streamboost.experiments.models`), the model alone is
-timed against controllers that wrap the same model: `"both"` (a schedule: the calibrator learns
-every prequential score) and discounted UCB measuring its reward with different budgets
-(`reward_examples` scored per minibatch, one minibatch in `reward_every` measured), or with the
-arms train / both only, whose rewards need no copy of the model, or rolling the model back by
-holding a measured minibatch's examples instead of copying it (`rollback="defer"`), or by
-scoring its round on its own first examples, learned last (`"holdout"`); and two
-costlier policies (KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring
-one minibatch in 64. Runs are interleaved, every other repeat in reverse order, so load changes
-hit every configuration alike; the median speed and the median of each repeat's ratio to the
-model alone are reported, with the Brier score and the bandit's arm shares, so what a cheaper
-reward costs in quality shows too. `--instructions` adds the instructions each example costs,
-counted by the CPU (`instructions.py`: steady to about 0.1 % where the timed ratios move by
-hundredths), and their ratio to the model alone's.
+(no scaler is timed). For each base model (`streamboost.experiments.models`), the model alone
+is timed against `CalibratedClassifier` and controllers that wrap the same model: `"both"` (a
+schedule: the calibrator learns every prequential score) and discounted UCB measuring its
+reward with different budgets (`reward_examples` scored per minibatch, one minibatch in
+`reward_every` measured), or with the arms train / both only, whose rewards need no copy of the
+model, or rolling the model back by holding a measured minibatch's examples instead of copying
+it (`rollback="defer"`), or by scoring its round on its own first examples, learned last
+(`"holdout"`); and two costlier policies (KL-UCB's bisections, FEWA's filter over each arm's
+last rewards) measuring one minibatch in 64. Runs are interleaved, every other repeat in
+reverse order, so load changes hit every configuration alike; the median speed and the median
+of each repeat's ratio to the model alone are reported, with the Brier score and the bandit's
+arm shares, so what a cheaper reward costs in quality shows too. `--instructions` adds the
+instructions each example costs, counted by the CPU (`instructions.py`: steady to about 0.1 %
+where the timed ratios move by hundredths), and their ratio to the model alone's. `--many B`
+runs the same comparison by frames of B rows (`predict_proba_many`, then `learn_many`; the
+controller's minibatches are then B rows too): a minibatch model (our booster, River's logistic
+regression) learns each frame with its own `learn_many`, alone or wrapped.
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
+    python benchmarks/controller_overhead.py --models oza-lr lr --many 32
 """
 
 from __future__ import annotations
@@ -32,11 +36,12 @@ import river
 from instructions import InstructionCounter
 from river import preprocessing
 
-from streamboost import BanditCalibratedClassifier, __version__, datasets
+from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __version__, datasets
 from streamboost.experiments.models import MODELS, make_model
 from streamboost.metrics import BrierScore
 
 CONFIGS = {
+    "CalibratedClassifier": None,  # the wrapper without a controller ("both", tested equal)
     "both": {"policy": "both"},
     "D-UCB, all 32 examples": {"policy": "discounted-ucb", "reward_examples": 32},
     "D-UCB, defaults": {"policy": "discounted-ucb"},
@@ -71,6 +76,23 @@ def run(model, rows, counter: InstructionCounter | None) -> tuple[float, float, 
     return speed, brier.get(), counter.count / len(rows) if counter else 0.0
 
 
+def run_many(model, frames) -> tuple[float, float, float]:
+    """`run` by frames: examples per second and the Brier score (no instruction count; the
+    metric learns the kept probabilities after the clock stops, so only the models are timed:
+    by frames the ratios are the models' own, one at a time they include the metric's cost)."""
+    kept = []
+    start = time.perf_counter()
+    for X, y in frames:
+        kept.append(model.predict_proba_many(X))
+        model.learn_many(X, y)
+    speed = sum(len(X) for X, _ in frames) / (time.perf_counter() - start)
+    brier = BrierScore()
+    for (_, y), proba in zip(frames, kept, strict=True):
+        for label, p in zip(y, proba.to_dict("records"), strict=True):
+            brier.update(label, p)
+    return speed, brier.get(), 0.0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="electricity")
@@ -81,7 +103,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions per example (Linux)")
+    parser.add_argument("--many", type=int, default=None, metavar="B",
+                        help="by frames of B rows (learn_many, predict_proba_many)")
     args = parser.parse_args()
+    if args.many is not None and (args.many < 2 or args.instructions):
+        parser.error("--many needs B >= 2, and counts no instructions")
     counter = InstructionCounter.open() if args.instructions else None
     if args.instructions and counter is None:
         parser.error("--instructions: this machine gives no instruction counter")
@@ -92,7 +118,16 @@ def main() -> None:
         for x, _ in rows:
             scaler.learn_one(x)
         rows = [(scaler.transform_one(x), y) for x, y in rows]
+    frames = None
+    if args.many:
+        import pandas as pd
+
+        frames = [(pd.DataFrame([x for x, _ in rows[i : i + args.many]]),
+                   pd.Series([y for _, y in rows[i : i + args.many]]))
+                  for i in range(0, len(rows), args.many)]
+    batch = {} if args.many is None else {"batch_size": args.many}
     print(
+        (f"by frames of {args.many} rows, " if args.many else "") +
         f"{args.dataset}, first {len(rows):,} rows, median of {args.repeats} interleaved runs "
         f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "
         f"{platform.python_version()}, {platform.machine()}"
@@ -103,8 +138,8 @@ def main() -> None:
     for name in args.models:
         makers = {"model alone": lambda name=name: make_model(name, 10, 0)} | {
             config: lambda name=name, params=CONFIGS[config]: BanditCalibratedClassifier(
-                model=make_model(name, 10, 0), seed=0, **params
-            )
+                model=make_model(name, 10, 0), seed=0, **batch, **params
+            ) if params is not None else CalibratedClassifier(make_model(name, 10, 0))
             for config in args.configs
         }
         speeds = {config: [] for config in makers}
@@ -116,7 +151,8 @@ def main() -> None:
             order = list(makers) if repeat % 2 == 0 else list(makers)[::-1]
             for config in order:
                 model = makers[config]()
-                speed, brier, count = run(model, rows, counter)
+                speed, brier, count = (run_many(model, frames) if frames else
+                                       run(model, rows, counter))
                 speeds[config].append(speed)
                 counts[config].append(count)
                 results[config] = (brier, getattr(model, "arm_counts", None))
