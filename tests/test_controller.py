@@ -832,6 +832,29 @@ def test_flush_changes_nothing_when_nothing_waits():
     assert list(twins[0].trace) == list(twins[1].trace)
 
 
+@pytest.mark.parametrize("make", [booster, linear_model.LogisticRegression])
+def test_a_score_kept_before_a_flush_is_not_reused_after_it(make):
+    """`predict_proba_one(x)`, then `flush()` (the model learns what waited), then
+    `learn_one(x)`: the calibrator learns the model's score of `x` after the flush, as for a
+    controller that did not predict first; for any model, not only for our booster, whose
+    members notice that they learned."""
+    data = phishing(100)
+    twins = [BanditCalibratedClassifier(model=make(), policy=MeasuredRandom(n_arms=3, seed=12),
+                                        batch_size=8, warmup=1, rollback="defer")
+             for _ in range(2)]
+    for m in twins:
+        for x, y in data[:44]:  # the last minibatches' training waits
+            m.learn_one(x, y)
+    x, y = data[44]
+    twins[0].predict_proba_one(x)
+    for m in twins:
+        waiting = len(m._held) + len(m._waiting)
+        m.flush()
+        m.learn_one(x, y)
+    assert waiting > 0 and twins[0].current_arm != "train"
+    assert twins[0].calibrator_._theta == twins[1].calibrator_._theta
+
+
 class MeasuredRandom(bandits.Random):
     uses_rewards = True  # measured like a bandit, arms drawn whatever the rewards
 
