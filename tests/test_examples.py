@@ -19,6 +19,7 @@ SCRIPTS = (
     "compare_policies",
     "calibrate_your_model",
     "boost_weak_learners",
+    "minibatches",
 )
 # Run also as scripts, in fresh interpreters (compare_policies, the slowest, only in-process).
 AS_SCRIPTS = ("quickstart", "changing_costs")
@@ -182,3 +183,18 @@ def test_boost_weak_learners(capsys):
             if name == members:
                 row = f"{members:<20}{variant:<14}{brier:>8.4f}{log_loss:>10.4f}{cost:>8.4f}"
                 assert row in printed.splitlines()
+
+
+def test_minibatches(capsys):
+    result, printed = run_main("minibatches", capsys)
+    policies = ("never", "both", "discounted-ucb")
+    # the same minibatches whether the controller learns frames or examples; the booster alone
+    # ("never") trains on every one
+    for name in policies:
+        assert result[name, "by frame"]["n_batches"] == result[name, "one by one"]["n_batches"]
+    assert result["never", "by frame"]["arm_counts"]["train"] == 345
+    # calibrating helps by frame as it does one by one, and the bandit calibrates too
+    for learned in ("by frame", "one by one"):
+        assert result["both", learned]["brier"] < result["never", learned]["brier"]
+        assert result["discounted-ucb", learned]["arm_counts"]["both"] > 300
+    assert f"{result['both', 'by frame']['brier']:.4f}" in printed
