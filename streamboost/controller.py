@@ -541,8 +541,9 @@ class BanditCalibratedClassifier(
                 update(score, target)
         if self._route != "calibrate":
             y = targets if self._bools else labels
-            if meter.holding:  # rollback "defer" (nothing held out): the frame waits
-                self._waiting.append((X, pd.Series(y, index=X.index), None))
+            if meter.holding:  # rollback "defer" (nothing held out): the frame waits, a copy
+                # (the caller may refill its frame meanwhile, as `learn_one` keeps a dict's copy)
+                self._waiting.append((X.copy(), pd.Series(y, index=X.index), None))
             else:
                 scored.learn(y, held)
                 self._scorer.forget()

@@ -542,6 +542,31 @@ def test_learn_many_never_loses_or_repeats_an_example(rollback, width):
     assert len(spy.sizes) == whole > 0
 
 
+def test_a_waiting_frame_is_a_copy_and_survives_a_checkpoint():
+    """Rollback "defer" by minibatch: a frame that waits is learned as it was passed, even if
+    the caller refills it meanwhile, and a pickled controller holding it goes on exactly as
+    the one that was not pickled."""
+    data, size = phishing(320), 16
+    params = {"policy": MeasuredRandom(n_arms=3, seed=12), "batch_size": size, "warmup": 1,
+              "rollback": "defer"}
+    refilled, kept = (BanditCalibratedClassifier(model=booster(), **params) for _ in range(2))
+    buffer = frame(data[:size])[0]
+    for start in range(0, 160, size):
+        X, y = frame(data[start : start + size])
+        buffer.iloc[:, :] = X.to_numpy()  # one frame object, refilled for every minibatch
+        refilled.learn_many(buffer, y)
+        kept.learn_many(X, y)
+    assert kept._waiting or kept._held  # a frame waits
+    resumed = pickle.loads(pickle.dumps(kept))
+    for start in range(160, len(data), size):
+        for model in (refilled, kept, resumed):
+            model.learn_many(*frame(data[start : start + size]))
+    X = frame(data[:40])[0]
+    for model in (refilled, resumed):
+        assert model.predict_proba_many(X).equals(kept.predict_proba_many(X))
+        assert list(model.trace) == list(kept.trace)
+
+
 @pytest.mark.parametrize("make", [booster, linear_model.LogisticRegression])
 def test_a_rejected_frame_changes_nothing(make):
     """A bad cell anywhere in a frame, even in a minibatch after whole ones, is refused before
