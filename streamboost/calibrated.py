@@ -29,7 +29,7 @@ from .validation import matrix, records
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CalibratedClassifier", "FramePredictions"]
+__all__ = ["CalibratedClassifier"]
 
 
 class FramePredictions:
