@@ -527,6 +527,8 @@ class BanditCalibratedClassifier(
             costs = (self.c_fp, self.c_fn)
             for i, (x, score, target) in enumerate(zip(rows, scores, targets, strict=True)):
                 meter.observe(i, x, score, target, costs)
+            if scored.table is not None:
+                meter.lend(scored.table)
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored
                 held = len(meter.sample)
                 self._held_out.extend(

@@ -338,6 +338,17 @@ class PairedReward(InlineState):
         if self.loss == "expected-cost":
             r.thresholds.append(cost_threshold(*costs))  # c_FP / (c_FP + c_FN), no overflow
 
+    def lend(self, table: np.ndarray) -> None:
+        """By minibatch, after `observe` has recorded a whole minibatch: `table`, the live
+        booster's matrix of it as the minibatch began (`scores.ScoredFrame.table`), is lent to
+        the copy of the model taken then, which scores the round's sample from it (and lends
+        it on to the earlier copy) rather than converting the recorded dicts again."""
+        r = self._round
+        if r is None or self._model_start is None or not r.rows:
+            return
+        positions = [p for p in range(len(table)) if p in self.sample]
+        self._model_start.lend(r.rows, table[positions])
+
     def shadow(self, score: float, positive: bool) -> None:
         """What the calibrator would have learned, on a measured `"train"` minibatch."""
         if self._shadow is not None:

@@ -314,6 +314,7 @@ class ScoredFrame:
     scores the matrix of the frame (`ArrayMembers.frame`, which checks every cell) and learns
     that matrix: the frame is checked and converted once, not twice. Any other minibatch model
     scores with `frame_scores` and learns with its `learn_many`; the caller checks the frame.
+    `table` is the booster's matrix (`ArrayMembers.frame`: its known columns), else None.
 
     Examples
     --------
@@ -332,25 +333,25 @@ class ScoredFrame:
 
     """
 
-    __slots__ = ("_table", "frame", "model", "scores")
+    __slots__ = ("frame", "model", "scores", "table")
 
     def __init__(self, model: base.MiniBatchClassifier, X: pd.DataFrame,
                  pos_label: typing.Hashable):
         self.model, self.frame = model, X
         held = model._members if booster(model) is not None else None
         if held is not None and held.minibatch:
-            self._table = held.frame(X)  # a bad cell raises, before any change
-            self.scores = model._score_table(self._table)
+            self.table = held.frame(X)  # a bad cell raises, before any change
+            self.scores = model._score_table(self.table)
         else:
-            self._table = None
+            self.table = None
             self.scores = frame_scores(model, X, pos_label)
 
     def learn(self, y: typing.Sequence, start: int = 0, **kwargs) -> None:
         """The model learns the rows of the frame from `start` on, labelled `y` (one label per
         row learned, as the model learns them); keyword arguments go to its `learn_many`."""
         X = self.frame.iloc[start:] if start else self.frame
-        if self._table is not None and not kwargs:
-            self.model._learn_many(X, y, self._table[start:])
+        if self.table is not None and not kwargs:
+            self.model._learn_many(X, y, self.table[start:])
             return
         import pandas as pd
 
@@ -467,10 +468,24 @@ class FrozenScorer:
         n = len(held._keys)
         if like is not None and like._table[0] is xs and held.can_borrow(like._members):
             table = like._table[1][:, : n + (held.lead is not None)]
+        elif self._table[0] is xs:  # lent
+            table = self._table[1]
         else:
             table = held.rows(xs)
             self._table = (xs, table)
         return table_scores(held, table, self._alphas, self._score)
+
+    def lend(self, xs: list[dict], table: np.ndarray) -> None:
+        """Score `xs` from `table`, the matrix of them that the booster this copy was taken
+        from made as it stood then (`ScoredFrame.table`: the same columns), instead of
+        converting the dicts again (a later `scores(xs)`, or an earlier copy's `like`)."""
+        if self.model is not None:
+            return
+        held = self._members
+        # columns are only appended: the same width is the same columns (a key the booster met
+        # in between, in a `predict_proba_one`, would widen this copy and not the table)
+        if table.shape[1] == len(held._keys) + (held.lead is not None):
+            self._table = (xs, table)
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_table": (None, None)}  # a checkpoint keeps no examples

@@ -499,6 +499,62 @@ def test_rewards_by_minibatch_are_the_paired_improvements_on_the_next_minibatch(
     assert_train_rounds(rounds, data, size, snapshots, calibrators)
 
 
+@pytest.mark.parametrize("weak", [False, True])
+def test_rounds_by_minibatch_score_the_frames_matrix_as_the_dicts(weak, monkeypatch):
+    """By minibatch the frozen copies score a round from the matrix the booster made of the
+    frame (`PairedReward.lend`), converting no dict: the rewards equal, bit for bit, those of
+    the same controller converting the recorded dicts; with a feature that appears mid-stream,
+    and with decision stumps, whose missing cells stay missing."""
+    from streamboost.weak import DecisionStump
+
+    data = phishing(480)
+    for i, (x, _) in enumerate(data):
+        if i >= 200:
+            x["late"] = float(i % 7)  # a column the first frames do not have
+        if weak and i % 5 == 0:
+            del x[next(iter(x))]  # a missing cell
+    frames = [frame(data[i : i + 16]) for i in range(0, len(data), 16)]
+
+    def run(lending: bool) -> list:
+        member = DecisionStump() if weak else linear_model.LogisticRegression()
+        model = BanditCalibratedClassifier(
+            model=OzaBoostClassifier(member, n_models=5, seed=3), policy="discounted-ucb",
+            batch_size=16, warmup=1, seed=0)
+        with monkeypatch.context() as patch:
+            if not lending:
+                patch.setattr(PairedReward, "lend", lambda self, table: None)
+            converted, kind = [], type(model.model_._members)  # weak members have their own
+            rows = kind.rows
+            patch.setattr(kind, "rows", lambda self, xs: (converted.append(len(xs)),
+                                                          rows(self, xs))[1])
+            for X, y in frames:
+                model.predict_proba_many(X)
+                model.learn_many(X, y)
+        rounds = [r["improvements"] for r in model.trace if r["improvements"]]
+        return rounds, converted, model.arm_counts
+
+    lent, converted_lending, arms = run(True)
+    dicts, converted, _ = run(False)
+    assert lent == dicts and len(lent) > 20 and arms["train"] + arms["both"] > 20
+    # lending, dicts are converted only where the scoring minibatch copied no model (it
+    # calibrated): its rows are scored by the earlier copy alone
+    assert len(converted_lending) <= arms["calibrate"] < len(converted)
+
+
+def test_a_frozen_copy_refuses_a_table_of_other_columns():
+    from streamboost.scores import FrozenScorer, ScoredFrame
+
+    model = booster()
+    X = frame(phishing(8))[0]
+    scored = ScoredFrame(model, X, True)
+    model.learn_one({**phishing(9)[8][0], "new": 1.0}, True)  # a key met in between
+    copy = FrozenScorer(model, True)
+    xs = X.to_dict("records")
+    copy.lend(xs, scored.table)
+    assert copy._table[0] is not xs  # refused: the copy has a column the table lacks
+    assert copy.scores(xs).tolist() == pytest.approx([model.score_one(x) for x in xs])
+
+
 class Spy(OzaBoostClassifier):
     """A booster that records every example it learns, one by one or by minibatch."""
 
