@@ -3,7 +3,8 @@
 For the booster of 10 logistic regressions and River's `LogisticRegression`, each wrapped in
 `BanditCalibratedClassifier` with the policies "never" (the raw model), "both" and discounted
 UCB (three arms, every minibatch measured), on the 7 shared streams (the first 20,000 rows),
-three ways to run test-then-train: one example at a time (`predict_proba_one`, `learn_one`);
+three ways to run test-then-train (seed s orders a dataset without a natural order and seeds
+the booster and the policy): one example at a time (`predict_proba_one`, `learn_one`);
 frames of 32 rows predicted at once (`predict_proba_many`) and then learned row by row
 (`learn_one` on each row: what 0.8.9's `learn_many` did); and frames learned with `learn_many`
 (0.8.10: every minibatch learned by the model's minibatch rule). Predicting a frame before any
@@ -41,9 +42,10 @@ POLICIES = ("never", "both", "discounted-ucb")
 SIZE = 32
 
 
-def rows_of(name: str, model: str, n: int, data_dir: str | None) -> list[tuple[dict, bool]]:
-    """The first `n` rows of stream `name`, encoded for `model` and scaled once (numeric)."""
-    rows = list(datasets.stream(name, data_dir=data_dir, encode=encoding(model)))[:n]
+def rows_of(name: str, model: str, n: int, seed: int, data_dir: str | None) -> list[tuple]:
+    """The first `n` rows of stream `name` (a dataset without a natural order shuffled with
+    `seed`), encoded for `model` and scaled once (numeric)."""
+    rows = list(datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model)))[:n]
     if datasets.REGISTRY[name].categorical:  # one-hot indicators: on a unit scale already
         return rows
     scaler = preprocessing.StandardScaler()
@@ -85,12 +87,12 @@ def grid(args) -> dict:
     results = {}
     for name in args.datasets:
         for model in MODELS:
-            rows = rows_of(name, model, args.rows, args.data_dir)
-            frames = [(pd.DataFrame([x for x, _ in rows[i : i + SIZE]]).fillna(0.0),
-                       pd.Series([y for _, y in rows[i : i + SIZE]]))
-                      for i in range(0, len(rows), SIZE)]
-            for policy in POLICIES:
-                for seed in range(args.seeds):
+            for seed in range(args.seeds):
+                rows = rows_of(name, model, args.rows, seed, args.data_dir)
+                frames = [(pd.DataFrame([x for x, _ in rows[i : i + SIZE]]).fillna(0.0),
+                           pd.Series([y for _, y in rows[i : i + SIZE]]))
+                          for i in range(0, len(rows), SIZE)]
+                for policy in POLICIES:
                     for way in WAYS:
                         results[name, model, policy, seed, way] = run(
                             rows, frames, model, policy, seed, way)
