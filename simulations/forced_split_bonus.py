@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 import drift  # the drifts and the stream length of the forced-split tables
+from reporting import write_report
 
 from streamboost import BanditCalibratedClassifier, bandits, datasets, evaluate
 from streamboost.experiments.models import make_model, pipeline
@@ -124,12 +125,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=HERE / "forced_split_bonus.md")
     args = parser.parse_args(argv)
     results = drift.grid(run, args, DRIFTS, CONFIGS)
-    text = report(results, args.seeds)
-    command = "python simulations/forced_split_bonus.py " + " ".join(
-        sys.argv[1:] if argv is None else argv)
-    args.out.write_text(f"# The forced split: bonus against rewards\n\n`{command.strip()}`\n\n"
-                        f"{text}\n")
-    print(text)
+    write_report(args.out, "The forced split: bonus against rewards", "forced_split_bonus.py",
+                 argv, report(results, args.seeds))
     return 0
 
 

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from reporting import write_report
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets
@@ -142,12 +143,8 @@ def main(argv=None) -> int:
                         choices=sorted(datasets.REGISTRY))
     parser.add_argument("--out", type=Path, default=HERE / "minibatches.md")
     args = parser.parse_args(argv)
-    text = report(grid(args), args)
-    command = "python simulations/minibatches.py " + " ".join(
-        sys.argv[1:] if argv is None else argv)
-    args.out.write_text(f"# Frames or examples: learning by minibatch\n\n`{command.strip()}`"
-                        f"\n\n{text}\n")
-    print(text)
+    write_report(args.out, "Frames or examples: learning by minibatch", "minibatches.py", argv,
+                 report(grid(args), args))
     return 0
 
 
