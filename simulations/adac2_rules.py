@@ -37,6 +37,7 @@ import sys
 from pathlib import Path
 
 from moa_peers import C_FN, C_FP, DATASETS, cost  # the peers' streams, costs and realised cost
+from reporting import write_report
 from river import tree
 
 from streamboost import OzaBoostClassifier, datasets
@@ -138,12 +139,8 @@ def main(argv=None) -> int:
     results: dict = {}
     for (name, method, _), value in zip(jobs, costs, strict=True):
         results.setdefault((name, method), []).append(value)
-    text = report(results, args.seeds)
-    command = "python simulations/adac2_rules.py " + " ".join(
-        sys.argv[1:] if argv is None else argv)
-    args.out.write_text(f"# AdaC2 online: MOA's rule against the thesis's\n\n`{command.strip()}`"
-                        f"\n\n{text}\n")  # fmt: skip
-    print(text)
+    write_report(args.out, "AdaC2 online: MOA's rule against the thesis's", "adac2_rules.py",
+                 argv, report(results, args.seeds))
     return 0
 
 

@@ -60,6 +60,8 @@ import sys
 import typing
 from pathlib import Path
 
+from reporting import write_report
+
 from streamboost import (
     BanditCalibratedClassifier,
     CalibratedClassifier,
@@ -322,7 +324,6 @@ def main(argv=None) -> int:
                        help="run the same table over the four calibrators instead of the rates "
                             "(default out: simulations/drift_calibrator_kinds.md)")
     args = parser.parse_args(argv)
-    command = "python simulations/drift.py " + " ".join(sys.argv[1:] if argv is None else argv)
     if args.train_budget is not None:
         scores, shares = _grid(args, ("flip", "prior"), (*BUDGET_POLICIES, ORACLE),
                                args.train_budget)  # fmt: skip
@@ -344,9 +345,7 @@ def main(argv=None) -> int:
         text = (report(scores, args.seeds, both) + "\n\n"
                 + calibrator_report(calibrators, args.seeds))
         title, default = "Drift and the forced split", "drift.md"
-    out = args.out or HERE / default
-    out.write_text(f"# {title}\n\n`{command.strip()}`\n\n{text}\n")
-    print(text)
+    write_report(args.out or HERE / default, title, "drift.py", argv, text)
     return 0
 
 

@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+from reporting import write_report
 from river import tree
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
@@ -143,11 +144,8 @@ def main(argv=None) -> int:
     results: dict = {}
     for (name, method, _), outcome in zip(ours + theirs, timed, strict=True):
         results.setdefault((name, method), []).append(outcome)
-    text = report(results, args.seeds)
-    command = "python simulations/moa_peers.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    (HERE / "moa_peers.md").write_text(f"# MOA's OnlineAdaC2 as a peer\n\n`{command.strip()}`\n\n"
-                                       f"{text}\n")  # fmt: skip
-    print(text)
+    write_report(HERE / "moa_peers.md", "MOA's OnlineAdaC2 as a peer", "moa_peers.py", argv,
+                 report(results, args.seeds))
     return 0
 
 

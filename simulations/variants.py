@@ -24,6 +24,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from reporting import write_report
 from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, metrics
@@ -118,11 +119,8 @@ def main(argv=None) -> int:
         lines += ["", "```", compare(rows, "cost").format(), "```"]
     except ValueError as error:
         lines += ["", f"No ranking: {error}"]
-    text = "\n".join(lines)
-    command = "python simulations/variants.py " + " ".join(sys.argv[1:] if argv is None else argv)
     out = HERE / ("variants_thesis.md" if args.thesis else "variants.md")
-    out.write_text(f"# Cost-sensitive variants online\n\n`{command.strip()}`\n\n{text}\n")
-    print(text)
+    write_report(out, "Cost-sensitive variants online", "variants.py", argv, "\n".join(lines))
     return 0
 
 
