@@ -486,7 +486,22 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def score_many(self, X: pd.DataFrame) -> np.ndarray:
         """`score_one` of every row of `X`, as an array (with array members: every member
-        scores the whole frame at once; the frame is checked as `learn_many` checks it)."""
+        scores the whole frame at once; the frame is checked as `learn_many` checks it).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from river import linear_model
+        >>> from streamboost import OzaBoostClassifier
+        >>> model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+        >>> for _ in range(20):
+        ...     model.learn_one({"a": 1.0}, True)
+        ...     model.learn_one({"a": -1.0}, False)
+        >>> scores = model.score_many(pd.DataFrame({"a": [1.0, -1.0]}))
+        >>> scores.tolist() == [model.score_one({"a": 1.0}), model.score_one({"a": -1.0})]
+        True
+
+        """
         held = self._members
         if not held.minibatch:
             return np.array([self._score_one(x) for x in records(X)], dtype=float)

@@ -273,7 +273,7 @@ class PrequentialScore(InlineState):
         if kept is None or kept[0] is not X:
             return None
         _, columns, kept_values, scored = kept
-        if not (X.columns is columns or X.columns.equals(columns)):
+        if scored.widened() or not (X.columns is columns or X.columns.equals(columns)):
             return None
         return scored if np.array_equal(values, kept_values, equal_nan=True) else None
 
@@ -345,6 +345,14 @@ class ScoredFrame:
         else:
             self.table = None
             self.scores = frame_scores(model, X, pos_label)
+
+    def widened(self) -> bool:
+        """Whether the booster has met a feature since it made `table` (a `predict_proba_one`
+        in between): the table no longer has its columns, so the frame must be scored again."""
+        if self.table is None:
+            return False
+        held = self.model._members
+        return self.table.shape[1] != len(held._keys) + (held.lead is not None)
 
     def learn(self, y: typing.Sequence, start: int = 0, **kwargs) -> None:
         """The model learns the rows of the frame from `start` on, labelled `y` (one label per

@@ -362,6 +362,51 @@ def test_a_minibatch_predicted_then_learned_is_scored_once(name, monkeypatch):
         assert wrapper.predict_proba_many(probe).equals(other.predict_proba_many(probe))
 
 
+@pytest.mark.parametrize("bandit", [False, True])
+def test_a_frame_is_scored_again_after_the_booster_met_a_new_feature(bandit):
+    """`predict_proba_many(X)`, then a `predict_proba_one` with a feature the booster has not
+    met (its members gain a column), then `learn_many(X)`: the kept matrix lacks that column,
+    so the frame is scored again, and the wrapper goes on exactly as one that never kept it
+    (with decision stumps, whose fresh candidate for the new feature changes the vote, reusing
+    the kept matrix would not)."""
+    from streamboost.weak import DecisionStump
+
+    def make():
+        model = OzaBoostClassifier(DecisionStump(), n_models=20, seed=1)
+        if bandit:
+            return BanditCalibratedClassifier(model=model, policy="both", batch_size=40,
+                                              warmup=0)
+        return CalibratedClassifier(model)
+
+    frames = list(_frames(ROWS[:200], 40))
+    kept, fresh = make(), make()
+    for X, y in frames[:3]:
+        for model in (kept, fresh):
+            model.learn_many(X, y)
+    X, y = frames[3]
+    kept.predict_proba_many(X)
+    new = {**ROWS[300][0], "never seen": 1.0}
+    for model in (kept, fresh):
+        model.predict_proba_one(new)
+    assert kept._scorer._frame[3].widened()
+    kept.learn_many(X, y)
+    fresh.learn_many(X.copy(), y)
+    probe = frames[4][0]
+    assert kept.predict_proba_many(probe).equals(fresh.predict_proba_many(probe))
+
+
+def test_score_many_is_score_one_row_by_row():
+    pd = pytest.importorskip("pandas")
+    for engine in ("auto", "reference"):
+        model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1,
+                                   engine=engine)
+        for x, y in ROWS[:300]:
+            model.learn_one(x, y)
+        xs = [x for x, _ in ROWS[300:340]]
+        expected = [model.score_one(x) for x in xs]
+        assert model.score_many(pd.DataFrame(xs)).tolist() == pytest.approx(expected, abs=1e-12)
+
+
 def test_calibration_repairs_100_stumps_learning_by_minibatch():
     # the thesis's setting by minibatch: the vote of 100 stumps is a distorted probability
     import itertools
