@@ -337,8 +337,15 @@ class BanditCalibratedClassifier(
                 self._next_example()
                 return
             meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
-        self._route_one(x, y, score, positive, kwargs)
-        self._next_example()
+        if self._route == "both" and not meter.holding:
+            # `_route_one`'s usual route (every minibatch of "both"), without the call
+            self._calibrator._update(score, positive)
+            self._model.learn_one(x, positive if self._bools else y, **kwargs)
+        else:
+            self._route_one(x, y, score, positive, kwargs)
+        self._in_batch += 1
+        if self._in_batch == self.batch_size:
+            self._end_batch()
 
     def _route_one(self, x: dict, y, score: float, positive: bool, kwargs: dict) -> None:
         """Route a checked example of prequential score `score` by the minibatch's arm."""
