@@ -17,21 +17,28 @@ instructions each example costs, counted by the CPU (`instructions.py`: steady t
 where the timed ratios move by hundredths), and their ratio to the model alone's. `--many B`
 runs the same comparison by frames of B rows (`predict_proba_many`, then `learn_many`; the
 controller's minibatches are then B rows too): a minibatch model (our booster, River's logistic
-regression) learns each frame with its own `learn_many`, alone or wrapped.
+regression) learns each frame with its own `learn_many`, alone or wrapped. `--callgrind`
+counts instructions where the CPU gives no counter: each configuration runs once, in its own
+process under valgrind's callgrind, counted inside the prequential loop only (`callgrind.py`;
+repeatable to about 0.03 %, no timing).
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
     python benchmarks/controller_overhead.py --models oza-lr lr --many 32
+    python benchmarks/controller_overhead.py --models oza-lr --rows 5000 --callgrind
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
+import json
 import platform
 import statistics
 import time
 
+import callgrind
 import river
 from instructions import InstructionCounter
 from river import preprocessing
@@ -40,6 +47,7 @@ from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __vers
 from streamboost.experiments.models import MODELS, make_model
 from streamboost.metrics import BrierScore
 
+ALONE = "model alone"
 CONFIGS = {
     "CalibratedClassifier": None,  # the wrapper without a controller ("both", tested equal)
     "both": {"policy": "both"},
@@ -93,6 +101,67 @@ def run_many(model, frames) -> tuple[float, float, float]:
     return speed, brier.get(), 0.0
 
 
+def load_rows(dataset: str, data_dir: str | None, n: int) -> list[tuple[dict, object]]:
+    """The first `n` rows of `dataset`, pre-scaled (no scaler is timed or counted)."""
+    # seeded: a dataset without a natural order is shuffled the same way in every run
+    rows = list(datasets.stream(dataset, seed=0, data_dir=data_dir, encode="onehot"))[:n]
+    if not datasets.REGISTRY[dataset].categorical:
+        scaler = preprocessing.StandardScaler()
+        for x, _ in rows:
+            scaler.learn_one(x)
+        rows = [(scaler.transform_one(x), y) for x, y in rows]
+    return rows
+
+
+def make(name: str, config: str, batch: dict):
+    """A fresh model `name` (seed 0), alone or wrapped by `config`."""
+    if config == ALONE:
+        return make_model(name, 10, 0)
+    params = CONFIGS[config]
+    if params is None:
+        return CalibratedClassifier(make_model(name, 10, 0))
+    return BanditCalibratedClassifier(model=make_model(name, 10, 0), seed=0, **batch, **params)
+
+
+def child(args) -> None:
+    """Under callgrind: one model's prequential loop inside `callgrind.loop`, then its Brier
+    score and arm counts as JSON."""
+    name, config = args.child
+    rows = load_rows(args.dataset, args.data_dir, args.rows)
+    model, brier = make(name, config, {}), BrierScore()
+
+    def step(x, y):
+        brier.update(y, model.predict_proba_one(x))
+        model.learn_one(x, y)
+
+    callgrind.loop(step, rows)
+    print(json.dumps({"brier": brier.get(), "arms": getattr(model, "arm_counts", None)}))
+
+
+def count_instructions(args) -> None:
+    """`--callgrind`: every configuration's instructions per example, each in its own process
+    under callgrind (two at a time), against the model alone's."""
+    print(f"{args.dataset}, first {args.rows:,} rows, instructions counted by callgrind; "
+          f"streamboost {__version__}, river {river.__version__}, Python "
+          f"{platform.python_version()}, {platform.machine()}")
+    print(f"{'model':<8}{'configuration':<32}{'instr/ex':>12}{'vs model':>10}{'Brier':>9}  arms")
+    for name in args.models:
+        configs = [ALONE, *args.configs]
+        argv = [__file__, "--dataset", args.dataset, "--rows", str(args.rows)]
+        argv += ["--data-dir", args.data_dir] if args.data_dir else []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(callgrind.count,
+                                    [[*argv, "--child", name, c] for c in configs]))  # fmt: skip
+        alone = results[0][0]
+        for config, (instructions, out) in zip(configs, results, strict=True):
+            result = json.loads(out)
+            arms = result["arms"]
+            shares = " ".join(f"{a} {100 * n / sum(arms.values()):.0f}%"
+                              for a, n in arms.items()) if arms else ""  # fmt: skip
+            print(f"{name:<8}{config:<32}{instructions / args.rows:>12,.0f}"
+                  f"{alone / instructions:>10.3f}{result['brier']:>9.4f}  {shares}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="electricity")
@@ -103,22 +172,27 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions per example (Linux)")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="count instructions under valgrind's callgrind instead of timing "
+                             "(where the CPU gives no counter; slow: use --rows 2000)")
     parser.add_argument("--many", type=int, default=None, metavar="B",
                         help="by frames of B rows (learn_many, predict_proba_many)")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.many is not None and (args.many < 2 or args.instructions):
+    if args.child:
+        child(args)
+        return
+    if args.many is not None and (args.many < 2 or args.instructions or args.callgrind):
         parser.error("--many needs B >= 2, and counts no instructions")
+    if args.callgrind:
+        if not callgrind.available():
+            parser.error("--callgrind needs valgrind on the PATH")
+        count_instructions(args)
+        return
     counter = InstructionCounter.open() if args.instructions else None
     if args.instructions and counter is None:
-        parser.error("--instructions: this machine gives no instruction counter")
-    # seeded: a dataset without a natural order is shuffled the same way in every run
-    rows = list(datasets.stream(args.dataset, seed=0, data_dir=args.data_dir, encode="onehot"))
-    rows = rows[: args.rows]
-    if not datasets.REGISTRY[args.dataset].categorical:
-        scaler = preprocessing.StandardScaler()
-        for x, _ in rows:
-            scaler.learn_one(x)
-        rows = [(scaler.transform_one(x), y) for x, y in rows]
+        parser.error("--instructions: this machine gives no instruction counter (try --callgrind)")
+    rows = load_rows(args.dataset, args.data_dir, args.rows)
     frames = None
     if args.many:
         import pandas as pd
@@ -137,12 +211,8 @@ def main() -> None:
     print(f"{'model':<8}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
           "  arms")
     for name in args.models:
-        makers = {"model alone": lambda name=name: make_model(name, 10, 0)} | {
-            config: lambda name=name, params=CONFIGS[config]: BanditCalibratedClassifier(
-                model=make_model(name, 10, 0), seed=0, **batch, **params
-            ) if params is not None else CalibratedClassifier(make_model(name, 10, 0))
-            for config in args.configs
-        }
+        makers = {config: lambda name=name, config=config: make(name, config, batch)
+                  for config in [ALONE, *args.configs]}
         speeds = {config: [] for config in makers}
         counts = {config: [] for config in makers}
         results = {}
@@ -161,11 +231,11 @@ def main() -> None:
             speed = statistics.median(values)
             # the ratio to the model alone of the same repeat, then the median over repeats
             ratio = statistics.median(
-                v / alone for v, alone in zip(values, speeds["model alone"], strict=True)
+                v / alone for v, alone in zip(values, speeds[ALONE], strict=True)
             )
             if counter:
                 count = statistics.median(counts[config])
-                alone = statistics.median(counts["model alone"])
+                alone = statistics.median(counts[ALONE])
                 counted = f"{count:>12,.0f}{alone / count:>10.3f}"
             brier, arms = results[config]
             shares = ""
