@@ -6,7 +6,7 @@ import collections
 import numbers
 import typing
 
-from river import base
+from river import base, drift
 
 from . import bandits
 from .arms import resolve_arms, resolve_policy
@@ -59,8 +59,8 @@ class BanditCalibratedClassifier(
     `reward_examples` and the arms `("train", "both")` bound it), or a delay in what the model
     learns (`rollback="defer"`: a minibatch; `"holdout"`: the examples scored). Schedules
     (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`,
-    `trace` and `last_batch` record the allocation. Which policy to pick, and what each costs:
-    docs/choosing.md and docs/controller.md.
+    `trace` and `last_batch` record the allocation, `n_drifts` the changes detected. Which
+    policy to pick, and what each costs: docs/choosing.md and docs/controller.md.
 
     Parameters
     ----------
@@ -86,6 +86,12 @@ class BanditCalibratedClassifier(
     train_budget
         None, or the largest share of the minibatches after the warm-up that may train the
         model (a compute budget): a training arm the budget cannot pay for runs `"calibrate"`.
+    budget_reserve
+        With `train_budget`: the share of it held back until `drift_detector` flags a change,
+        then spent on every minibatch it pays for, the policy's arms permitting (0: none).
+    drift_detector
+        A River drift detector (a clone is used; default `river.drift.ADWIN()`), fed the
+        model's prequential 0/1 error, its score on the wrong side of 1/2.
     reward_smoothing
         Weight of the newest round in the running reward scale, in (0, 1].
     reward_map
@@ -153,6 +159,8 @@ class BanditCalibratedClassifier(
         arms: tuple[str, ...] = ("train", "calibrate", "both"),
         warmup: int = 10,
         train_budget: float | None = None,
+        budget_reserve: float = 0.0,
+        drift_detector: base.DriftDetector | None = None,
         reward_smoothing: float = 0.05,
         reward_map: str = "affine",
         reward_examples: int | None = None,
@@ -186,6 +194,7 @@ class BanditCalibratedClassifier(
             or not 0.0 < train_budget <= 1.0
         ):
             raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
+        _check_reserve(budget_reserve, train_budget, drift_detector)
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         if rollback not in ROLLBACKS:
@@ -206,6 +215,8 @@ class BanditCalibratedClassifier(
         self.arms = arms
         self.warmup = warmup
         self.train_budget = train_budget
+        self.budget_reserve = budget_reserve
+        self.drift_detector = drift_detector
         self.reward_smoothing = reward_smoothing
         self.reward_map = reward_map
         self.reward_examples = reward_examples
@@ -261,6 +272,11 @@ class BanditCalibratedClassifier(
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
+        self.n_drifts = 0
+        # budget_reserve: the detector, and whether a change it flagged is being paid for
+        self._detector = None if not budget_reserve else (
+            drift.ADWIN() if drift_detector is None else drift_detector.clone())
+        self._spending = False
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
@@ -279,6 +295,7 @@ class BanditCalibratedClassifier(
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "defer"}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "holdout",
                "reward_examples": 2}
+        yield {"batch_size": 4, "warmup": 1, "train_budget": 0.5, "budget_reserve": 0.2}
 
     @property
     def _wrapped_model(self) -> base.Classifier:
@@ -326,6 +343,8 @@ class BanditCalibratedClassifier(
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
+        if self._detector is not None:
+            self._watch(score, positive)
         # measure: the previous action (or, "holdout", this one), on this example, before
         # anything learns it
         meter = self._meter
@@ -377,8 +396,10 @@ class BanditCalibratedClassifier(
             # (arm_counts counts the warm-up as "train")
             after = self.n_batches - self.warmup + 1
             trained = self.n_batches - self.arm_counts.get("calibrate", 0) - self.warmup
-            if trained + 1 > self.train_budget * after:
+            share = self.train_budget * (1.0 if self._spending else 1.0 - self.budget_reserve)
+            if trained + 1 > share * after:
                 self._arm = self._arms.index("calibrate")  # the budget cannot pay for training
+                self._spending = False  # what a change had saved for is spent: save again
         self._route = "train" if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
@@ -394,6 +415,14 @@ class BanditCalibratedClassifier(
             model=self._model,
             calibrator=self._calibrator,
         )
+
+    def _watch(self, score: float, positive: bool) -> None:
+        """Feed the drift detector the model's error on a checked example; a change it flags
+        releases the budget's reserve."""
+        self._detector.update(float((score > 0.5) != positive))
+        if self._detector.drift_detected:
+            self.n_drifts += 1
+            self._spending = True
 
     def _measured(self, arm: int) -> tuple[int, ...]:
         """The arms whose reward the action `arm` lets this controller measure: all of them when
@@ -527,6 +556,9 @@ class BanditCalibratedClassifier(
         for label in dict.fromkeys(labels):  # in order: the first other label names the negative
             self._labels.learn(label)
         self._start_batch()
+        if self._detector is not None:
+            for score, target in zip(scores, targets, strict=True):
+                self._watch(score, target)
         meter = self._meter
         held = 0
         if meter.recording:
@@ -562,6 +594,25 @@ class BanditCalibratedClassifier(
 
 _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement",
                                "reward", "improvements", "rewards"))
+
+
+def _check_reserve(reserve, budget, detector) -> None:
+    if isinstance(reserve, bool) or not isinstance(reserve, numbers.Real) or not (
+        0.0 <= reserve < 1.0
+    ):
+        raise ValueError(f"budget_reserve must be a number in [0, 1), got {reserve!r}")
+    if reserve and budget is None:
+        raise ValueError(
+            f"budget_reserve={reserve!r} holds back part of a train_budget: set train_budget"
+        )
+    if detector is not None:
+        if not isinstance(detector, base.DriftDetector):
+            raise TypeError(
+                f"drift_detector must be a River drift detector (river.base.DriftDetector), "
+                f"got {type(detector).__name__}: {detector!r:.80}"
+            )
+        if not reserve:
+            raise ValueError("drift_detector serves budget_reserve > 0, got budget_reserve=0")
 
 
 def _check_int(name: str, value, minimum: int) -> None:

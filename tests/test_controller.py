@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from river import base as rbase
 from river import checks, datasets, linear_model, preprocessing, tree
 
 from streamboost import (
@@ -1100,3 +1101,99 @@ def test_holdout_never_loses_or_repeats_an_example(
         [raw.score_one(p) for p in probe], abs=1e-12)
     assert model.calibrator_.n_seen == calibrated_
     assert not model._held_out
+
+
+class FlagAt(rbase.DriftDetector):
+    """A detector that flags a change at its `at`-th update and keeps what it is fed."""
+
+    def __init__(self, at: int = 0):
+        super().__init__()
+        self.at = at
+        self.seen: list[float] = []
+
+    def update(self, x):
+        self.seen.append(x)
+        self._drift_detected = len(self.seen) == self.at
+
+
+def test_a_budget_reserve_saves_until_a_change_then_spends_the_saving():
+    budget, reserve, size, warmup, at = 0.3, 0.5, 10, 3, 705  # the flag: in minibatch 70
+    model = BanditCalibratedClassifier(
+        policy="both", batch_size=size, warmup=warmup, train_budget=budget,
+        budget_reserve=reserve, drift_detector=FlagAt(at), seed=2,
+    )
+    for x, y in phishing(1250):
+        model.learn_one(x, y)
+    arms = [r["arm"] for r in model.trace][warmup:]
+    flagged = (at - 1) // size - warmup  # the minibatch (after the warm-up) holding the flag
+    trained = 0
+    for n, arm in enumerate(arms, start=1):
+        trained += arm != "calibrate"
+        assert trained <= budget * n  # the budget holds at every point
+        if n <= flagged + 1:  # saving: at most the reserve's complement of the budget
+            assert trained <= (1 - reserve) * budget * n
+    assert model.n_drifts == 1
+    saved = int((1 - reserve) * budget * (flagged + 1))
+    assert arms[: flagged + 1].count("both") == saved  # a schedule trains all it may
+    # from the next minibatch on, every one trains until the budget's own pace is met ...
+    first = flagged + 1
+    met = next(i for i in range(first, len(arms)) if saved + (i - first) + 1 > budget * (i + 1))
+    assert met - first > 5 and met + 5 <= len(arms)
+    assert arms[first:met] == ["both"] * (met - first)
+    # ... then it saves again: at half the pace, nothing trains until the reserve is rebuilt
+    assert arms[met : met + 5] == ["calibrate"] * 5
+
+
+def test_the_detector_is_fed_the_models_prequential_error():
+    model = BanditCalibratedClassifier(
+        batch_size=8, warmup=2, train_budget=0.5, budget_reserve=0.25, drift_detector=FlagAt(),
+        seed=1,
+    )
+    expected = []
+    for x, y in phishing(300):
+        score = model.model_.predict_proba_one(x).get(True, 0.5)
+        expected.append(float((score > 0.5) != y))
+        model.learn_one(x, y)
+    assert model._detector.seen == expected
+    assert 0 < sum(expected) < len(expected)
+    assert model.drift_detector.seen == []  # the controller's detector is a clone
+
+
+def test_a_budget_reserve_by_minibatch_watches_every_row():
+    rows = phishing(320)
+    model = BanditCalibratedClassifier(
+        batch_size=32, warmup=1, train_budget=0.5, budget_reserve=0.5,
+        drift_detector=FlagAt(100), seed=1,
+    )
+    for i in range(0, len(rows), 32):
+        X = pd.DataFrame([x for x, _ in rows[i : i + 32]])
+        model.learn_many(X, pd.Series([y for _, y in rows[i : i + 32]]))
+    assert len(model._detector.seen) == len(rows) and model.n_drifts == 1
+    # saving, one minibatch in four after the warm-up may train (the 4th); the flag, in the
+    # 3rd, lets the 5th and 6th train too (the budget's pace, 1/2, is met), then it saves again
+    assert [r["arm"] for r in model.trace] == [
+        "train", "calibrate", "calibrate", "calibrate", "both", "both", "both", "calibrate",
+        "calibrate", "calibrate"]  # fmt: skip
+
+
+def test_a_budget_reserve_is_checked_and_survives_a_pickle():
+    with pytest.raises(ValueError, match="set train_budget"):
+        BanditCalibratedClassifier(budget_reserve=0.1)
+    for bad in (-0.1, 1.0, True, float("nan"), "0.1"):
+        with pytest.raises(ValueError, match="budget_reserve must be a number in"):
+            BanditCalibratedClassifier(train_budget=0.5, budget_reserve=bad)
+    with pytest.raises(TypeError, match="drift_detector must be a River drift detector"):
+        BanditCalibratedClassifier(train_budget=0.5, budget_reserve=0.1, drift_detector="adwin")
+    with pytest.raises(ValueError, match="drift_detector serves budget_reserve > 0"):
+        BanditCalibratedClassifier(train_budget=0.5, drift_detector=FlagAt())
+    rows = phishing(400)
+    model = BanditCalibratedClassifier(batch_size=8, warmup=2, train_budget=0.3,
+                                       budget_reserve=0.2, seed=3)  # fmt: skip
+    for x, y in rows[:150]:
+        model.learn_one(x, y)
+    twin = pickle.loads(pickle.dumps(model))
+    for x, y in rows[150:]:
+        assert twin.predict_proba_one(x) == model.predict_proba_one(x)
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+    assert [r["arm"] for r in twin.trace] == [r["arm"] for r in model.trace]
