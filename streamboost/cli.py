@@ -128,12 +128,24 @@ def _non_negative_int(value: str) -> int:
     return number
 
 
-def _budget(value: str) -> float:
+def _number(value: str) -> float:
+    """`value` as a float, or NaN, which every range check below refuses."""
     try:
-        number = float(value)
+        return float(value)
     except ValueError:
-        number = math.nan
-    if not 0.0 < number <= 1.0:  # NaN fails too
+        return math.nan
+
+
+def _reserve(value: str) -> float:
+    number = _number(value)
+    if not 0.0 <= number < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share in [0, 1), got {value!r}")
+    return number
+
+
+def _budget(value: str) -> float:
+    number = _number(value)
+    if not 0.0 < number <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a share in (0, 1], got {value!r}")
     return number
 
@@ -196,6 +208,14 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         metavar="SHARE",
         help="a compute budget: at most this share (0-1] of the minibatches after the warm-up "
         "train the model; the others calibrate (none)",
+    )
+    parser.add_argument(
+        "--budget-reserve",
+        type=_reserve,
+        default=0.0,
+        metavar="SHARE",
+        help="with --train-budget: the share [0-1) of it held back until a drift detector "
+        "(ADWIN) flags a change in the model's error, then spent (0)",
     )
     parser.add_argument(
         "--reward-examples",
@@ -521,6 +541,7 @@ def _run(args: argparse.Namespace) -> int:
         reward=args.reward,
         reward_map=args.reward_map,
         train_budget=args.train_budget,
+        budget_reserve=args.budget_reserve,
         reward_examples=args.reward_examples,
         reward_every=args.reward_every,
         rollback=args.rollback,
@@ -613,6 +634,7 @@ def _compare(args: argparse.Namespace) -> int:
         "reward": args.reward,
         "reward_map": args.reward_map,
         "train_budget": args.train_budget,
+        "budget_reserve": args.budget_reserve,
         "reward_examples": args.reward_examples,
         "reward_every": args.reward_every,
         "rollback": args.rollback,

@@ -65,6 +65,22 @@ def test_run_with_a_train_budget(capsys):
     assert "expected a share in (0, 1], got '0'" in capsys.readouterr().err
 
 
+def test_run_with_a_budget_reserve(capsys):
+    # half the budget held back: no change flagged in 1,000 phishing rows, so half of it trains
+    assert main(["run", "--dataset", "phishing", "--policy", "both", "--train-budget", "0.25",
+                 "--budget-reserve", "0.5", "--batch-size", "20", "--max-rows", "1000",
+                 "--no-progress"]) == 0  # fmt: skip
+    allocation = next(line for line in capsys.readouterr().out.splitlines() if "allocation" in line)
+    assert "train 10 (20.0%), calibrate 35 (70.0%), both 5 (10.0%) of 50" in allocation
+    for bad in ("1", "-0.1", "x"):
+        with pytest.raises(SystemExit):
+            main(["run", "--dataset", "phishing", "--train-budget", "0.5", "--budget-reserve", bad])
+        assert f"expected a share in [0, 1), got '{bad}'" in capsys.readouterr().err
+    assert main(["run", "--dataset", "phishing", "--budget-reserve", "0.1", "--max-rows", "100",
+                 "--no-progress"]) == 2  # fmt: skip
+    assert "set train_budget" in capsys.readouterr().err
+
+
 def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
     trace = tmp_path / "trace.csv"
     assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--reward-every",

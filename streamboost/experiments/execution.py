@@ -49,6 +49,7 @@ _CONFIG_COLUMNS = (
     "reward",
     "reward_map",
     "train_budget",
+    "budget_reserve",
     "reward_examples",
     "reward_every",
     "rollback",

@@ -154,6 +154,8 @@ class Cell:
         How the controller turns improvements into rewards (its `reward_map`).
     train_budget
         The controller's compute budget: the largest share of minibatches that train (None).
+    budget_reserve
+        The share of `train_budget` held back until a change is detected (its `budget_reserve`).
     reward_examples, reward_every
         The controller's reward budget: examples of the next minibatch scored (None: all), one
         minibatch in `reward_every` measured (its `reward_examples`, `reward_every`).
@@ -197,6 +199,7 @@ class Cell:
     reward: str = "log-likelihood"
     reward_map: str = "affine"
     train_budget: float | None = None
+    budget_reserve: float = 0.0
     reward_examples: int | None = None
     reward_every: int = 1
     rollback: str = "copy"
@@ -287,6 +290,7 @@ class Cell:
             reward=self.reward,
             reward_map=self.reward_map,
             train_budget=self.train_budget,
+            budget_reserve=self.budget_reserve,
             reward_examples=self.reward_examples,
             reward_every=self.reward_every,
             rollback=self.rollback,
