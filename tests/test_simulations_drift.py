@@ -70,17 +70,22 @@ def test_the_calibrator_table_compares_each_ewa_with_the_best_fixed_forgetting_r
 def test_the_budget_table_holds_the_best_bandit_against_both_and_never():
     scores, shares = {}, {}
     for key, bandit in ((("a", "flip"), 0.09), (("b", "prior"), 0.12)):
-        scores[key] = {p: [0.2] for p in (*sim.BUDGET_POLICIES, sim.ORACLE)}
+        scores[key] = {p: [0.2] for p in (*sim.BUDGET_POLICIES, *sim.RESERVED, sim.ORACLE)}
         scores[key]["never"] = [0.1]
         scores[key]["fewa"] = [bandit]
-        for p in (*sim.BUDGET_POLICIES, sim.ORACLE):
+        scores[key]["both + reserve"] = [0.08 if key[1] == "flip" else 0.1005]
+        for p in (*sim.BUDGET_POLICIES, *sim.RESERVED, sim.ORACLE):
             shares[(*key, p)] = [0.25]
     scores["a", "flip"][sim.ORACLE] = [0.05]
     shares["b", "prior", "fewa"] = [0.2]  # it saved a fifth of the budget
     shares["a", "flip", sim.ORACLE] = [0.1]  # the oracle is not a bandit: its share is not one
+    shares["a", "flip", "both + reserve"] = [0.1]  # nor are the reserves' shares
     text = sim.budget_report(scores, shares, 1, 0.25)
-    assert "| a, flip |" in text and "| -10.00 % | -50.00 % |" in text
-    assert "| +20.00 % | +100.00 % |" in text
+    assert "| a, flip |" in text and "| -10.00 % | -20.00 % | +100.00 % | -50.00 % |" in text
+    assert "| +20.00 % | +0.50 % | +100.00 % | +100.00 % |" in text
+    assert "`both + reserve` (a reserve of 5 % of the budget, `budget_reserve`, spent once the " \
+           "model's error changes) beats the best fixed policy on 1 of 2 pairs (-20.00 to " \
+           "+0.50 %)" in text
     assert "beats the best fixed policy on 1 of 2 (stream, drift) pairs; at worst it is " \
            "+20.00 % off it" in text
     assert "trained on 80.0-100.0 % as many minibatches as `both`: some saved part of it" in text
