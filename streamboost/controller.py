@@ -90,8 +90,9 @@ class BanditCalibratedClassifier(
         With `train_budget`: the share of it held back until `drift_detector` flags a change,
         then spent on every minibatch it pays for, the policy's arms permitting (0: none).
     drift_detector
-        A River drift detector (a clone is used; default `river.drift.ADWIN()`), fed the
-        model's prequential 0/1 error, its score on the wrong side of 1/2.
+        A River drift detector, binary ones too (a clone is used; default
+        `river.drift.ADWIN()`), fed the model's prequential error: its score on the wrong side
+        of 1/2.
     reward_smoothing
         Weight of the newest round in the running reward scale, in (0, 1].
     reward_map
@@ -419,7 +420,7 @@ class BanditCalibratedClassifier(
     def _watch(self, score: float, positive: bool) -> None:
         """Feed the drift detector the model's error on a checked example; a change it flags
         releases the budget's reserve."""
-        self._detector.update(float((score > 0.5) != positive))
+        self._detector.update((score > 0.5) != positive)  # a bool: any River detector takes it
         if self._detector.drift_detected:
             self.n_drifts += 1
             self._spending = True
@@ -606,10 +607,10 @@ def _check_reserve(reserve, budget, detector) -> None:
             f"budget_reserve={reserve!r} holds back part of a train_budget: set train_budget"
         )
     if detector is not None:
-        if not isinstance(detector, base.DriftDetector):
+        if not isinstance(detector, base.DriftDetector | base.BinaryDriftDetector):
             raise TypeError(
-                f"drift_detector must be a River drift detector (river.base.DriftDetector), "
-                f"got {type(detector).__name__}: {detector!r:.80}"
+                f"drift_detector must be a River drift detector (river.base.DriftDetector or "
+                f"BinaryDriftDetector), got {type(detector).__name__}: {detector!r:.80}"
             )
         if not reserve:
             raise ValueError("drift_detector serves budget_reserve > 0, got budget_reserve=0")

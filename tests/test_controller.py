@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import base as rbase
-from river import checks, datasets, linear_model, preprocessing, tree
+from river import checks, datasets, drift, linear_model, preprocessing, tree
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -1157,6 +1157,19 @@ def test_the_detector_is_fed_the_models_prequential_error():
     assert model._detector.seen == expected
     assert 0 < sum(expected) < len(expected)
     assert model.drift_detector.seen == []  # the controller's detector is a clone
+    # a binary detector (River's DDM) takes the same errors, as bools
+    binary = BanditCalibratedClassifier(
+        batch_size=8, warmup=2, train_budget=0.5, budget_reserve=0.25,
+        drift_detector=drift.binary.DDM(), seed=1,
+    )
+    reference, flags = drift.binary.DDM(), 0
+    for i, (x, y) in enumerate(phishing(1250)):
+        y = y if i < 800 else not y  # the labels flip
+        error = (binary.model_.predict_proba_one(x).get(True, 0.5) > 0.5) != y
+        binary.learn_one(x, y)
+        reference.update(error)
+        flags += reference.drift_detected
+    assert binary.n_drifts == flags > 0  # the label flip is flagged, as DDM alone flags it
 
 
 def test_a_budget_reserve_by_minibatch_watches_every_row():
