@@ -20,6 +20,7 @@ SCRIPTS = (
     "calibrate_your_model",
     "boost_weak_learners",
     "minibatches",
+    "budget_reserve",
 )
 # Run also as scripts, in fresh interpreters (compare_policies, the slowest, only in-process).
 AS_SCRIPTS = ("quickstart", "changing_costs")
@@ -198,3 +199,15 @@ def test_minibatches(capsys):
         assert result["both", learned]["brier"] < result["never", learned]["brier"]
         assert result["discounted-ucb", learned]["arm_counts"]["both"] > 300
     assert f"{result['both', 'by frame']['brier']:.4f}" in printed
+
+
+def test_budget_reserve(capsys):
+    result, printed = run_main("budget_reserve", capsys)
+    free, budget = result["both, no budget"], result["both, budget"]
+    assert budget["trained"] < 0.3 and budget["brier"] > free["brier"]  # the budget costs
+    for name in ("both, budget + reserve", "D-UCB, budget + reserve"):
+        reserve = result[name]
+        # the flip is flagged, the saving spent, and it pays, within the same budget
+        assert reserve["changes"] >= 1 and reserve["trained"] <= budget["trained"]
+        assert reserve["brier"] < budget["brier"] - 0.005
+        assert f"{reserve['brier']:.4f}" in printed
