@@ -1210,3 +1210,25 @@ def test_a_budget_reserve_is_checked_and_survives_a_pickle():
         model.learn_one(x, y)
         twin.learn_one(x, y)
     assert [r["arm"] for r in twin.trace] == [r["arm"] for r in model.trace]
+
+
+def test_a_rejected_example_feeds_the_detector_nothing():
+    model = BanditCalibratedClassifier(
+        batch_size=4, warmup=1, train_budget=0.5, budget_reserve=0.5, drift_detector=FlagAt(),
+        seed=0,
+    )
+    rows = phishing(20)
+    for x, y in rows[:10]:
+        model.learn_one(x, y)
+    x = dict(rows[10][0])
+    x[next(iter(x))] = float("nan")
+    with pytest.raises(ValueError, match="is nan"):
+        model.learn_one(x, True)
+    with pytest.raises(ValueError, match="neither pos_label"):
+        model.learn_one(rows[10][0], "maybe")
+    assert len(model._detector.seen) == 10
+    frame = pd.DataFrame([x for x, _ in rows[10:18]])
+    frame.iloc[5, 2] = float("inf")
+    with pytest.raises(ValueError):
+        model.learn_many(frame, pd.Series([y for _, y in rows[10:18]]))
+    assert len(model._detector.seen) == 10
