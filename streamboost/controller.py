@@ -88,7 +88,8 @@ class BanditCalibratedClassifier(
         model (a compute budget): a training arm the budget cannot pay for runs `"calibrate"`.
     budget_reserve
         With `train_budget`: the share of it held back until `drift_detector` flags a change,
-        then spent on every minibatch it pays for, the policy's arms permitting (0: none).
+        then spent on every minibatch it pays for, the policy's arms permitting, and saved
+        anew from there (0: none).
     drift_detector
         A River drift detector, binary ones too (a clone is used; default
         `river.drift.ADWIN()`), fed the model's prequential error: its score on the wrong side
@@ -274,10 +275,12 @@ class BanditCalibratedClassifier(
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
         self.n_drifts = 0
-        # budget_reserve: the detector, and whether a change it flagged is being paid for
+        # budget_reserve: the detector, whether a change it flagged is being paid for, and
+        # (minibatches after the warm-up, those that trained) where the last such spending ended
         self._detector = None if not budget_reserve else (
             drift.ADWIN() if drift_detector is None else drift_detector.clone())
         self._spending = False
+        self._saving_from = (0, 0)
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
@@ -397,10 +400,19 @@ class BanditCalibratedClassifier(
             # (arm_counts counts the warm-up as "train")
             after = self.n_batches - self.warmup + 1
             trained = self.n_batches - self.arm_counts.get("calibrate", 0) - self.warmup
-            share = self.train_budget * (1.0 if self._spending else 1.0 - self.budget_reserve)
-            if trained + 1 > share * after:
+            cap = self.train_budget * after
+            if not self._spending:
+                # saving: the reserve's complement of the budget from where the last spending
+                # ended, so the reserve rebuilds a little every minibatch (a cap on the whole
+                # stream's pace would stop training for as long as the spending lasted)
+                since, trained_then = self._saving_from
+                cap = min(cap, trained_then + (after - since) * self.train_budget
+                          * (1.0 - self.budget_reserve))  # fmt: skip
+            if trained + 1 > cap:
                 self._arm = self._arms.index("calibrate")  # the budget cannot pay for training
-                self._spending = False  # what a change had saved for is spent: save again
+                if self._spending:  # what a change had saved for is spent: save again
+                    self._spending = False
+                    self._saving_from = (after, trained)
         self._route = "train" if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
