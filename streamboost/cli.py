@@ -601,8 +601,11 @@ def _run(args: argparse.Namespace) -> int:
         if total
         else "no finished minibatch"
     )
+    lines.append(("allocation", f"{allocation} of {total} minibatches"))
+    if result.n_drifts is not None:
+        lines.append(("changes flagged", f"{result.n_drifts} (the drift detector that releases "
+                      "the budget's reserve)"))
     lines += [
-        ("allocation", f"{allocation} of {total} minibatches"),
         (
             "cumulative reward",
             f"{_fmt(result.cumulative_reward)} (sum of the policy's rewards, each in its reward "

@@ -100,6 +100,8 @@ class RunResult:
         TP, FP, TN, FN of the cost-blind decisions "positive iff p > 1/2", so that the realised
         cost of argmax decisions under any cost matrix can be compared with the cost-threshold
         decisions of the Brier curve (`cost_at_half`).
+    n_drifts
+        Changes the controller's drift detector flagged (with a `budget_reserve`), else None.
 
     """
 
@@ -121,6 +123,7 @@ class RunResult:
     trace: list[dict[str, typing.Any]]
     seconds: float
     confusion_at_half: dict[str, float] | None = None
+    n_drifts: int | None = None
 
     def cost_at_half(self, c_fp: float, c_fn: float) -> float:
         """Mean cost per example, under costs (c_fp, c_fn), of the decisions "p > 1/2"."""
@@ -167,6 +170,8 @@ class RunResult:
         }
         for arm, count in sorted((self.arm_counts or {}).items()):
             row[f"batches_{arm}"] = count
+        if self.n_drifts is not None:
+            row["n_drifts"] = self.n_drifts
         return row
 
     def to_dict(self) -> dict[str, typing.Any]:
@@ -350,6 +355,8 @@ def prequential(
         trace=trace,
         seconds=seconds,
         confusion_at_half=dict(argmax_cost.confusion()),
+        n_drifts=controller.n_drifts if controller is not None and controller.budget_reserve
+        else None,
     )
 
 

@@ -57,7 +57,9 @@ def test_run_reads_a_csv_by_its_address(tmp_path, capsys, monkeypatch):
 def test_run_with_a_train_budget(capsys):
     assert main(["run", "--dataset", "phishing", "--policy", "both", "--train-budget", "0.25",
                  "--batch-size", "20", "--max-rows", "1000", "--no-progress"]) == 0  # fmt: skip
-    allocation = next(line for line in capsys.readouterr().out.splitlines() if "allocation" in line)
+    out = capsys.readouterr().out
+    assert "changes flagged" not in out  # no reserve, no detector
+    allocation = next(line for line in out.splitlines() if "allocation" in line)
     # 50 minibatches: 10 of warm-up, then one in four of the other 40 may train
     assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocation
     with pytest.raises(SystemExit):
@@ -70,8 +72,10 @@ def test_run_with_a_budget_reserve(capsys):
     assert main(["run", "--dataset", "phishing", "--policy", "both", "--train-budget", "0.25",
                  "--budget-reserve", "0.5", "--batch-size", "20", "--max-rows", "1000",
                  "--no-progress"]) == 0  # fmt: skip
-    allocation = next(line for line in capsys.readouterr().out.splitlines() if "allocation" in line)
+    out = capsys.readouterr().out.splitlines()
+    allocation = next(line for line in out if "allocation" in line)
     assert "train 10 (20.0%), calibrate 35 (70.0%), both 5 (10.0%) of 50" in allocation
+    assert next(line for line in out if "changes flagged" in line).split()[2] == "0"
     for bad in ("1", "-0.1", "x"):
         with pytest.raises(SystemExit):
             main(["run", "--dataset", "phishing", "--train-budget", "0.5", "--budget-reserve", bad])

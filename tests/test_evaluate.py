@@ -14,6 +14,7 @@ from river import base, linear_model, preprocessing
 from streamboost import evaluate, metrics
 from streamboost.boosting import OzaBoostClassifier
 from streamboost.controller import BanditCalibratedClassifier
+from tests.test_controller import FlagAt
 
 
 def _stream(n: int, seed: int = 0) -> list[tuple[dict, bool]]:
@@ -196,3 +197,14 @@ def test_same_seed_same_result_and_json_round_trip():
     assert a == b
     restored = evaluate.RunResult(**json.loads(json.dumps(a.to_dict())))
     assert restored == a
+
+
+def test_a_budget_reserves_changes_are_reported():
+    model = BanditCalibratedClassifier(policy="both", batch_size=8, train_budget=0.5,
+                                       budget_reserve=0.2, drift_detector=FlagAt(150), seed=0)
+    result = evaluate.prequential(model, _stream(300))
+    assert result.n_drifts == model.n_drifts == 1
+    assert result.summary()["n_drifts"] == result.n_drifts
+    assert evaluate.RunResult(**json.loads(json.dumps(result.to_dict()))) == result
+    plain = evaluate.prequential(_controller_model(), _stream(100))
+    assert plain.n_drifts is None and "n_drifts" not in plain.summary()
