@@ -45,10 +45,15 @@ spend the budget as soon as it allows; the table says how much of it the bandits
 it, it trains on only 80 % of the budget's share, and after it on every minibatch the saved
 budget pays for; it measures what timing the budget could win. `both + reserve` and
 `discounted-ucb + reserve` are what a user can run instead: `budget_reserve=0.05` holds 5 % of
-the budget back until River's ADWIN, fed the model's prequential 0/1 error, flags a change.
+the budget back until River's ADWIN, fed the model's prequential 0/1 error, flags a change,
+spends it, and saves anew from there.
 
     python simulations/drift.py --data-dir ../shared/data --train-budget 0.25 \
         --out simulations/drift_budget.md
+
+`--datasets` also takes River's generators `agrawal`, `hyperplane`, `rbf` and `sea` (20,000
+rows, a new stream per seed, scaled): long streams held out from every choice made on the real
+ones (simulations/drift_budget_synthetic.md).
 """
 
 from __future__ import annotations
@@ -63,6 +68,8 @@ import typing
 from pathlib import Path
 
 from reporting import write_report
+from river import preprocessing
+from river.datasets import synth
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -86,6 +93,16 @@ BUDGET_POLICIES = (*BUDGET_FIXED, "discounted-ucb", "sliding-window-ucb", "glr-k
 RESERVE = 0.05  # budget_reserve: chosen on seed 0 of the 7 streams (0.2 tried first), see report
 RESERVED = tuple(f"{p} + reserve" for p in ("both", "discounted-ucb"))
 ORACLE = "save-then-spend"
+# River's generators, binary, a new stream per seed: long streams held out from every choice
+# made on the 7 real ones (scaled, as their features are not; MAX_ROWS rows each)
+SYNTHETIC = {
+    "agrawal": lambda seed: synth.Agrawal(classification_function=0, perturbation=0.05,
+                                          seed=seed),
+    "hyperplane": lambda seed: synth.Hyperplane(seed=seed, n_features=10, noise_percentage=0.05),
+    "rbf": lambda seed: synth.RandomRBF(seed_model=seed, seed_sample=seed, n_classes=2,
+                                        n_features=10),
+    "sea": lambda seed: synth.SEA(variant=0, noise=0.1, seed=seed),
+}
 BATCH, WARMUP = 32, 10  # the controller's defaults
 
 
@@ -168,8 +185,11 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
     beside the booster with "both") on one drifted stream, and the share of its minibatches
     that trained the booster. With a `budget`, the policy has the three arms and at most that
     share of the minibatches after the warm-up may train."""
-    length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
-    stream = datasets.stream(name, seed=seed, drift=drift(kind, length), data_dir=data_dir,
+    if name in SYNTHETIC:
+        length, source = MAX_ROWS, SYNTHETIC[name](seed).take(MAX_ROWS)
+    else:
+        length, source = min(MAX_ROWS, datasets.REGISTRY[name].n_rows), name
+    stream = datasets.stream(source, seed=seed, drift=drift(kind, length), data_dir=data_dir,
                              encode="onehot")  # categorical features become 0/1 columns
     if policy in CALIBRATORS or policy in KIND_EWAS + KINDS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
@@ -186,7 +206,8 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
             model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
             seed=seed,
         )
-    model = pipeline(wrapper, name)  # no scaler on one-hot indicators (mushroom, krvskp)
+    model = (preprocessing.StandardScaler() | wrapper if name in SYNTHETIC
+             else pipeline(wrapper, name))  # no scaler on one-hot indicators (mushroom, krvskp)
     brier = evaluate.prequential(model, itertools.islice(stream, length)).brier
     counts = getattr(wrapper, "arm_counts", {"both": 1})
     return brier, 1.0 - counts.get("calibrate", 0) / sum(counts.values())
@@ -327,7 +348,9 @@ def main(argv=None) -> int:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
-                        choices=sorted(datasets.REGISTRY), help="default: %(default)s")
+                        choices=sorted([*datasets.REGISTRY, *SYNTHETIC]),
+                        help="default: %(default)s; agrawal, hyperplane, rbf and sea are River's "
+                             "generators (20,000 rows, a new stream per seed)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None,
                         help="default: simulations/drift.md, or drift_budget.md with a budget")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from river import compose
 from simulation_loader import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,6 +119,17 @@ def test_a_budgeted_run_trains_on_at_most_its_share(monkeypatch):
     assert 0.0 < brier < 0.25 and share == (10 + 3) / 25
     assert sim.run("phishing", "flip", "both", 0, None, budget=0.25)[1] == (10 + 3) / 25
     assert sim.run("phishing", "flip", "platt, forgetting 1", 0, None)[1] == 1.0  # trains always
+
+
+def test_a_synthetic_stream_is_new_per_seed_and_scaled(monkeypatch):
+    monkeypatch.setattr(sim, "MAX_ROWS", 800)
+    first = sim.run("agrawal", "flip", "both", 0, None, budget=0.25)
+    assert first == sim.run("agrawal", "flip", "both", 0, None, budget=0.25)  # seeded
+    assert first[0] != sim.run("agrawal", "flip", "both", 1, None, budget=0.25)[0]
+    assert first[1] == (10 + 3) / 25  # 800 rows: 25 minibatches, as for phishing above
+    # unscaled, Agrawal's salaries (tens of thousands) would swamp the members' steps
+    monkeypatch.setattr(sim.preprocessing, "StandardScaler", lambda: compose.FuncTransformer(dict))
+    assert sim.run("agrawal", "flip", "both", 0, None, budget=0.25)[0] > first[0] + 0.01
 
 
 SHARED = ROOT.parent / "shared" / "data"
