@@ -4,11 +4,12 @@ When training is expensive and may run on only a quarter of the minibatches (`tr
 the others calibrate, which is cheap), *when* to train matters after a change that makes the
 model wrong. `budget_reserve=0.05` holds 5 % of the budget back until a drift detector (River's
 ADWIN, fed the model's prequential errors) flags a change, then trains on every minibatch the
-saving pays for. On the bundled `phishing` stream (scaled once up front) with its labels flipped
-at 60 % (`streamboost.datasets.LabelFlip`), this prints the prequential Brier score, the share of
-minibatches that trained and the changes flagged, for `"both"` without a budget, with the budget,
-and with the budget and the reserve, and discounted UCB with the budget and the reserve. Where
-no change comes, a reserve costs a little (docs/controller.md, "A compute budget").
+saving pays for, and saves anew from there. On the bundled `phishing` stream (scaled once up front)
+with its labels flipped at 60 % (`streamboost.datasets.LabelFlip`), this prints the prequential
+Brier score, the share of minibatches that trained and the changes flagged, for `"both"` without a
+budget, with the budget, and with the budget and the reserve, and discounted UCB with the budget
+and the reserve. Where no change comes, a reserve costs a little (docs/controller.md, "A compute
+budget").
 
 Run it (offline, a few seconds, same output every run):
 
