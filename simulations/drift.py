@@ -53,7 +53,12 @@ spends it, and saves anew from there.
 
 `--datasets` also takes River's generators `agrawal`, `hyperplane`, `rbf` and `sea` (20,000
 rows, a new stream per seed, scaled): long streams held out from every choice made on the real
-ones (simulations/drift_budget_synthetic.md).
+ones, where `--drifts` may add `switch` to `flip` and `prior` (`ConceptSwitch` to another
+concept of the same generator at 60 %):
+
+    python simulations/drift.py --datasets agrawal hyperplane rbf sea \
+        --drifts flip prior switch --seeds 5 --train-budget 0.25 \
+        --out simulations/drift_budget_synthetic.md
 """
 
 from __future__ import annotations
@@ -79,7 +84,7 @@ from streamboost import (
     evaluate,
 )
 from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator, resolve
-from streamboost.datasets.drift import LabelFlip, PriorShift
+from streamboost.datasets.drift import ConceptSwitch, LabelFlip, PriorShift
 from streamboost.experiments.models import make_model, pipeline
 
 HERE = Path(__file__).resolve().parent
@@ -95,14 +100,8 @@ RESERVED = tuple(f"{p} + reserve" for p in ("both", "discounted-ucb"))
 ORACLE = "save-then-spend"
 # River's generators, binary, a new stream per seed: long streams held out from every choice
 # made on the 7 real ones (scaled, as their features are not; MAX_ROWS rows each)
-SYNTHETIC = {
-    "agrawal": lambda seed: synth.Agrawal(classification_function=0, perturbation=0.05,
-                                          seed=seed),
-    "hyperplane": lambda seed: synth.Hyperplane(seed=seed, n_features=10, noise_percentage=0.05),
-    "rbf": lambda seed: synth.RandomRBF(seed_model=seed, seed_sample=seed, n_classes=2,
-                                        n_features=10),
-    "sea": lambda seed: synth.SEA(variant=0, noise=0.1, seed=seed),
-}
+GENERATORS = ("agrawal", "hyperplane", "rbf", "sea")
+DRIFTS = ("flip", "prior", "switch")  # "switch": generators only
 BATCH, WARMUP = 32, 10  # the controller's defaults
 
 
@@ -169,13 +168,37 @@ def calibrator(label: str):
     return platts[CALIBRATORS.index(label)]
 
 
-def drift(kind: str, length: int):
-    """The drift `kind` ("flip", "prior", or "none": no drift) at 60 % of the stream."""
+def generator(name: str, seed: int, n: int, switched: bool = False):
+    """`n` examples of River's generator `name` for `seed`, labels True for class 1; with
+    `switched`, of the concept a "switch" moves it to: another of the same family, on examples
+    of its own (Agrawal's function 2 instead of 0, a new hyperplane, new RBF centroids, SEA's
+    threshold 9.5 instead of 8)."""
+    seed += 1000 * switched
+    if name == "agrawal":
+        source = synth.Agrawal(classification_function=2 if switched else 0, perturbation=0.05,
+                               seed=seed)  # fmt: skip
+    elif name == "hyperplane":
+        source = synth.Hyperplane(seed=seed, n_features=10, noise_percentage=0.05)
+    elif name == "rbf":
+        source = synth.RandomRBF(seed_model=seed, seed_sample=seed, n_classes=2, n_features=10)
+    else:
+        source = synth.SEA(variant=3 if switched else 0, noise=0.1, seed=seed)
+    # bool labels: the positive is class 1 in both concepts (stream would take each minority)
+    return ((x, y == 1) for x, y in source.take(n))
+
+
+def drift(kind: str, length: int, name: str = "", seed: int = 0):
+    """The drift `kind` ("flip", "prior", "switch": to `generator(name, seed, switched=True)`,
+    or "none": no drift) at 60 % of the stream."""
     if kind == "none":
         return None
     at = int(0.6 * length)
     if kind == "flip":
         return LabelFlip(position=at)
+    if kind == "switch":
+        if name not in GENERATORS:
+            raise ValueError(f"a switch needs one of River's generators {GENERATORS}, got {name!r}")
+        return ConceptSwitch(to=generator(name, seed, length, switched=True), position=at)
     return PriorShift([(at, 0.5), (at + length // 10, 0.1)])
 
 
@@ -185,12 +208,12 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
     beside the booster with "both") on one drifted stream, and the share of its minibatches
     that trained the booster. With a `budget`, the policy has the three arms and at most that
     share of the minibatches after the warm-up may train."""
-    if name in SYNTHETIC:
-        length, source = MAX_ROWS, SYNTHETIC[name](seed).take(MAX_ROWS)
+    if name in GENERATORS:
+        length, source = MAX_ROWS, generator(name, seed, MAX_ROWS)
     else:
         length, source = min(MAX_ROWS, datasets.REGISTRY[name].n_rows), name
-    stream = datasets.stream(source, seed=seed, drift=drift(kind, length), data_dir=data_dir,
-                             encode="onehot")  # categorical features become 0/1 columns
+    stream = datasets.stream(source, seed=seed, drift=drift(kind, length, name, seed),
+                             data_dir=data_dir, encode="onehot")  # categorical: 0/1 columns
     if policy in CALIBRATORS or policy in KIND_EWAS + KINDS:
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     elif budget is not None:
@@ -206,7 +229,7 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
             model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
             seed=seed,
         )
-    model = (preprocessing.StandardScaler() | wrapper if name in SYNTHETIC
+    model = (preprocessing.StandardScaler() | wrapper if name in GENERATORS
              else pipeline(wrapper, name))  # no scaler on one-hot indicators (mushroom, krvskp)
     brier = evaluate.prequential(model, itertools.islice(stream, length)).brier
     counts = getattr(wrapper, "arm_counts", {"both": 1})
@@ -348,9 +371,12 @@ def main(argv=None) -> int:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
-                        choices=sorted([*datasets.REGISTRY, *SYNTHETIC]),
+                        choices=sorted([*datasets.REGISTRY, *GENERATORS]),
                         help="default: %(default)s; agrawal, hyperplane, rbf and sea are River's "
                              "generators (20,000 rows, a new stream per seed)")
+    parser.add_argument("--drifts", nargs="+", default=["flip", "prior"], choices=DRIFTS,
+                        help="the budget's and the forced split's drifts (default: %(default)s; "
+                             "switch: to another concept of the same generator)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=None,
                         help="default: simulations/drift.md, or drift_budget.md with a budget")
@@ -364,8 +390,10 @@ def main(argv=None) -> int:
                        help="run the same table over the four calibrators instead of the rates "
                             "(default out: simulations/drift_calibrator_kinds.md)")
     args = parser.parse_args(argv)
+    if "switch" in args.drifts and not set(args.datasets) <= set(GENERATORS):
+        parser.error(f"--drifts switch needs --datasets among River's generators {GENERATORS}")
     if args.train_budget is not None:
-        scores, shares = _grid(args, ("flip", "prior"), (*BUDGET_POLICIES, *RESERVED, ORACLE),
+        scores, shares = _grid(args, args.drifts, (*BUDGET_POLICIES, *RESERVED, ORACLE),
                                args.train_budget)  # fmt: skip
         text = budget_report(scores, shares, args.seeds, args.train_budget)
         title, default = "Drift under a compute budget", "drift_budget.md"
@@ -378,7 +406,7 @@ def main(argv=None) -> int:
         text = calibrator_report(kinds, args.seeds, KINDS, KIND_EWAS)
         title, default = "The calibrator chosen online", "drift_calibrator_kinds.md"
     else:
-        both_tables, _ = _grid(args, ("flip", "prior"), POLICIES + CALIBRATORS)
+        both_tables, _ = _grid(args, args.drifts, POLICIES + CALIBRATORS)
         scores = {key: {p: by[p] for p in POLICIES} for key, by in both_tables.items()}
         calibrators = {key: {c: by[c] for c in CALIBRATORS} for key, by in both_tables.items()}
         both = {key: by_label["platt, forgetting 1"] for key, by_label in calibrators.items()}

@@ -132,6 +132,26 @@ def test_a_synthetic_stream_is_new_per_seed_and_scaled(monkeypatch):
     assert sim.run("agrawal", "flip", "both", 0, None, budget=0.25)[0] > first[0] + 0.01
 
 
+def test_a_switch_moves_a_generator_to_another_concept_at_60_percent():
+    from streamboost import datasets
+
+    plain = list(sim.generator("sea", 3, 1000))
+    switched = list(datasets.stream(sim.generator("sea", 3, 1000), seed=3,
+                                    drift=sim.drift("switch", 1000, "sea", 3)))  # fmt: skip
+    assert switched[:600] == plain[:600]
+    new = list(sim.generator("sea", 3, 400, switched=True))
+    assert switched[600:1000] == new and new != plain[600:]  # (run stops at 1,000 rows)
+    # SEA's new concept: x0 + x1 > 9.5 instead of 8, up to its 10 % of flipped labels
+    agree = [y == (x[0] + x[1] > 9.5) for x, y in new]
+    between = [y == (x[0] + x[1] > 9.5) for x, y in new if 8 < x[0] + x[1] <= 9.5]
+    assert sum(agree) > 0.85 * len(agree) and sum(between) > 0.75 * len(between) > 10
+    assert all(isinstance(y, bool) for _, y in sim.generator("agrawal", 0, 50))
+    with pytest.raises(ValueError, match="a switch needs one of River's generators"):
+        sim.drift("switch", 1000, "phishing", 0)
+    with pytest.raises(SystemExit):
+        sim.main(["--datasets", "phishing", "--drifts", "switch", "--train-budget", "0.25"])
+
+
 SHARED = ROOT.parent / "shared" / "data"
 
 
