@@ -404,7 +404,7 @@ class BanditCalibratedClassifier(
             if not self._spending:
                 # saving: the reserve's complement of the budget from where the last spending
                 # ended, so the reserve rebuilds a little every minibatch (a cap on the whole
-                # stream's pace would stop training for as long as the spending lasted)
+                # stream's pace would stop all training for a reserve's share of the stream)
                 since, trained_then = self._saving_from
                 cap = min(cap, trained_then + (after - since) * self.train_budget
                           * (1.0 - self.budget_reserve))  # fmt: skip
