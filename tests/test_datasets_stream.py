@@ -255,6 +255,28 @@ def test_river_dataset_and_generator_sources():
         list(stream([1, 2, 3]))
 
 
+def test_an_endless_generator_needs_a_positive_label_and_no_whole_source_option():
+    # inferring the positive label, shuffling, balancing or a prior shift read every example:
+    # on an endless River generator that never returned
+    sea = river_datasets.synth.SEA(seed=1)
+    with pytest.raises(ValueError, match=r"SEA is endless .* pass positive="):
+        stream(sea)
+    for kwargs, need in [({"shuffle": True}, "shuffle"), ({"passes": 2}, "passes > 1"),
+                         ({"balance": True}, "balance"),
+                         ({"positive_prior": 0.2}, "positive_prior"),
+                         ({"drift": PriorShift([(10, 0.2)])}, "a PriorShift")]:  # fmt: skip
+        with pytest.raises(ValueError, match=f"^{need} must read the whole source"):
+            stream(sea, positive=True, **kwargs)
+    with pytest.raises(ValueError, match=r"ConceptSwitch\(to=SEA\) is endless"):
+        stream(sea, positive=True, drift=ConceptSwitch(river_datasets.synth.SEA(variant=3), 5))
+    # with its positive label, it streams; a switch to take(n) examples of another concept too
+    switched = stream(sea, positive=True, drift=ConceptSwitch(
+        river_datasets.synth.SEA(variant=3, seed=2).take(50), position=20))
+    first = [pair for pair, _ in zip(switched, range(30), strict=False)]
+    assert first[:20] == list(river_datasets.synth.SEA(seed=1).take(20))
+    assert first[20:] == list(river_datasets.synth.SEA(variant=3, seed=2).take(10))
+
+
 def test_option_errors_happen_at_call_time():
     for kwargs, error in [
         ({"passes": 0}, "passes must be"),

@@ -139,9 +139,10 @@ class ConceptSwitch(Drift):
 
     Both sources are read lazily: the second one starts at its first example when it is first
     drawn from, and the stream ends when the source it must draw from is exhausted. ``to`` is
-    any source ``stream`` accepts; a registry name or file is replayed with the outer call's
-    ``seed``-derived options (same encoding, labels, data_dir; default shuffling), an iterable
-    of ``(x, y)`` (e.g. another ``stream(...)``) is used as it is.
+    any source ``stream`` accepts, replayed with the outer call's ``seed``-derived options (same
+    encoding, labels, data_dir; default shuffling) and its own positive label
+    (``positive_label``: the registry's, True for boolean labels, else its minority class), so
+    give two concepts of one generator boolean labels; an endless generator is refused.
 
     Parameters
     ----------

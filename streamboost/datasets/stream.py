@@ -42,7 +42,7 @@ from typing import Any
 
 from river import preprocessing, stats
 
-from .drift import Drift
+from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
 from .reader import CSVTable, Dataset, load
 from .registry import REGISTRY, DatasetSpec
@@ -155,6 +155,10 @@ def _resolve(
     elif isinstance(source, tuple) and len(source) == 2 and not isinstance(source[0], dict):
         rows = _table_rows(*source)
     elif isinstance(source, Iterable):
+        if _endless(source) and positive is None:
+            raise ValueError(f"{type(source).__name__} is endless (n_samples=None): pass "
+                             "positive= (inferring it would count every label forever) or "
+                             "take(n) examples")
         rows = _Pairs(source)
     else:
         raise TypeError(
@@ -193,6 +197,11 @@ def positive_label(
 
     """
     return _resolve(source, positive, data_dir, target).positive
+
+
+def _endless(source: Any) -> bool:
+    """Whether ``source`` never ends: a River generator made without ``n_samples``."""
+    return isinstance(source, Iterable) and getattr(source, "n_samples", 0) is None
 
 
 def _infer_positive(counts: Counter) -> Any:
@@ -409,6 +418,20 @@ def stream(
     if not isinstance(target, str) or not target:
         raise ValueError(f"target must be the name of the label column, got {target!r}")
     src = _resolve(source, positive, data_dir, target)
+    if _endless(source):
+        needs = [name for name, used in (
+            ("shuffle", shuffle), ("passes > 1", passes > 1), ("balance", balance),
+            ("positive_prior", positive_prior is not None),
+            ("a PriorShift", any(isinstance(d, PriorShift) for d in drifts))) if used]
+        if needs:
+            raise ValueError(f"{', '.join(needs)} must read the whole source, and "
+                             f"{type(source).__name__} is endless (n_samples=None): take(n) "
+                             "examples first")
+    for d in drifts:
+        if isinstance(d, ConceptSwitch) and _endless(d.to):
+            raise ValueError(f"ConceptSwitch(to={type(d.to).__name__}) is endless "
+                             "(n_samples=None) and its positive label would be inferred by "
+                             "counting every label: give it take(n) examples")
     if shuffle is None:
         shuffle = not src.time_ordered if src.spec is not None else False
     pos = src.positive
