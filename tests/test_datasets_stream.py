@@ -275,6 +275,16 @@ def test_an_endless_generator_needs_a_positive_label_and_no_whole_source_option(
     first = [pair for pair, _ in zip(switched, range(30), strict=False)]
     assert first[:20] == list(river_datasets.synth.SEA(seed=1).take(20))
     assert first[20:] == list(river_datasets.synth.SEA(variant=3, seed=2).take(10))
+    # the new concept's positive label: its own minority class unless given (Agrawal's labels
+    # are 0/1 and its function 2 has more 1s than 0s: the class 1 turned negative)
+    agrawal = river_datasets.synth.Agrawal
+    new = list(agrawal(classification_function=2, seed=1).take(400))
+    assert sum(y for _, y in new) > 200
+    for positive, expected in [(None, [y == 0 for _, y in new]), (1, [y == 1 for _, y in new])]:
+        to = agrawal(classification_function=2, seed=1)
+        drifted = stream(agrawal(seed=0), positive=1, drift=ConceptSwitch(
+            to if positive is not None else to.take(400), position=100, positive=positive))
+        assert [y for (_, y), _ in zip(drifted, range(500), strict=False)][100:] == expected
 
 
 def test_option_errors_happen_at_call_time():

@@ -90,10 +90,11 @@ class Drift:
         *,
         rng: random.Random,
         prior: Callable[[], float],
-        make_stream: Callable[[Any], Iterator[tuple[dict, Any]]],
+        make_stream: Callable[..., Iterator[tuple[dict, Any]]],
     ) -> Iterator[tuple[dict, Any]]:
         """The drifted examples. ``prior()`` gives the input's positive share (computed only
-        if asked for); ``make_stream(source)`` replays another source with the same options."""
+        if asked for); ``make_stream(source, positive=None)`` replays another source with the
+        same options, its labels compared with ``positive`` (None: its own positive label)."""
         raise NotImplementedError
 
 
@@ -140,9 +141,7 @@ class ConceptSwitch(Drift):
     Both sources are read lazily: the second one starts at its first example when it is first
     drawn from, and the stream ends when the source it must draw from is exhausted. ``to`` is
     any source ``stream`` accepts, replayed with the outer call's ``seed``-derived options (same
-    encoding, labels, data_dir; default shuffling) and its own positive label
-    (``positive_label``: the registry's, True for boolean labels, else its minority class), so
-    give two concepts of one generator boolean labels; an endless generator is refused.
+    encoding, labels, data_dir; default shuffling).
 
     Parameters
     ----------
@@ -152,19 +151,34 @@ class ConceptSwitch(Drift):
         Index of the first example of the new concept (abrupt) or the centre of the transition.
     width
         Length of the transition; 0 = abrupt.
+    positive
+        The positive label of ``to`` (None: its own, ``positive_label``: the registry's, True
+        for boolean labels, else its minority class, which two concepts of one generator need
+        not share). Required for an endless River generator, whose labels cannot be counted.
 
     Examples
     --------
+    >>> import itertools
+    >>> from river.datasets import synth
     >>> from streamboost.datasets import ConceptSwitch, stream
     >>> xs = [x for x, _ in stream("phishing", drift=ConceptSwitch("weather", position=2))]
     >>> ["temp" in x for x in xs[:4]], len(xs)
     ([False, False, True, True], 18161)
+
+    Two concepts of an endless generator, class 1 positive in both:
+
+    >>> switch = ConceptSwitch(synth.Agrawal(classification_function=2, seed=1), 100, positive=1)
+    >>> drifted = stream(synth.Agrawal(seed=0), positive=1, drift=switch)
+    >>> ys = [y for _, y in itertools.islice(drifted, 200)]
+    >>> sum(ys[:100]), sum(ys[100:])
+    (68, 51)
 
     """
 
     to: Any
     position: int
     width: float = 0
+    positive: Any = None
 
     def __post_init__(self):
         _check_position(self.position, self.width)
@@ -176,7 +190,7 @@ class ConceptSwitch(Drift):
             p = new_concept_probability(t, self.position, self.width)
             use_new = p == 1.0 or (p > 0.0 and rng.random() < p)
             if use_new and other is None:
-                other = iter(make_stream(self.to))
+                other = iter(make_stream(self.to, positive=self.positive))
             example = next(other if use_new else examples, None)
             if example is None:
                 return

@@ -428,10 +428,10 @@ def stream(
                              f"{type(source).__name__} is endless (n_samples=None): take(n) "
                              "examples first")
     for d in drifts:
-        if isinstance(d, ConceptSwitch) and _endless(d.to):
+        if isinstance(d, ConceptSwitch) and _endless(d.to) and d.positive is None:
             raise ValueError(f"ConceptSwitch(to={type(d.to).__name__}) is endless "
-                             "(n_samples=None) and its positive label would be inferred by "
-                             "counting every label: give it take(n) examples")
+                             "(n_samples=None): pass its positive= (inferring it would count "
+                             "every label forever) or take(n) examples")
     if shuffle is None:
         shuffle = not src.time_ordered if src.spec is not None else False
     pos = src.positive
@@ -470,9 +470,9 @@ def stream(
         n_pos, n_neg = kept if kept is not None else class_counts()
         return n_pos / (n_pos + n_neg)
 
-    def make_stream(other):
+    def make_stream(other, positive=None):
         return stream(other, seed=other_seed, encode=None, raw_labels=raw_labels,
-                      data_dir=data_dir)
+                      data_dir=data_dir, positive=positive)
 
     features = _Features(encode, missing, scale)
 
