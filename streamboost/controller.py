@@ -162,7 +162,7 @@ class BanditCalibratedClassifier(
         warmup: int = 10,
         train_budget: float | None = None,
         budget_reserve: float = 0.0,
-        drift_detector: base.DriftDetector | None = None,
+        drift_detector: base.DriftDetector | base.BinaryDriftDetector | None = None,
         reward_smoothing: float = 0.05,
         reward_map: str = "affine",
         reward_examples: int | None = None,

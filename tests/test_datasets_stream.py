@@ -298,6 +298,13 @@ def test_option_errors_happen_at_call_time():
     ]:
         with pytest.raises(ValueError, match=error):
             stream("weather", **kwargs)
+    # a switch's positive label too, though the switch would come much later
+    with pytest.raises(ValueError, match="not a class of 'weather'"):
+        stream("phishing", drift=ConceptSwitch("weather", 5000, positive="7"))
+    def first(positive):
+        return next(stream("phishing", drift=ConceptSwitch("weather", 0, positive=positive)))[1]
+
+    assert first("0") == next(stream("weather", positive="0"))[1] != first("1")
     with pytest.raises(TypeError, match="seed must be"):
         stream("weather", seed=1.5)
     with pytest.raises(TypeError, match="source must be"):

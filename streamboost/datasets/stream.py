@@ -169,9 +169,7 @@ def _resolve(
     if spec is not None:
         if positive is None:
             positive = spec.positive
-        elif positive not in spec.classes:
-            raise ValueError(f"positive={positive!r} is not a class of {spec.name!r}: "
-                             f"{list(spec.classes)}")
+        _check_class(positive, spec)
         return _Source(rows, positive, spec.time_ordered, spec)
     if positive is None:
         positive = _infer_positive(Counter(label for _, label in rows))
@@ -197,6 +195,12 @@ def positive_label(
 
     """
     return _resolve(source, positive, data_dir, target).positive
+
+
+def _check_class(positive: Any, spec: DatasetSpec) -> None:
+    if positive not in spec.classes:
+        raise ValueError(f"positive={positive!r} is not a class of {spec.name!r}: "
+                         f"{list(spec.classes)}")
 
 
 def _endless(source: Any) -> bool:
@@ -428,10 +432,17 @@ def stream(
                              f"{type(source).__name__} is endless (n_samples=None): take(n) "
                              "examples first")
     for d in drifts:
-        if isinstance(d, ConceptSwitch) and _endless(d.to) and d.positive is None:
+        if not isinstance(d, ConceptSwitch):
+            continue
+        if _endless(d.to) and d.positive is None:
             raise ValueError(f"ConceptSwitch(to={type(d.to).__name__}) is endless "
                              "(n_samples=None): pass its positive= (inferring it would count "
                              "every label forever) or take(n) examples")
+        # a registered `to` is checked now, not when the switch comes mid-stream
+        to_spec = d.to.spec if isinstance(d.to, Dataset) else (
+            REGISTRY.get(d.to) if isinstance(d.to, str) else None)
+        if to_spec is not None and d.positive is not None:
+            _check_class(d.positive, to_spec)
     if shuffle is None:
         shuffle = not src.time_ordered if src.spec is not None else False
     pos = src.positive
