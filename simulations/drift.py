@@ -330,9 +330,15 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
     )
     wins, worst, oracle_wins, gains = 0, -math.inf, 0, []
     reserved = {p: [] for p in RESERVED}  # each one's excess over the best fixed, pair by pair
+    paired = {p: [] for p in RESERVED}  # (pair, mean and standard error of the seeds' excess)
     for key, by_policy in scores.items():
         means = _means(by_policy)
         fixed = min(means[p] for p in BUDGET_FIXED)
+        best = min(BUDGET_FIXED, key=means.get)
+        for p in RESERVED if seeds > 1 else ():
+            excess = [v / w - 1.0 for v, w in zip(by_policy[p], by_policy[best], strict=True)]
+            paired[p].append((key, statistics.mean(excess),
+                              statistics.stdev(excess) / math.sqrt(len(excess))))
         bandit = min(means[p] for p in BUDGET_POLICIES if p not in BUDGET_FIXED)
         wins += bandit < fixed
         worst = max(worst, bandit / fixed - 1.0)
@@ -362,8 +368,22 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
             f"`{p}` (a reserve of {100 * RESERVE:g} % of the budget, `budget_reserve`, spent "
             f"once the model's error changes) beats the best fixed policy on "
             f"{sum(e < 0 for e in excess)} of {len(excess)} pairs ({100 * min(excess):+.2f} to "
-            f"{100 * max(excess):+.2f} %).")]
+            f"{100 * max(excess):+.2f} %).") + _significance(paired[p])]
     return "\n".join(lines)
+
+
+def _significance(paired: list) -> str:
+    """Which of a policy's excesses over the best fixed policy, paired by seed (the same
+    stream and drift), the seeds' noise can explain: a sentence, empty with one seed."""
+    if not paired:
+        return ""
+    above = [f"{name}, {kind}" for (name, kind), mean, se in paired if mean > 2 * se]
+    below = sum(mean < -2 * se for _, mean, se in paired)
+    (name, kind), mean, se = max(paired, key=lambda item: item[1])
+    return (f" Paired by seed with the best fixed policy, its excess is more than two standard "
+            f"errors above 0 on {len(above)} of {len(paired)} pairs"
+            f"{' (' + '; '.join(above) + ')' if above else ''} and below 0 on {below}; its "
+            f"largest, {name}, {kind}: {100 * mean:+.2f} % (standard error {100 * se:.2f} %).")
 
 
 def main(argv=None) -> int:

@@ -94,6 +94,28 @@ def test_the_budget_table_holds_the_best_bandit_against_both_and_never():
            "+100.00 %)" in text
 
 
+def test_the_budget_table_says_which_excesses_the_seeds_noise_can_explain():
+    scores, shares = {}, {}
+    # per seed, the reserve against `never` (the best fixed): a steady 10 % loss on "a", a loss
+    # on "b" whose seeds disagree, a steady gain on "c"
+    reserve = {"a": [0.11, 0.22, 0.33], "b": [0.10, 0.30, 0.27], "c": [0.09, 0.18, 0.27]}
+    for name, values in reserve.items():
+        key = (name, "flip")
+        scores[key] = {p: [0.9, 0.9, 0.9] for p in (*sim.BUDGET_POLICIES, *sim.RESERVED,
+                                                   sim.ORACLE)}
+        scores[key]["never"] = [0.1, 0.2, 0.3]
+        scores[key]["both + reserve"] = values
+        for p in (*sim.BUDGET_POLICIES, *sim.RESERVED, sim.ORACLE):
+            shares[(*key, p)] = [0.25] * 3
+    text = sim.budget_report(scores, shares, 3, 0.25)
+    # b: excesses 0, +50 %, -10 %: mean +13.33 %, standard error 18.56 %
+    assert "its excess is more than two standard errors above 0 on 1 of 3 pairs (a, flip) and " \
+           "below 0 on 1; its largest, b, flip: +13.33 % (standard error 18.56 %)." in text
+    assert "standard error" not in sim.budget_report(
+        {k: {p: v[:1] for p, v in by.items()} for k, by in scores.items()},
+        {k: v[:1] for k, v in shares.items()}, 1, 0.25)
+
+
 def test_the_oracle_saves_a_fifth_of_the_budget_before_the_drift_and_spends_it_after():
     policy = sim.SaveThenSpend(budget=0.25, drift_batch=sim.WARMUP + 100)
     arms = [policy.select() for _ in range(140)]
