@@ -20,12 +20,17 @@ controller's minibatches are then B rows too): a minibatch model (our booster, R
 regression) learns each frame with its own `learn_many`, alone or wrapped. `--callgrind`
 counts instructions where the CPU gives no counter: each configuration runs once, in its own
 process under valgrind's callgrind, counted inside the prequential loop only (`callgrind.py`;
-repeatable to about 0.03 %, no timing).
+repeatable to about 0.03 %, no timing). `--processes N` repeats the whole timed comparison in
+N fresh processes, one after another (hash seeds 1..N), and reports the median over them of
+each process's ratio, with the range: within one process the interleaved repeats agree, but
+the same code's ratio moves by several hundredths from one process to the next (its memory
+layout, as pyperf's workers assume), so one process's median is one draw of that spread.
 
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
     python benchmarks/controller_overhead.py --models oza-lr lr --many 32
     python benchmarks/controller_overhead.py --models oza-lr --rows 5000 --callgrind
+    python benchmarks/controller_overhead.py --models oza-lr --processes 8 --configs both
 """
 
 from __future__ import annotations
@@ -34,8 +39,11 @@ import argparse
 import concurrent.futures
 import contextlib
 import json
+import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 
 import callgrind
@@ -162,6 +170,79 @@ def count_instructions(args) -> None:
                   f"{alone / instructions:>10.3f}{result['brier']:>9.4f}  {shares}")
 
 
+def measure(args, rows, frames, batch: dict, counter) -> dict:
+    """Each model alone and wrapped by each configuration, `args.repeats` times interleaved:
+    model -> configuration -> (median speed, median of each repeat's ratio to the model alone,
+    instructions per example, their ratio to the model alone's (0: not counted), Brier score,
+    arm counts)."""
+    results: dict = {}
+    for name in args.models:
+        makers = {config: lambda name=name, config=config: make(name, config, batch)
+                  for config in [ALONE, *args.configs]}
+        speeds = {config: [] for config in makers}
+        counts = {config: [] for config in makers}
+        scored = {}
+        for repeat in range(args.repeats):
+            # every other repeat runs backwards: a slow start or end of the cycle (warm-up,
+            # a neighbour's load) does not always fall on the same configurations
+            order = list(makers) if repeat % 2 == 0 else list(makers)[::-1]
+            for config in order:
+                model = makers[config]()
+                speed, brier, count = (run_many(model, frames) if frames else
+                                       run(model, rows, counter))
+                speeds[config].append(speed)
+                counts[config].append(count)
+                scored[config] = (brier, getattr(model, "arm_counts", None))
+        results[name] = {}
+        for config, values in speeds.items():
+            # the ratio to the model alone of the same repeat, then the median over repeats
+            ratio = statistics.median(
+                v / alone for v, alone in zip(values, speeds[ALONE], strict=True)
+            )
+            count = statistics.median(counts[config])
+            counted = statistics.median(counts[ALONE]) / count if count else 0.0
+            results[name][config] = (statistics.median(values), ratio, count, counted,
+                                     *scored[config])  # fmt: skip
+    return results
+
+
+def show(name: str, config: str, result: tuple, counted: bool, spread: str = "") -> None:
+    """One row of the table: a configuration's speed, ratio (`spread`: their range over
+    processes), instructions, Brier score and arm shares."""
+    speed, ratio, count, count_ratio, brier, arms = result
+    cells = f"{count:>12,.0f}{count_ratio:>10.3f}" if counted else ""
+    shares = ""
+    if arms:
+        total = sum(arms.values())
+        shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
+    print(f"{name:<8}{config:<32}{speed:>9,.0f}{ratio:>10.2f}{spread}{cells}{brier:>9.4f}  "
+          f"{shares}")
+
+
+def processes(args, argv: list[str]) -> None:
+    """`--processes N`: the timed comparison of the options `argv` in N fresh processes, one
+    after another (hash seeds 1..N), each process's medians reported by their median, and the
+    ratios' range."""
+    runs = []
+    for seed in range(1, args.processes + 1):
+        # argparse keeps an option's last value: each child times in its own process only
+        done = subprocess.run([sys.executable, __file__, *argv, "--processes", "1", "--json"],
+                              capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)})  # fmt: skip
+        lines = done.stdout.splitlines()
+        if not runs:
+            print(f"{args.processes} processes (hash seeds 1-{args.processes}), each: {lines[0]}")
+        runs.append(json.loads(lines[-1]))
+    print(f"{'model':<8}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{'range':>13}"
+          f"{'Brier':>9}  arms")
+    for name, configs in runs[0].items():
+        for config, first in configs.items():
+            speeds, ratios = zip(*((r[name][config][0], r[name][config][1]) for r in runs),
+                                 strict=True)  # fmt: skip
+            result = (statistics.median(speeds), statistics.median(ratios), 0, 0.0, *first[4:])
+            show(name, config, result, False, f"{min(ratios):>7.2f}-{max(ratios):<5.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="electricity")
@@ -177,13 +258,22 @@ def main() -> None:
                              "(where the CPU gives no counter; slow: use --rows 2000)")
     parser.add_argument("--many", type=int, default=None, metavar="B",
                         help="by frames of B rows (learn_many, predict_proba_many)")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="time in N fresh processes, one after another, and report the "
+                             "median of their ratios and the range")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
         return
     if args.many is not None and (args.many < 2 or args.instructions or args.callgrind):
         parser.error("--many needs B >= 2, and counts no instructions")
+    if args.processes < 1 or (args.processes > 1 and (args.instructions or args.callgrind)):
+        parser.error("--processes needs N >= 1, and times (no instruction counts)")
+    if args.processes > 1:
+        processes(args, sys.argv[1:])
+        return
     if args.callgrind:
         if not callgrind.available():
             parser.error("--callgrind needs valgrind on the PATH")
@@ -210,40 +300,13 @@ def main() -> None:
     counted = f"{'instr/ex':>12}{'vs model':>10}" if counter else ""
     print(f"{'model':<8}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
           "  arms")
-    for name in args.models:
-        makers = {config: lambda name=name, config=config: make(name, config, batch)
-                  for config in [ALONE, *args.configs]}
-        speeds = {config: [] for config in makers}
-        counts = {config: [] for config in makers}
-        results = {}
-        for repeat in range(args.repeats):
-            # every other repeat runs backwards: a slow start or end of the cycle (warm-up,
-            # a neighbour's load) does not always fall on the same configurations
-            order = list(makers) if repeat % 2 == 0 else list(makers)[::-1]
-            for config in order:
-                model = makers[config]()
-                speed, brier, count = (run_many(model, frames) if frames else
-                                       run(model, rows, counter))
-                speeds[config].append(speed)
-                counts[config].append(count)
-                results[config] = (brier, getattr(model, "arm_counts", None))
-        for config, values in speeds.items():
-            speed = statistics.median(values)
-            # the ratio to the model alone of the same repeat, then the median over repeats
-            ratio = statistics.median(
-                v / alone for v, alone in zip(values, speeds[ALONE], strict=True)
-            )
-            if counter:
-                count = statistics.median(counts[config])
-                alone = statistics.median(counts[ALONE])
-                counted = f"{count:>12,.0f}{alone / count:>10.3f}"
-            brier, arms = results[config]
-            shares = ""
-            if arms:
-                total = sum(arms.values())
-                shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
-            print(f"{name:<8}{config:<32}{speed:>9,.0f}{ratio:>10.2f}{counted}{brier:>9.4f}  "
-                  f"{shares}")
+    results = measure(args, rows, frames, batch, counter)
+    if args.json:
+        print(json.dumps(results))
+        return
+    for name, configs in results.items():
+        for config, result in configs.items():
+            show(name, config, result, counter is not None)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,50 @@
+"""benchmarks/controller_overhead.py: the controller's cost timed in several processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+
+from tests.simulation_loader import ROOT, load
+
+overhead = load("controller_overhead", "benchmark_controller_overhead", folder="benchmarks")
+
+
+def test_processes_report_the_median_of_each_process_ratio_and_their_range(monkeypatch, capsys):
+    ratios = iter([0.8, 1.0, 0.9])  # one process each
+    calls = []
+
+    def fake_run(command, env, **kwargs):
+        calls.append((command, env["PYTHONHASHSEED"]))
+        ratio = next(ratios)
+        result = {"lr": {"model alone": [100.0, 1.0, 0, 0.0, 0.2, None],
+                         "both": [100.0 * ratio, ratio, 0, 0.0, 0.1, {"both": 3}]}}
+        return types.SimpleNamespace(stdout=f"header\ncolumns\n{json.dumps(result)}\n")
+
+    monkeypatch.setattr(overhead.subprocess, "run", fake_run)
+    overhead.processes(types.SimpleNamespace(processes=3), ["--models", "lr", "--processes", "3"])
+    out = capsys.readouterr().out
+    assert out.startswith("3 processes (hash seeds 1-3), each: header\n")
+    # the median process's ratio (0.9), the range over the three, the speeds' median
+    assert "lr      both                                   90      0.90   0.80-1.00" in out
+    assert "both 100%" in out
+    assert [seed for _, seed in calls] == ["1", "2", "3"]
+    # each child times in its own process once, and answers in JSON
+    assert all(command[-3:] == ["--processes", "1", "--json"] for command, _ in calls)
+
+
+def test_a_run_in_two_processes_end_to_end():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--dataset",
+         "phishing", "--rows", "300", "--models", "lr", "--repeats", "1", "--configs", "both",
+         "--processes", "2"],
+        capture_output=True, text=True, check=True,
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("2 processes (hash seeds 1-2), each: phishing, first 300 rows")
+    alone, both = lines[2].split(), lines[3].split()
+    assert alone[:2] == ["lr", "model"] and alone[4:6] == ["1.00", "1.00-1.00"]
+    low, high = map(float, both[4].split("-"))
+    assert both[1] == "both" and low <= float(both[3]) <= high
