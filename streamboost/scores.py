@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import collections
 import pickle
 import random
+import sys
 import typing
 
 import numpy as np
-from river import base
+from river import base, compose
 
 from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
 from .members import ArrayMembers
-from .state import InlineState, get_state, inline_dumps, slot_names
+from .state import InlineState, dict_only, get_state, inline_dumps, set_state, slot_names
 from .validation import check_features, one_line
 
 if typing.TYPE_CHECKING:
@@ -400,14 +402,17 @@ def frame_scores(model: base.MiniBatchClassifier, X, pos_label: typing.Hashable)
 def snapshot(model: base.Estimator) -> base.Estimator:
     """A frozen, independent copy of `model` with its learned state, for scoring.
 
-    A pickle round trip (the fastest deep copy of River models), in which every
-    `random.Random` restarts at seed 0 instead of carrying its state: River's Gaussian
-    estimators (the numeric splitters of its trees) each hold a generator that only `sample`
-    uses, and their states were most of a grown tree's pickle (what that saved:
-    benchmarks/README.md). The copy only scores; a model that drew random numbers to predict
-    would draw its own. Its objects keep their attributes inline (`state.inline_dumps`), so
-    it scores as fast as the model. An `OzaBoostClassifier` with array members
-    (`streamboost.members`) copies as arrays and scores with one matrix product.
+    A pickle round trip (the fastest deep copy of River models) that lends the copy the
+    model's `random.Random` generators instead of copying their states (River's Gaussian
+    estimators, the numeric splitters of its trees, each hold one that only `sample` uses:
+    their states were most of a grown tree's pickle). The copy only scores, and River's models
+    draw nothing to predict. Reading an object's state for a pickle slows every later access
+    to its attributes on CPython (docs/reliability.md), so the two then trade what they hold:
+    the model, and each step of a pipeline, stay the objects they were and learn on with the
+    copy's fresh objects; the copy keeps the ones they held. Where something a part holds
+    refers to a part or to the whole, the trade would leave that reference on the wrong side:
+    nothing is traded. An `OzaBoostClassifier` with array members (`streamboost.members`) is copied as arrays
+    (`FrozenScorer`).
 
     Examples
     --------
@@ -415,17 +420,74 @@ def snapshot(model: base.Estimator) -> base.Estimator:
     >>> from streamboost.scores import snapshot
     >>> model = linear_model.LogisticRegression()
     >>> model.learn_one({"x": 1.0}, True)
+    >>> weights = model.weights
     >>> frozen = snapshot(model)
     >>> model.learn_one({"x": 1.0}, False)
-    >>> frozen.weights == model.weights
-    False
+    >>> frozen.weights == weights, frozen.weights == model.weights, model.weights is weights
+    (True, False, False)
 
     """
-    return pickle.loads(inline_dumps(model, {random.Random: _restarted}))
+    lent: list[int] = []
+    try:
+        copy = pickle.loads(inline_dumps(model, {random.Random: lambda g: _lend(g, lent)}))
+    finally:
+        for key in lent:
+            _LENT.pop(key, None)
+    if _tradable(model, copy):
+        for live, fresh in zip(_parts(model), _parts(copy), strict=True):
+            old = dict(vars(live))
+            set_state(live, vars(fresh))
+            set_state(fresh, old)
+    return copy
 
 
-def _restarted(generator: random.Random) -> tuple:
-    return random.Random, (0,)
+def _parts(model) -> list:
+    """What a user may hold of `model`: itself, or its pipeline's steps."""
+    return list(model.steps.values()) if isinstance(model, compose.Pipeline) else [model]
+
+
+def _tradable(model, copy) -> bool:
+    """Whether `model`'s parts and their copies in `copy` can trade what they hold: each holds
+    all of it in its `__dict__`, under the same names, and nothing a part holds refers to a
+    part or the whole (the trade would leave such a reference on the other side)."""
+    pairs = list(zip(_parts(model), _parts(copy), strict=True))
+    if not all(type(fresh) is type(live) and dict_only(type(live))
+               and vars(fresh).keys() == vars(live).keys() for live, fresh in pairs):  # fmt: skip
+        return False
+    # The references to the copy, and to each of its steps, that are not from what a part
+    # holds: snapshot's name, this function's, `pairs`, and getrefcount's argument; for a
+    # step, the pipeline's own (its steps, their caches), `pairs`, the loop's name, the argument.
+    if not isinstance(copy, compose.Pipeline):
+        return sys.getrefcount(copy) == 4
+    if sys.getrefcount(copy) != 3:
+        return False
+    own = collections.Counter(map(id, _shallow(vars(copy).values())))
+    return all(sys.getrefcount(step) == own[id(step)] + 3 for _, step in pairs)
+
+
+def _shallow(values) -> typing.Iterator:
+    """Everything in `values` and, recursively, in the tuples, lists, sets and dicts among
+    them (keys and values), not looking inside any other object."""
+    for value in values:
+        yield value
+        if isinstance(value, dict):
+            yield from _shallow(value.keys())
+            yield from _shallow(value.values())
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            yield from _shallow(value)
+
+
+_LENT: dict[int, random.Random] = {}  # the generators a snapshot in progress lends its copy
+
+
+def _lend(generator: random.Random, lent: list[int]) -> tuple:
+    _LENT[id(generator)] = generator
+    lent.append(id(generator))
+    return _borrowed, (id(generator),)
+
+
+def _borrowed(key: int) -> random.Random:
+    return _LENT[key]
 
 
 class FrozenScorer:

@@ -140,14 +140,23 @@ _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
 
 
 @functools.cache
-def _plain(cls: type) -> bool:
-    """Whether instances of `cls` are pickled by the default rule, state = their `__dict__`."""
+def dict_only(cls: type) -> bool:
+    """Whether instances of `cls` hold all their state in their `__dict__`: a Python class
+    with no built-in base but `object` (no list items) and no `__slots__`."""
     mro = cls.__mro__
     return (
-        not issubclass(cls, type)  # a class is pickled by name
-        and mro[-1] is object
-        and all(k.__flags__ & _HEAP_TYPE for k in mro[:-1])  # no built-in base: no list items
+        mro[-1] is object
+        and all(k.__flags__ & _HEAP_TYPE for k in mro[:-1])
         and not any(k.__dict__.get("__slots__") for k in mro)
+    )
+
+
+@functools.cache
+def _plain(cls: type) -> bool:
+    """Whether instances of `cls` are pickled by the default rule, state = their `__dict__`."""
+    return (
+        not issubclass(cls, type)  # a class is pickled by name
+        and dict_only(cls)
         and cls.__reduce_ex__ is object.__reduce_ex__
         and cls.__reduce__ is object.__reduce__
         and getattr(cls, "__getstate__", None) is getattr(object, "__getstate__", None)

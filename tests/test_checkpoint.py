@@ -235,13 +235,15 @@ def test_a_river_tree_read_back_keeps_its_attributes_inline_and_learns_alike(tmp
     for x, y in ROWS[:300]:
         controller.learn_one(x, y)
     loaded = checkpoint.load(checkpoint.save(controller, tmp_path / "tree.ckpt"))
-    for copy in (loaded.model_, snapshot(model)):  # a checkpoint's, the reward's frozen copy
+    frozen = snapshot(model)  # the reward's frozen copy: the live tree learns on with its copies
+    assert frozen._root is not model._root and frozen.n_leaves == model.n_leaves
+    for copy in (loaded.model_, model):  # a checkpoint's, the live tree after a snapshot
         assert len(_leaves(copy)) == len(_leaves(model)) > 1
         for leaf in _leaves(copy):
             assert not _dict_materialised(leaf, "splitters")
             for splitter in leaf.splitters.values():
                 assert not _dict_materialised(splitter, "_att_dist_per_class")
-        assert not _dict_materialised(copy, "_root")
+    assert not _dict_materialised(loaded.model_, "_root")
     # pickle's own rule would have given every one a dict: what the loop above would catch
     assert all(_dict_materialised(leaf, "splitters")
                for leaf in _leaves(pickle.loads(pickle.dumps(model))))

@@ -6,7 +6,7 @@ import pickle
 import random
 
 import pytest
-from river import datasets, linear_model, optim, tree
+from river import datasets, forest, linear_model, optim, preprocessing, tree
 
 from streamboost import OzaBoostClassifier
 from streamboost.scores import FrozenScorer, positive_score, snapshot
@@ -45,9 +45,9 @@ def test_snapshot_copies_any_model():
         assert type(copy) is type(model) and copy is not model
 
 
-def test_a_snapshot_restarts_random_generators_and_scores_alike():
+def test_a_snapshot_lends_its_random_generators_and_scores_alike():
     # River's Gaussian estimators (a tree's numeric splitters) each hold a random.Random that
-    # only `sample` uses: the copy restarts them at seed 0 instead of copying 2.5 KB of state
+    # only `sample` uses: the copy shares the live model's instead of copying 2.5 KB of state
     model = tree.HoeffdingTreeClassifier(grace_period=50)
     for x, y in ROWS[:1500]:
         model.learn_one(x, y)
@@ -55,13 +55,80 @@ def test_a_snapshot_restarts_random_generators_and_scores_alike():
     states = [g.getstate() for g in generators]
     copy = snapshot(model)
     copied = [g for g in _objects(copy) if type(g) is random.Random]
-    assert model.n_leaves > 1 and len(copied) == len(generators) > 10
-    seed_0 = random.Random(0).getstate()
-    assert all(g.getstate() == seed_0 for g in copied) and states[0] != seed_0
-    assert not {id(g) for g in copied} & {id(g) for g in generators}  # independent of the live
-    assert [g.getstate() for g in generators] == states  # which kept its own
+    assert model.n_leaves > 1 and len(generators) > 10
+    assert {id(g) for g in copied} == {id(g) for g in generators}
+    assert [g.getstate() for g in generators] == states  # lent, not drawn from
+    assert [g for g in _objects(model) if type(g) is random.Random] == generators
     xs = [x for x, _ in ROWS[1500:1700]]
     assert [copy.predict_proba_one(x) for x in xs] == [model.predict_proba_one(x) for x in xs]
+    assert not snapshot.__globals__["_LENT"]  # nothing is kept once the copy is made
+
+
+def test_the_live_model_learns_on_with_the_copys_objects_as_if_never_copied():
+    # ARF draws from its generator to learn: a trade that restarted or swapped a generator,
+    # or left the live model a mix of old and new objects, would change what it predicts
+    copied, alone = (forest.ARFClassifier(n_models=3, seed=7) for _ in range(2))
+    frozen = []
+    for i, (x, y) in enumerate(ROWS[:2000]):
+        if i % 250 == 100:
+            before = copied.data
+            frozen.append((snapshot(copied), ROWS[i : i + 50]))
+            assert copied.data is not before and frozen[-1][0].data is before  # traded
+        assert copied.predict_proba_one(x) == alone.predict_proba_one(x)
+        copied.learn_one(x, y)
+        alone.learn_one(x, y)
+    for copy, later in frozen:  # each copy still scores as the model did when it was taken
+        assert [copy.predict_proba_one(x) for x, _ in later] != [
+            copied.predict_proba_one(x) for x, _ in later]
+
+
+def test_a_pipelines_steps_stay_the_users_objects():
+    scaler, model = preprocessing.StandardScaler(), tree.HoeffdingTreeClassifier(grace_period=20)
+    pipeline = scaler | model
+    for x, y in ROWS[:300]:
+        pipeline.learn_one(x, y)
+    root = model._root
+    frozen = snapshot(pipeline)
+    assert list(pipeline.steps.values()) == [scaler, model] and model._root is not root
+    assert frozen["HoeffdingTreeClassifier"]._root is root
+    assert frozen["HoeffdingTreeClassifier"] is not model
+    for x, y in ROWS[300:600]:
+        pipeline.learn_one(x, y)
+    assert model.n_leaves > 1 and model._root is not root  # the user's tree learned on
+    assert scaler.counts == pipeline["StandardScaler"].counts
+    assert frozen["StandardScaler"].counts != scaler.counts
+
+
+class _Remembers(linear_model.LogisticRegression):
+    """A model that holds a reference to itself, or to another step of its pipeline."""
+
+
+class _Forgets(linear_model.LogisticRegression):
+    """A model whose pickle leaves out an attribute."""
+
+    def __getstate__(self):
+        return {k: v for k, v in vars(self).items() if k != "_y_name"}
+
+
+def test_nothing_is_traded_where_a_part_refers_to_a_part():
+    itself, other, forgets = _Remembers(), _Remembers(), _Forgets()
+    itself.me = itself
+    pipeline = preprocessing.StandardScaler() | other
+    other.scaler = pipeline["StandardScaler"]
+    for model in (itself, pipeline, forgets):
+        model.learn_one({"a": 1.0}, True)
+        weights = [part._weights for part in _parts(model) if hasattr(part, "_weights")]
+        frozen = snapshot(model)
+        assert [part._weights for part in _parts(model) if hasattr(part, "_weights")] == weights
+        assert all(w is v for w, v in zip(weights, [
+            part._weights for part in _parts(model) if hasattr(part, "_weights")], strict=True))
+        model.learn_one({"a": 1.0}, False)  # the copy is still independent
+        assert frozen.predict_proba_one({"a": 1.0}) != model.predict_proba_one({"a": 1.0})
+    assert itself.me is itself and other.scaler is pipeline["StandardScaler"]
+
+
+def _parts(model) -> list:
+    return list(model.steps.values()) if hasattr(model, "steps") else [model]
 
 
 def _objects(root) -> list:
