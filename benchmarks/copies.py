@@ -1,11 +1,12 @@
 """What a copy of a River model costs, and what it costs the model afterwards.
 
 For each model, trained on the first `--rows` rows of a stream: the cost of one copy by
-pickle's own round trip and by `streamboost.scores.snapshot` (random generators restarted,
-objects read back with their attributes inline), then the instructions per example with which
-the next `--next` rows are learned by: the model never pickled; the same model after one
-`pickle.dumps` of it (the live model of a controller that snapshots it); a copy read back by
-pickle's own rule; and a copy read back by `state.inline_dumps` (what a checkpoint holds).
+pickle's own round trip and by `streamboost.scores.snapshot` (random generators lent, not
+copied; objects read back with their attributes inline), then the instructions per example
+with which the next `--next` rows are learned by: the model never pickled; the same model after
+one `pickle.dumps` of it (a controller's live model before 0.8.13); the live model after a
+`snapshot` (which hands it the copy's objects since 0.8.13); a copy read back by pickle's own
+rule; and a copy read back by `state.inline_dumps` (what a checkpoint holds).
 Every variant starts from the same state: the model is trained afresh for each (same seed).
 Instructions are counted by the CPU (`instructions.py`; Linux), times beside them.
 
@@ -93,6 +94,7 @@ COPIES = {"pickle round trip": _round_trip, "scores.snapshot": snapshot}
 VARIANTS = {
     "never pickled": lambda model: model,
     "the live model, pickled once": _pickled,
+    "the live model after a snapshot": lambda model: (snapshot(model), model)[1],
     "read back by pickle's rule": _round_trip,
     "read back by inline_dumps": lambda model: pickle.loads(inline_dumps(model)),
 }

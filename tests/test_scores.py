@@ -64,10 +64,15 @@ def test_a_snapshot_lends_its_random_generators_and_scores_alike():
     assert not snapshot.__globals__["_LENT"]  # nothing is kept once the copy is made
 
 
-def test_the_live_model_learns_on_with_the_copys_objects_as_if_never_copied():
-    # ARF draws from its generator to learn: a trade that restarted or swapped a generator,
-    # or left the live model a mix of old and new objects, would change what it predicts
-    copied, alone = (forest.ARFClassifier(n_models=3, seed=7) for _ in range(2))
+@pytest.mark.parametrize("make", [
+    lambda: forest.ARFClassifier(n_models=3, seed=7),
+    lambda: OzaBoostClassifier(tree.HoeffdingTreeClassifier(), n_models=3, seed=7),
+], ids=["arf", "oza-ht"])
+def test_the_live_model_learns_on_with_the_copys_objects_as_if_never_copied(make):
+    # ARF and the booster draw random numbers to learn: a trade that restarted or swapped a
+    # generator, or left the live model a mix of old and new objects, would change what it
+    # predicts
+    copied, alone = make(), make()
     frozen = []
     for i, (x, y) in enumerate(ROWS[:2000]):
         if i % 250 == 100:
