@@ -411,8 +411,8 @@ def snapshot(model: base.Estimator) -> base.Estimator:
     the model, and each step of a pipeline, stay the objects they were and learn on with the
     copy's fresh objects; the copy keeps the ones they held. Where something a part holds
     refers to a part or to the whole, the trade would leave that reference on the wrong side:
-    nothing is traded. An `OzaBoostClassifier` with array members (`streamboost.members`) is copied as arrays
-    (`FrozenScorer`).
+    nothing is traded. An `OzaBoostClassifier` with array members (`streamboost.members`) is
+    copied as arrays (`FrozenScorer`).
 
     Examples
     --------
