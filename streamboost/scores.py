@@ -446,10 +446,16 @@ def _parts(model) -> list:
     return list(model.steps.values()) if isinstance(model, compose.Pipeline) else [model]
 
 
+# the reference counts below are CPython's up to 3.13 (3.14 may borrow references it counted)
+_COUNTED = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
+
+
 def _tradable(model, copy) -> bool:
     """Whether `model`'s parts and their copies in `copy` can trade what they hold: each holds
     all of it in its `__dict__`, under the same names, and nothing a part holds refers to a
     part or the whole (the trade would leave such a reference on the other side)."""
+    if not _COUNTED:
+        return False
     pairs = list(zip(_parts(model), _parts(copy), strict=True))
     if not all(type(fresh) is type(live) and dict_only(type(live))
                and vars(fresh).keys() == vars(live).keys() for live, fresh in pairs):  # fmt: skip
