@@ -52,7 +52,15 @@ import typing
 
 import numpy as np
 
-__all__ = ["InlineState", "get_state", "inline_dumps", "new_from", "set_state", "slot_names"]
+__all__ = [
+    "InlineState",
+    "dict_only",
+    "get_state",
+    "inline_dumps",
+    "new_from",
+    "set_state",
+    "slot_names",
+]
 
 _MISSING = object()
 
