@@ -333,8 +333,8 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
     paired = {p: [] for p in RESERVED}  # (pair, mean and standard error of the seeds' excess)
     for key, by_policy in scores.items():
         means = _means(by_policy)
-        fixed = min(means[p] for p in BUDGET_FIXED)
         best = min(BUDGET_FIXED, key=means.get)
+        fixed = means[best]
         for p in RESERVED if seeds > 1 else ():
             excess = [v / w - 1.0 for v, w in zip(by_policy[p], by_policy[best], strict=True)]
             paired[p].append((key, statistics.mean(excess),

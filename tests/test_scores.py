@@ -77,14 +77,15 @@ def test_the_live_model_learns_on_with_the_copys_objects_as_if_never_copied(make
     for i, (x, y) in enumerate(ROWS[:2000]):
         if i % 250 == 100:
             before = copied.data
-            frozen.append((snapshot(copied), ROWS[i : i + 50]))
+            later = [x for x, _ in ROWS[i : i + 50]]
+            frozen.append((snapshot(copied), later, [copied.predict_proba_one(x) for x in later]))
             assert copied.data is not before and frozen[-1][0].data is before  # traded
         assert copied.predict_proba_one(x) == alone.predict_proba_one(x)
         copied.learn_one(x, y)
         alone.learn_one(x, y)
-    for copy, later in frozen:  # each copy still scores as the model did when it was taken
-        assert [copy.predict_proba_one(x) for x, _ in later] != [
-            copied.predict_proba_one(x) for x, _ in later]
+    for copy, later, then in frozen:  # each copy still scores as the model did when taken
+        assert [copy.predict_proba_one(x) for x in later] == then
+        assert then != [copied.predict_proba_one(x) for x in later]
 
 
 def test_a_pipelines_steps_stay_the_users_objects():
