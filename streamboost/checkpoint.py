@@ -12,9 +12,12 @@ want it; it checks none of this.
 What a checkpoint holds is read back attribute by attribute, so it learns as fast as one never
 saved (`streamboost.state`: pickle's own rule leaves an object whose every attribute access is
 slower): a `Checkpointable` object by its `__setstate__`, a plain object in it (a River model,
-the nodes of its trees) by `state.inline_dumps`. The object that was saved keeps the slower
-access in CPython (a pickle reads its `__dict__`), except the booster's array members, which
-have no `__dict__`.
+the nodes of its trees) by `state.inline_dumps`. Writing one reads the `__dict__` of every
+object saved, which slows those objects in CPython (docs/reliability.md), so `save` then renews
+the models in what it saved as a frozen snapshot does (`scores.snapshot`): each model, each
+step of a pipeline and the model inside a wrapper (ours or River's) stays the object it was,
+and learns on with fresh objects in place of what it held (a tree's nodes, a forest's
+members). Hold the model, not its insides.
 """
 
 from __future__ import annotations
@@ -69,7 +72,24 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
     data = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
     with written(path) as tmp:
         tmp.write_bytes(data)
+    _renew(obj)
     return path
+
+
+def _renew(obj: typing.Any) -> None:
+    """Trade what the models in `obj` hold for fresh copies, as `scores.snapshot` does, keeping
+    the models themselves: a wrapper (ours, River's) may train the user's model in place."""
+    from river import base, compose
+
+    from .scores import snapshot
+
+    if isinstance(obj, compose.Pipeline):
+        for step in obj.steps.values():
+            _renew(step)
+    elif isinstance(obj, base.Wrapper):
+        _renew(obj._wrapped_model)
+    elif isinstance(obj, base.Estimator):
+        snapshot(obj)  # the copy, which keeps the slowed objects, is dropped
 
 
 def load(path: str | os.PathLike, cls: type | None = None) -> typing.Any:

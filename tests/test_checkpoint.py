@@ -15,7 +15,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from river import datasets, linear_model, tree
+from river import datasets, forest, linear_model, preprocessing, tree
 
 import streamboost
 from streamboost import (
@@ -146,6 +146,72 @@ def test_a_plain_pickle_or_a_directory_is_refused(tmp_path):
     assert set(header) == {"format", "version", "class", "bytes", "sha256"}
 
 
+def _tree():
+    return tree.HoeffdingTreeClassifier(grace_period=20, delta=0.01)  # splits within 300 rows
+
+
+def saved_on():
+    """Models that a checkpoint's save renews: a tree, a forest (random draws), a pipeline,
+    and models inside our wrappers (a cost-sensitive tree, a booster of trees, the default
+    booster, a deferring controller, whose waiting examples and round hold the live model)."""
+    return {
+        "tree": _tree(),
+        "forest": CalibratedClassifier(forest.ARFClassifier(n_models=3, seed=1)),
+        "pipeline": preprocessing.StandardScaler() | CalibratedClassifier(_tree()),
+        "cost-sensitive": CostSensitiveClassifier(_tree(), c_fp=1.0, c_fn=4.0),
+        "booster of trees": BanditCalibratedClassifier(
+            model=OzaBoostClassifier(_tree(), n_models=3, seed=1),
+            policy="discounted-ucb", batch_size=8, warmup=1, seed=2,
+        ),
+        "default booster": BanditCalibratedClassifier(
+            policy="discounted-ucb", batch_size=8, warmup=1, seed=2),
+        "deferring": BanditCalibratedClassifier(
+            model=_tree(), policy="discounted-ucb",
+            batch_size=8, warmup=1, rollback="defer", seed=2,
+        ),
+    }
+
+
+def _held(model) -> list:
+    """What a user holds: the model, a pipeline's steps, the model inside a wrapper."""
+    steps = list(model.steps.values()) if hasattr(model, "steps") else [model]
+    return steps + [getattr(step, "_wrapped_model", step) for step in steps]
+
+
+@pytest.mark.parametrize("name", list(saved_on()))
+def test_a_model_saved_mid_stream_learns_on_as_if_never_saved(name, tmp_path):
+    model, twin = saved_on()[name], saved_on()[name]
+    held = _held(model)
+    for i, (x, y) in enumerate(ROWS):
+        if i % 61 == 60:  # between a prediction and the learning of its example, too
+            checkpoint.save(model, tmp_path / "model.ckpt")
+        assert model.predict_proba_one(x) == twin.predict_proba_one(x)
+        if i % 61 == 30:
+            checkpoint.save(model, tmp_path / "model.ckpt")
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+    assert all(a is b for a, b in zip(_held(model), held, strict=True))
+    assert checkpoint.load(tmp_path / "model.ckpt").predict_proba_one(ROWS[0][0]) is not None
+
+
+@pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="CPython 3.11's object layout")
+def test_a_saved_tree_learns_on_with_its_attributes_inline(tmp_path):
+    model = preprocessing.StandardScaler() | CalibratedClassifier(_tree())
+    for x, y in ROWS[:300]:
+        model.learn_one(x, y)
+    inner = model["CalibratedClassifier"].model
+    root, leaves = inner._root, _leaves(inner)
+    checkpoint.save(model, tmp_path / "model.ckpt")
+    assert model["CalibratedClassifier"].model is inner and inner._root is not root
+    assert len(_leaves(inner)) > 1
+    for leaf in _leaves(inner):
+        assert not _dict_materialised(leaf, "splitters")
+        for splitter in leaf.splitters.values():
+            assert not _dict_materialised(splitter, "_att_dist_per_class")
+    # what the save read: the pickle materialised it (and the loop above would catch it)
+    assert all(_dict_materialised(leaf, "splitters") for leaf in leaves)
+
+
 def test_resume_in_a_fresh_process_is_bit_identical(tmp_path):
     """Train 4,321 of 6,000 examples, checkpoint, resume in another interpreter: every later
     probability equals the uninterrupted run's, to the last bit."""
@@ -230,7 +296,7 @@ def _leaves(model) -> list:
 def test_a_river_tree_read_back_keeps_its_attributes_inline_and_learns_alike(tmp_path):
     from streamboost.scores import snapshot
 
-    model = tree.HoeffdingTreeClassifier(grace_period=20, delta=0.01)
+    model = _tree()
     controller = BanditCalibratedClassifier(model=model, seed=0)
     for x, y in ROWS[:300]:
         controller.learn_one(x, y)
