@@ -15,9 +15,10 @@ slower): a `Checkpointable` object by its `__setstate__`, a plain object in it (
 the nodes of its trees) by `state.inline_dumps`. Writing one reads the `__dict__` of every
 object saved, which slows those objects in CPython (docs/reliability.md), so `save` then renews
 the models in what it saved as a frozen snapshot does (`scores.snapshot`): each model, each
-step of a pipeline and the model inside a wrapper (ours or River's) stays the object it was,
-and learns on with fresh objects in place of what it held (a tree's nodes, a forest's
-members). Hold the model, not its insides.
+step of a pipeline and the model inside our wrappers (`CalibratedClassifier`,
+`BanditCalibratedClassifier`, `CostSensitiveClassifier`) stays the object it was, and learns
+on with fresh objects in place of what it held (a tree's nodes, an ensemble's members). Hold
+the model, not its insides.
 """
 
 from __future__ import annotations
@@ -78,15 +79,20 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
 
 def _renew(obj: typing.Any) -> None:
     """Trade what the models in `obj` hold for fresh copies, as `scores.snapshot` does, keeping
-    the models themselves: a wrapper (ours, River's) may train the user's model in place."""
+    the models themselves: our calibrating wrappers train the user's model in place. Any other
+    model is renewed whole (an ensemble's members are its own, a wrapper's prototype unused)."""
     from river import base, compose
 
+    from .calibrated import CalibratedClassifier
+    from .controller import BanditCalibratedClassifier
+    from .decision import CostSensitiveClassifier
     from .scores import snapshot
 
     if isinstance(obj, compose.Pipeline):
         for step in obj.steps.values():
             _renew(step)
-    elif isinstance(obj, base.Wrapper):
+    elif isinstance(obj, CalibratedClassifier | BanditCalibratedClassifier
+                    | CostSensitiveClassifier):
         _renew(obj._wrapped_model)
     elif isinstance(obj, base.Estimator):
         snapshot(obj)  # the copy, which keeps the slowed objects, is dropped

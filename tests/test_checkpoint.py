@@ -195,16 +195,20 @@ def test_a_model_saved_mid_stream_learns_on_as_if_never_saved(name, tmp_path):
 
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="CPython 3.11's object layout")
-def test_a_saved_tree_learns_on_with_its_attributes_inline(tmp_path):
-    model = preprocessing.StandardScaler() | CalibratedClassifier(_tree())
+@pytest.mark.parametrize("kind", ["tree", "booster of trees"])
+def test_a_saved_tree_learns_on_with_its_attributes_inline(kind, tmp_path):
+    inner = _tree() if kind == "tree" else OzaBoostClassifier(_tree(), n_models=2, seed=1)
+    model = preprocessing.StandardScaler() | CalibratedClassifier(inner)
     for x, y in ROWS[:300]:
         model.learn_one(x, y)
-    inner = model["CalibratedClassifier"].model
-    root, leaves = inner._root, _leaves(inner)
+    trees = [inner] if kind == "tree" else list(inner)  # a booster's members are its own
+    roots, leaves = [t._root for t in trees], [leaf for t in trees for leaf in _leaves(t)]
     checkpoint.save(model, tmp_path / "model.ckpt")
-    assert model["CalibratedClassifier"].model is inner and inner._root is not root
-    assert len(_leaves(inner)) > 1
-    for leaf in _leaves(inner):
+    assert model["CalibratedClassifier"].model is inner
+    renewed = [inner] if kind == "tree" else list(inner)
+    assert all(t._root is not root for t, root in zip(renewed, roots, strict=True))
+    assert all(len(_leaves(t)) > 1 for t in renewed)
+    for leaf in (leaf for t in renewed for leaf in _leaves(t)):
         assert not _dict_materialised(leaf, "splitters")
         for splitter in leaf.splitters.values():
             assert not _dict_materialised(splitter, "_att_dist_per_class")
