@@ -15,7 +15,15 @@ from .calibrated import FramePredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
-from .reward import LOSSES, MAPPINGS, ROLLBACKS, PairedReward, calibrated, held_out
+from .reward import (
+    LOSSES,
+    MAPPINGS,
+    ROLLBACKS,
+    PairedReward,
+    calibrated,
+    held_out,
+    resolve_rollback,
+)
 from .scores import (
     PrequentialScore,
     calibrator_for,
@@ -105,7 +113,8 @@ class BanditCalibratedClassifier(
     rollback
         `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
         model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
-        scores it on its own first examples, which are learned when it ends.
+        scores it on its own first examples, which are learned when it ends. `"auto"`: the
+        holdout for a tree or forest measured every minibatch, else the copy (`rollback_`).
     trace_size
         Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
         `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
@@ -167,7 +176,7 @@ class BanditCalibratedClassifier(
         reward_map: str = "affine",
         reward_examples: int | None = None,
         reward_every: int = 1,
-        rollback: str = "copy",
+        rollback: str = "auto",
         trace_size: int = 1000,
         pos_label: typing.Hashable = True,
         neg_label: typing.Hashable | None = None,
@@ -199,8 +208,8 @@ class BanditCalibratedClassifier(
         _check_reserve(budget_reserve, train_budget, drift_detector)
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
-        if rollback not in ROLLBACKS:
-            raise ValueError(f"rollback must be one of {ROLLBACKS}, got {rollback!r}")
+        if rollback not in ("auto", *ROLLBACKS):
+            raise ValueError(f"rollback must be 'auto' or one of {ROLLBACKS}, got {rollback!r}")
         if rollback == "holdout":
             held_out(batch_size, reward_examples)
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")
@@ -246,6 +255,8 @@ class BanditCalibratedClassifier(
             )
         )
         self._calibrator = calibrator_for(calibrator, self._model)
+        rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
+                                    reward_every, model_free="calibrate" not in self._arms)
         self._labels = labels
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)
@@ -315,6 +326,12 @@ class BanditCalibratedClassifier(
         `rollback="defer"` it may not have learned the last minibatch or two yet, with
         `"holdout"` the first examples of the minibatch in progress (`flush`)."""
         return self._model
+
+    @property
+    def rollback_(self) -> str:
+        """The rollback in use: `rollback`, or what `"auto"` stands for
+        (`streamboost.reward.resolve_rollback`)."""
+        return self._meter.rollback
 
     @property
     def calibrator_(self) -> Calibrator:

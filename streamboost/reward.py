@@ -58,6 +58,11 @@ by the model as it then stands. So $S_{t+1}$ above becomes the head of $t$, no c
 only $k$ examples are learned late (within their minibatch), and a round's reward arrives when
 its minibatch ends. The head precedes what the model learned in time, where the copy's sample
 follows it; on a stationary stream both estimate the same improvement.
+
+**Which rollback** (`rollback="auto"`, the default since 0.8.14; `resolve_rollback`): the
+holdout where a copy costs far more than the minibatch it measures (a River tree or forest,
+measuring every minibatch: 2-3x the throughput of copies, with their Brier score within about
+1 %, docs/controller.md), the copy everywhere else.
 """
 
 from __future__ import annotations
@@ -73,7 +78,7 @@ from .scores import FrozenScorer, positive_scores
 from .state import InlineState
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "held_out",
-           "losses", "squash"]
+           "losses", "resolve_rollback", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
 MAPPINGS = ("affine", "logistic")
@@ -108,6 +113,49 @@ def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray
         return (p - positive) ** 2
     wrong = (p > threshold) != positive
     return np.where(wrong, np.where(positive, 1.0 - threshold, threshold), 0.0)
+
+
+def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
+                     reward_every: int, model_free: bool) -> str:
+    """The rollback a controller uses: `rollback` itself, or for `"auto"`, `"holdout"` when
+    every minibatch is measured with copies of a model that grows with the stream (a River tree
+    or forest, alone, in a pipeline or as a booster's members: its pickle costs hundreds of
+    examples' learning), and `"copy"` otherwise (an array booster or a linear model copies in
+    the time of a few examples; measuring one minibatch in N, the copies are N times rarer and
+    score more examples than a holdout). Nothing is copied when the arms are model-free, nor
+    held out where the holdout cannot be (`batch_size` 1, `reward_examples` >= `batch_size`).
+
+    Examples
+    --------
+    >>> from river import linear_model, tree
+    >>> from streamboost.reward import resolve_rollback
+    >>> [resolve_rollback("auto", m, 32, None, every, False)
+    ...  for m, every in [(tree.HoeffdingTreeClassifier(), 1), (tree.HoeffdingTreeClassifier(), 16),
+    ...                   (linear_model.LogisticRegression(), 1)]]
+    ['holdout', 'copy', 'copy']
+
+    """
+    if rollback != "auto":
+        return rollback
+    holdout = (
+        reward_every == 1
+        and not model_free
+        and batch_size >= 2
+        and (reward_examples is None or reward_examples < batch_size)
+        and _grows(model)
+    )
+    return "holdout" if holdout else "copy"
+
+
+def _grows(model) -> bool:
+    """Whether `model` is, or holds as steps or members, a River tree or forest."""
+    from river import base, compose
+
+    if isinstance(model, compose.Pipeline):
+        return any(_grows(step) for step in model.steps.values())
+    if isinstance(model, base.Wrapper):  # a booster's or a bagging's members copy this one
+        return _grows(model._wrapped_model)
+    return type(model).__module__.startswith(("river.tree.", "river.forest."))
 
 
 def held_out(batch_size: int, reward_examples: int | None) -> int:

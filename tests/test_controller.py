@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import base as rbase
-from river import checks, datasets, drift, linear_model, preprocessing, tree
+from river import checks, datasets, drift, forest, linear_model, preprocessing, tree
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -352,7 +352,7 @@ def test_policy_instances_must_match_the_arms():
         ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),
         ({"arms": ("train", "train")}, "distinct"),
         ({"rollback": "undo"},
-         r"rollback must be one of \('copy', 'defer', 'holdout'\), got 'undo'"),
+         r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
         ({"rollback": "holdout", "batch_size": 1}, r"batch_size must be >= 2, got 1"),
         ({"rollback": "holdout", "batch_size": 8, "reward_examples": 8},
          r"reward_examples must be < batch_size \(8\), got 8"),
@@ -1235,3 +1235,46 @@ def test_a_rejected_example_feeds_the_detector_nothing():
     with pytest.raises(ValueError):
         model.learn_many(frame, pd.Series([y for _, y in rows[10:18]]))
     assert len(model._detector.seen) == 10
+
+
+def _tree() -> tree.HoeffdingTreeClassifier:
+    return tree.HoeffdingTreeClassifier(grace_period=20, delta=0.01)  # splits within 300 rows
+
+
+@pytest.mark.parametrize(
+    ("model", "params", "expected"),
+    [
+        (_tree, {}, "holdout"),
+        (lambda: forest.ARFClassifier(n_models=2, seed=1), {}, "holdout"),
+        (lambda: OzaBoostClassifier(_tree(), n_models=2, seed=1), {}, "holdout"),  # its members
+        (lambda: preprocessing.StandardScaler() | _tree(), {}, "holdout"),
+        (_tree, {"reward_every": 16}, "copy"),  # copies 16 times rarer, scoring 32 examples
+        (_tree, {"batch_size": 1}, "copy"),  # nothing to hold out from
+        (_tree, {"reward_examples": 32}, "copy"),  # the whole minibatch asked for
+        (_tree, {"arms": ("train", "both")}, "copy"),  # model-free: nothing is copied anyway
+        (_tree, {"rollback": "copy"}, "copy"),
+        (linear_model.LogisticRegression, {}, "copy"),
+        (booster, {}, "copy"),  # an array booster copies in the time of a few examples
+        (lambda: None, {}, "copy"),  # the default booster
+    ],
+)
+def test_auto_rollback_holds_out_where_a_copy_costs_far_more_than_a_minibatch(
+    model, params, expected
+):
+    controller = BanditCalibratedClassifier(model=model(), policy="discounted-ucb", **params)
+    assert controller.rollback == params.get("rollback", "auto")
+    assert controller.rollback_ == expected
+
+
+@pytest.mark.parametrize(("model", "stands_for"),
+                         [(_tree, "holdout"), (linear_model.LogisticRegression, "copy")])
+def test_auto_rollback_is_exactly_the_rollback_it_stands_for(model, stands_for):
+    twins = [BanditCalibratedClassifier(model=model(), policy="discounted-ucb", batch_size=8,
+                                        warmup=2, rollback=rollback, seed=1)
+             for rollback in ("auto", stands_for)]
+    for x, y in phishing(400):
+        assert len({m.predict_proba_one(x)[True] for m in twins}) == 1
+        for m in twins:
+            m.learn_one(x, y)
+    assert list(twins[0].trace) == list(twins[1].trace)
+    assert any(record["rewards"] for record in twins[0].trace)  # rounds were measured
