@@ -128,6 +128,16 @@ def test_holdout_is_run_with_its_sample_named_and_an_impossible_sample_refused(c
     assert "reward_examples must be < batch_size (32), got 32" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("model", "said"), [("ht", " (rollback: holdout by auto)"), ("lr", "")])
+def test_the_rollback_auto_chose_is_named(model, said, capsys):
+    assert main(["run", "--dataset", "phishing", "--model", model, "--policy", "discounted-ucb",
+                 "--max-rows", "200", "--no-progress"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "policy discounted-ucb" + (
+        " (reward: one minibatch in 1, the first 4 examples scored)" + said if said else ", "
+    ) in out
+
+
 def test_run_is_reproducible_from_the_seed(capsys):
     outputs = []
     for _ in range(2):

@@ -95,7 +95,7 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"reward_examples": 2.5}, ValueError, "reward_examples must be an int >= 1 or None"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
         ({"rollback": "undo"}, ValueError,
-         r"rollback must be one of \('copy', 'defer', 'holdout'\), got 'undo'"),
+         r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
         ({"rollback": "holdout", "batch_size": 16, "reward_examples": 16}, ValueError,
          r"reward_examples must be < batch_size \(16\), got 16"),
         ({"counterfactual": "no"}, TypeError, "counterfactual must be True or False, got 'no'"),

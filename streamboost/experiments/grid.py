@@ -160,8 +160,8 @@ class Cell:
         The controller's reward budget: examples of the next minibatch scored (None: all), one
         minibatch in `reward_every` measured (its `reward_examples`, `reward_every`).
     rollback
-        How the controller's reward rolls the model back: `"copy"`, `"defer"` or `"holdout"`
-        (its `rollback`).
+        How the controller's reward rolls the model back: `"auto"`, `"copy"`, `"defer"` or
+        `"holdout"` (its `rollback`).
     counterfactual
         Whether the controller also scores the arms it did not take (its `counterfactual`).
     arms
@@ -202,7 +202,7 @@ class Cell:
     budget_reserve: float = 0.0
     reward_examples: int | None = None
     reward_every: int = 1
-    rollback: str = "copy"
+    rollback: str = "auto"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
     data_dir: str | None = None
@@ -231,8 +231,9 @@ class Cell:
         _check_int("reward_every", self.reward_every, 1)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
-        if self.rollback not in ROLLBACKS:
-            raise ValueError(f"rollback must be one of {ROLLBACKS}, got {self.rollback!r}")
+        if self.rollback not in ("auto", *ROLLBACKS):
+            raise ValueError(
+                f"rollback must be 'auto' or one of {ROLLBACKS}, got {self.rollback!r}")
         if self.rollback == "holdout":
             held_out(self.batch_size, self.reward_examples)
         if not isinstance(self.counterfactual, bool):
