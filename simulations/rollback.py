@@ -10,7 +10,8 @@ which nothing learns until the minibatch ends, so only those examples are learne
 copy scoring as few examples of the next minibatch is the control: it differs from the holdout
 in how it rolls back, not in how much evidence a round has.
 
-For each base model (`ht`, `oza-ht`, `arf`; see `streamboost.experiments.models`), stream (the
+For each base model (`ht`, `oza-ht`, `arf`, or any of `streamboost.experiments.models` named
+with `--models`, as `lr oza-lr` for `rollback_linear.md`), stream (the
 7 of `slides_part2.py`, first 20,000 rows), seed and reward budget (one minibatch in 1, 16 or 64
 measured): discounted UCB over train / calibrate / both (Platt calibrator, counterfactual
 rewards) with each rollback and the control, and `"both"` for reference, all through
@@ -59,7 +60,8 @@ def cells(models, datasets, seeds, every, max_rows: int, data_dir: str | None) -
         out += [Cell(dataset, "discounted-ucb", reward_every=n, rollback=rollback,
                      reward_examples=HELD if rollback == "holdout" else None, **common)
                 for n, rollback in itertools.product(every, ROLLBACKS)]
-        out += [Cell(dataset, "discounted-ucb", reward_every=n, reward_examples=HELD, **common)
+        out += [Cell(dataset, "discounted-ucb", reward_every=n, rollback="copy",
+                     reward_examples=HELD, **common)
                 for n in every if n > 1]
     return out
 
