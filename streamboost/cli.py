@@ -22,7 +22,7 @@ from . import __version__, datasets
 from .arms import ARMS
 from .atomic import written
 from .calibration import CALIBRATORS
-from .controller import REWARDS, ROLLBACKS, BanditCalibratedClassifier
+from .controller import REWARDS, BanditCalibratedClassifier
 from .evaluate import RunResult
 from .experiments import (
     BACKENDS,
@@ -39,7 +39,7 @@ from .experiments import (
 )
 from .experiments.execution import result_rows
 from .experiments.models import MODELS
-from .reward import MAPPINGS, held_out
+from .reward import MAPPINGS, ROLLBACKS, held_out
 
 __all__ = ["main"]
 

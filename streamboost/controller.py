@@ -15,15 +15,7 @@ from .calibrated import FramePredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
-from .reward import (
-    LOSSES,
-    MAPPINGS,
-    ROLLBACKS,
-    PairedReward,
-    calibrated,
-    held_out,
-    resolve_rollback,
-)
+from .reward import LOSSES, MAPPINGS, PairedReward, calibrated, held_out, resolve_rollback
 from .scores import (
     PrequentialScore,
     calibrator_for,
@@ -208,8 +200,6 @@ class BanditCalibratedClassifier(
         _check_reserve(budget_reserve, train_budget, drift_detector)
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
-        if rollback not in ("auto", *ROLLBACKS):
-            raise ValueError(f"rollback must be 'auto' or one of {ROLLBACKS}, got {rollback!r}")
         if rollback == "holdout":
             held_out(batch_size, reward_examples)
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")

@@ -124,6 +124,7 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     the time of a few examples; measuring one minibatch in N, the copies are N times rarer and
     score more examples than a holdout). Nothing is copied when the arms are model-free, nor
     held out where the holdout cannot be (`batch_size` 1, `reward_examples` >= `batch_size`).
+    Another name raises ValueError.
 
     Examples
     --------
@@ -135,6 +136,8 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     ['holdout', 'copy', 'copy']
 
     """
+    if rollback not in ("auto", *ROLLBACKS):
+        raise ValueError(f"rollback must be 'auto' or one of {ROLLBACKS}, got {rollback!r}")
     if rollback != "auto":
         return rollback
     holdout = (

@@ -874,9 +874,13 @@ def test_rolling_back_without_a_copy_never_copies_the_model(monkeypatch, rollbac
      ({"policy": "every-3"}, "holdout"), ({"policy": "both"}, "holdout")],
 )
 def test_rolling_back_changes_nothing_where_nothing_is_copied(params, rollback):
-    twins = [BanditCalibratedClassifier(model=booster(), batch_size=8, warmup=2, seed=1,
-                                        rollback=rollback_, **params)
-             for rollback_ in ("copy", rollback)]
+    _learn_alike([BanditCalibratedClassifier(model=booster(), batch_size=8, warmup=2, seed=1,
+                                             rollback=rollback_, **params)
+                  for rollback_ in ("copy", rollback)])
+
+
+def _learn_alike(twins: list) -> None:
+    """Both of `twins` predict every example alike and record the same rounds."""
     for x, y in phishing(400):
         assert len({m.predict_proba_one(x)[True] for m in twins}) == 1
         for m in twins:
@@ -1272,9 +1276,5 @@ def test_auto_rollback_is_exactly_the_rollback_it_stands_for(model, stands_for):
     twins = [BanditCalibratedClassifier(model=model(), policy="discounted-ucb", batch_size=8,
                                         warmup=2, rollback=rollback, seed=1)
              for rollback in ("auto", stands_for)]
-    for x, y in phishing(400):
-        assert len({m.predict_proba_one(x)[True] for m in twins}) == 1
-        for m in twins:
-            m.learn_one(x, y)
-    assert list(twins[0].trace) == list(twins[1].trace)
+    _learn_alike(twins)
     assert any(record["rewards"] for record in twins[0].trace)  # rounds were measured

@@ -22,11 +22,11 @@ from river import compose
 from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
 from ..calibration import CALIBRATORS
-from ..controller import REWARDS, ROLLBACKS, BanditCalibratedClassifier
+from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
-from ..reward import held_out
+from ..reward import ROLLBACKS, held_out
 from .models import check_model_name, encoding, make_model, pipeline
 
 __all__ = [
