@@ -57,7 +57,8 @@ class BanditCalibratedClassifier(
     become rewards by a map that keeps the order of the arms' mean gains (`reward_map`).
     Rolling back costs a copy of the model per measured minibatch (`reward_every`,
     `reward_examples` and the arms `("train", "both")` bound it), or a delay in what the model
-    learns (`rollback="defer"`: a minibatch; `"holdout"`: the examples scored). Schedules
+    learns (`rollback="defer"`: a minibatch; `"holdout"`: the examples scored; the default
+    `"auto"` holds out for trees and forests, whose copies cost most). Schedules
     (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`,
     `trace` and `last_batch` record the allocation, `n_drifts` the changes detected. Which
     policy to pick, and what each costs: docs/choosing.md and docs/controller.md.
