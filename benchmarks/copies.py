@@ -2,7 +2,8 @@
 
 For each model, trained on the first `--rows` rows of a stream: the cost of one copy by
 pickle's own round trip and by `streamboost.scores.snapshot` (random generators lent, not
-copied; objects read back with their attributes inline), then the instructions per example
+copied; objects read back with their attributes inline), and of one `checkpoint.save` beside
+the pickle it writes (the rest is the file and the renewal), then the instructions per example
 with which the next `--next` rows are learned by: the model never pickled; the same model after
 one `pickle.dumps` of it (a controller's live model before 0.8.13); the live model after a
 `snapshot` (which hands it the copy's objects since 0.8.13); a copy read back by pickle's own
@@ -88,7 +89,7 @@ def main() -> None:
         for (kind, label), (count, ms) in zip(cases, results, strict=True):
             if kind == "copy":
                 shown = "" if ms is None else f" {ms:>8.1f} ms"
-                print(f"{name:<8}copy by {label:<37}{count / 1e6:>10.1f}M instructions{shown}")
+                print(f"{name:<8}{label:<46}{count / 1e6:>10.1f}M instructions{shown}")
             else:
                 shown = "" if ms is None else f" {1e3 * ms / args.next:>7.1f} us/ex"
                 print(f"{name:<8}learns, {label:<38}{count / args.next:>10,.0f} "
@@ -135,12 +136,21 @@ def _round_trip(model):
 
 
 def _saved(model):
-    with tempfile.TemporaryDirectory() as directory:
-        checkpoint.save(model, Path(directory) / "model.ckpt")
+    _save(model)
     return model
 
 
-COPIES = {"pickle round trip": _round_trip, "scores.snapshot": snapshot}
+def _save(model):
+    with tempfile.TemporaryDirectory() as directory:
+        checkpoint.save(model, Path(directory) / "model.ckpt")
+
+
+COPIES = {
+    "copy by pickle round trip": _round_trip,
+    "copy by scores.snapshot": snapshot,
+    "a save's pickle (state.inline_dumps)": inline_dumps,
+    "checkpoint.save (pickle, file, renewal)": _save,
+}
 VARIANTS = {
     "never pickled": lambda model: model,
     "the live model, pickled once": _pickled,
