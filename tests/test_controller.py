@@ -1278,3 +1278,19 @@ def test_auto_rollback_is_exactly_the_rollback_it_stands_for(model, stands_for):
              for rollback in ("auto", stands_for)]
     _learn_alike(twins)
     assert any(record["rewards"] for record in twins[0].trace)  # rounds were measured
+
+
+@settings(max_examples=60, deadline=None)
+@given(batch_size=st.integers(1, 40), reward_examples=st.none() | st.integers(1, 50),
+       reward_every=st.integers(1, 3), tree_model=st.booleans(),
+       arms=st.sampled_from([("train", "calibrate", "both"), ("train", "both")]))
+def test_auto_rollback_never_picks_a_holdout_that_cannot_be(batch_size, reward_examples,
+                                                            reward_every, tree_model, arms):
+    controller = BanditCalibratedClassifier(
+        model=_tree() if tree_model else linear_model.LogisticRegression(),
+        policy="discounted-ucb", batch_size=batch_size, reward_examples=reward_examples,
+        reward_every=reward_every, arms=arms,
+    )  # an impossible holdout would raise here
+    expected = (tree_model and reward_every == 1 and "calibrate" in arms and batch_size >= 2
+                and (reward_examples is None or reward_examples < batch_size))
+    assert controller.rollback_ == ("holdout" if expected else "copy")
