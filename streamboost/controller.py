@@ -15,7 +15,15 @@ from .calibrated import FramePredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
-from .reward import LOSSES, MAPPINGS, PairedReward, calibrated, held_out, resolve_rollback
+from .reward import (
+    LOSSES,
+    MAPPINGS,
+    PairedReward,
+    calibrated,
+    check_rollback,
+    held_out,
+    resolve_rollback,
+)
 from .scores import (
     PrequentialScore,
     calibrator_for,
@@ -201,8 +209,7 @@ class BanditCalibratedClassifier(
         _check_reserve(budget_reserve, train_budget, drift_detector)
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
-        if rollback == "holdout":
-            held_out(batch_size, reward_examples)
+        check_rollback(rollback, batch_size, reward_examples)
         labels = BinaryLabels(pos_label, neg_label, owner="BanditCalibratedClassifier")
         if model is not None:
             check_model(model, pos_label)

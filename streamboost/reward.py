@@ -77,8 +77,8 @@ from .decision import cost_threshold
 from .scores import FrozenScorer, positive_scores
 from .state import InlineState
 
-__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "held_out",
-           "losses", "resolve_rollback", "squash"]
+__all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "check_rollback",
+           "held_out", "losses", "resolve_rollback", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
 MAPPINGS = ("affine", "logistic")
@@ -124,7 +124,7 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     the time of a few examples; measuring one minibatch in N, the copies are N times rarer and
     score more examples than a holdout). Nothing is copied when the arms are model-free, nor
     held out where the holdout cannot be (`batch_size` 1, `reward_examples` >= `batch_size`).
-    Another name raises ValueError.
+    A rollback that `check_rollback` refuses raises ValueError.
 
     Examples
     --------
@@ -136,8 +136,7 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     ['holdout', 'copy', 'copy']
 
     """
-    if rollback not in ("auto", *ROLLBACKS):
-        raise ValueError(f"rollback must be 'auto' or one of {ROLLBACKS}, got {rollback!r}")
+    check_rollback(rollback, batch_size, reward_examples)
     if rollback != "auto":
         return rollback
     holdout = (
@@ -148,6 +147,25 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
         and _grows(model)
     )
     return "holdout" if holdout else "copy"
+
+
+def check_rollback(rollback: str, batch_size: int, reward_examples: int | None) -> None:
+    """Raise ValueError unless `rollback` is `"auto"` or one of `ROLLBACKS`, and, for
+    `"holdout"`, unless the minibatch leaves examples to learn from (`held_out`).
+
+    Examples
+    --------
+    >>> from streamboost.reward import check_rollback
+    >>> check_rollback("holdout", 1, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: rollback='holdout' scores a minibatch's first examples and learns from ...
+
+    """
+    if rollback not in ("auto", *ROLLBACKS):
+        raise ValueError(f"rollback must be 'auto' or one of {ROLLBACKS}, got {rollback!r}")
+    if rollback == "holdout":
+        held_out(batch_size, reward_examples)
 
 
 def _grows(model) -> bool:

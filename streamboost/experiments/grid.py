@@ -26,7 +26,7 @@ from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
-from ..reward import ROLLBACKS, held_out
+from ..reward import check_rollback
 from .models import check_model_name, encoding, make_model, pipeline
 
 __all__ = [
@@ -231,11 +231,7 @@ class Cell:
         _check_int("reward_every", self.reward_every, 1)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
-        if self.rollback not in ("auto", *ROLLBACKS):
-            raise ValueError(
-                f"rollback must be 'auto' or one of {ROLLBACKS}, got {self.rollback!r}")
-        if self.rollback == "holdout":
-            held_out(self.batch_size, self.reward_examples)
+        check_rollback(self.rollback, self.batch_size, self.reward_examples)
         if not isinstance(self.counterfactual, bool):
             raise TypeError(f"counterfactual must be True or False, got {self.counterfactual!r}")
         if isinstance(self.arms, str):
