@@ -29,7 +29,7 @@ from .scores import (
     calibrator_for,
     check_model,
     learns_bools,
-    positive_score,
+    positive_scores,
 )
 from .validation import records
 
@@ -467,9 +467,11 @@ class BanditCalibratedClassifier(
         if self._held:  # the round scored on this minibatch is scored after the model learns them
             self._learn(self._held)
             self._held = []
-        scored = self._meter.end(self._policy.reward_range) if self._policy.uses_rewards else None
-        if self._held_out:  # rollback "holdout": the round is scored; its examples come last
-            self._route_held_out()
+        held_scores = self._score_held_out()  # rollback "holdout": the round's "after"
+        scored = (self._meter.end(self._policy.reward_range, held_scores)
+                  if self._policy.uses_rewards else None)
+        if held_scores is not None:  # the round is scored; its examples come last
+            self._route_held_out(held_scores)
         if self._waiting:  # they wait on if this minibatch's own round is scored next
             if self._meter.holds_round:
                 self._held = self._waiting
@@ -503,14 +505,19 @@ class BanditCalibratedClassifier(
                 model.learn_one(x, label, **kwargs)
         self._scorer.forget()
 
-    def _route_held_out(self) -> None:
+    def _score_held_out(self) -> list[float] | None:
+        """Rollback "holdout": the model's scores of the examples held out of this minibatch,
+        as it ends (None: none held)."""
+        if not self._held_out:
+            return None
+        return positive_scores(self._model, [x for x, *_ in self._held_out], self._score_key)
+
+    def _route_held_out(self, scores: list[float]) -> None:
         """Rollback "holdout": route the examples the round was scored on, as if they had come
-        last in the minibatch (each scored by the model as it then stands)."""
+        last in the minibatch, with their `scores` as it ended (prequential: the model has not
+        learned them; the calibrator learns what the round scored, with no third scoring)."""
         held, self._held_out = self._held_out, []
-        for x, y, positive, kwargs in held:
-            # "train" needs no score: its shadow calibrator is gone with the round
-            score = 0.0 if self._route == "train" else positive_score(
-                self._model, x, self._score_key)
+        for (x, y, positive, kwargs), score in zip(held, scores, strict=True):
             self._route_one(x, y, score, positive, kwargs)
 
     def flush(self) -> None:
@@ -540,7 +547,8 @@ class BanditCalibratedClassifier(
         examples, self._held, self._waiting = self._held + self._waiting, [], []
         self._meter.drop()
         self._learn(examples)
-        self._route_held_out()
+        if self._held_out:
+            self._route_held_out(self._score_held_out())
         self._scorer.forget()  # the model learned: a score kept by predict_proba_one is stale
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:

@@ -240,7 +240,8 @@ class _Round:
     model_before: FrozenScorer | None  # the model before the action (None: it did not train)
     # rollback "defer" or "holdout": the live model, which did not learn the action's examples
     # ("defer") or the scored ones ("holdout") before their scores were recorded, so those are
-    # the "before" and it scores the "after" at the round's end (None: not held)
+    # the "before" and it scores the "after" at the round's end ("holdout": the controller
+    # does, `end`'s `held_scores`; None: not held)
     held_by: typing.Any
     calibrator_before: typing.Any
     # None: the live calibrator as the next minibatch began ("holdout": the one that learns)
@@ -279,7 +280,8 @@ class PairedReward(InlineState):
         minibatch's training examples must wait, and the controller has the model learn them
         before the `end` that scores the minibatch after. `"holdout"` (`holds_out`): a round is
         scored on its own minibatch's first examples (`sample` must be a prefix); while it
-        is `recording` the controller keeps them from every learner until `end` has scored them.
+        is `recording` the controller keeps them from every learner until `end`, which it
+        passes the live model's scores of them as the minibatch ends (the "after").
     mapping
         How improvements become rewards: `"affine"` or `"logistic"` (see above).
     score_key
@@ -398,10 +400,10 @@ class PairedReward(InlineState):
         r = self._round
         if r is None or position not in self.sample:
             return
-        if r.model_before is not None or self._model_start is not None or r.held_by is not None:
-            # a frozen or deferred model scores it at the minibatch's end ("holdout": `x` is
-            # the copy the controller holds)
-            r.rows.append(x if self.holds_out else dict(x))
+        if r.model_before is not None or self._model_start is not None or (
+            r.held_by is not None and not self.holds_out
+        ):  # a frozen or deferred model scores it at the minibatch's end
+            r.rows.append(dict(x))
         r.scores.append(score)
         r.positives.append(positive)
         if self.loss == "expected-cost":
@@ -423,12 +425,14 @@ class PairedReward(InlineState):
         if self._shadow is not None:
             self._shadow.learn_one(score, positive)
 
-    def end(self, reward_range: tuple[float, float] | None) -> tuple | None:
+    def end(self, reward_range: tuple[float, float] | None,
+            held_scores: list[float] | None = None) -> tuple | None:
         """Close the minibatch: the scored round as (arm, arms, names, improvements, rewards),
-        or None; the minibatch's own action becomes the round scored next."""
+        or None; the minibatch's own action becomes the round scored next. `held_scores`
+        ("holdout"): the live model's scores of the held examples, as the minibatch ends."""
         r, result = self._round, None
         if r is not None and r.scores:
-            improvements = self._improvements(r)
+            improvements = self._improvements(r, held_scores)
             result = (r.arm, r.arms, r.names, improvements, self._rewards(improvements,
                                                                           reward_range))
         if self.holds_out:  # the round was this minibatch's own
@@ -454,34 +458,31 @@ class PairedReward(InlineState):
         self._model_start = self._calibrator_start = None
         self.recording = self.holding = False
 
-    def _improvements(self, r: _Round) -> list[float]:
+    def _improvements(self, r: _Round, held_scores: list[float] | None) -> list[float]:
         """Each scored arm's mean loss improvement over the round's sample: the model and
         calibrator before the action against the arm's pair (the live model's scores serve
         where no frozen copy is needed)."""
         if r.held_by is not None:  # the live scores were the before; it has learned the action
-            before = np.array(r.scores, dtype=float)
-            after = np.array(positive_scores(r.held_by, r.rows, self.score_key), dtype=float)
+            if not self.holds_out:
+                held_scores = positive_scores(r.held_by, r.rows, self.score_key)
+            scores = np.array((r.scores, held_scores), dtype=float)
         else:
-            if self._model_start is not None:  # this minibatch trains: the model as it began
-                after = self._model_start.scores(r.rows)
-            else:
-                after = np.array(r.scores, dtype=float)
-            if r.model_before is not None:
-                before = r.model_before.scores(r.rows, like=self._model_start)
-            else:
-                before = after
+            # this minibatch trains: the model as it began (else the live model's scores)
+            after = (self._model_start.scores(r.rows) if self._model_start is not None
+                     else np.array(r.scores, dtype=float))
+            scores = after[None] if r.model_before is None else np.array(
+                (r.model_before.scores(r.rows, like=self._model_start), after))
         positive = np.array(r.positives, dtype=bool)
         threshold = np.array(r.thresholds, dtype=float) if r.thresholds else None
         cal_before = r.calibrator_before
         cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
         # every (calibrator, model) pair's mean loss in one pass: rows = calibrator before and
         # after, columns = model before and after (one column when no model was copied)
-        scores = after[None] if before is after else np.stack((before, after))
         k = len(scores)
-        probabilities = np.stack([calibrated_many(c, scores.ravel()) for c in (cal_before,
-                                                                                cal_after)])
-        mean = losses(self.loss, probabilities.reshape(2, k, -1), positive, threshold)
-        mean = mean.mean(axis=-1)
+        flat = scores.ravel()
+        probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
+        loss = losses(self.loss, probabilities.reshape(2, k, -1), positive, threshold)
+        mean = loss.sum(axis=-1) / loss.shape[-1]  # ndarray.mean's sum and division, unwrapped
         pairs = {"train": (0, k - 1), "calibrate": (1, 0), "both": (1, k - 1)}
         return [float(mean[0, 0] - mean[pairs[name]]) for name in r.names]
 

@@ -995,7 +995,9 @@ def test_holdout_scores_each_round_on_its_first_examples_learned_last(arms, take
     """Each minibatch is measured on its first `held` examples, which nothing learns until it
     ends: their prequential scores are the "before"; the booster that learned the rest, and the
     calibrator that learned their scores, the "after". Then the held examples are routed as if
-    they had come last. Replayed by hand, prediction by prediction and round by round."""
+    they had come last, with the scores the model gave them as the minibatch ended (whether
+    or not the round needed them). Replayed by hand, prediction by prediction and round by
+    round."""
     data, size, held = phishing(200), 20, 5
     model = BanditCalibratedClassifier(
         model=booster(), policy=AlwaysTrain(n_arms=len(arms), arm=arms.index(taken)),
@@ -1015,16 +1017,17 @@ def test_holdout_scores_each_round_on_its_first_examples_learned_last(arms, take
             expected.append(calibrated(live, s))
             cal_after.learn_one(s, y)
             raw.learn_one(x, y)
-        after = [raw.score_one(x) for x, _ in head] if len(arms) == 3 else before
+        end = [raw.score_one(x) for x, _ in head]  # the model as the minibatch ends
+        after = end if len(arms) == 3 else before
         pairs = {"train": (cal_before, after), "calibrate": (cal_after, before),
                  "both": (cal_after, after)}
         pairs = {name: pairs[name] for name in arms}
         gains = {name: sum(log_loss(calibrated(cal_before, b), y) - log_loss(calibrated(c, s), y)
                            for b, s, (_, y) in zip(before, scores, head, strict=True)) / held
                  for name, (c, scores) in pairs.items()}
-        for x, y in head:  # learned last
+        for (x, y), s in zip(head, end, strict=True):  # learned last, with the round's scores
             if arm == 2:
-                live.learn_one(raw.score_one(x), y)
+                live.learn_one(s, y)
             raw.learn_one(x, y)
         got = []
         for x, y in batch:
