@@ -53,8 +53,9 @@ from a model that stands still through the minibatch instead of learning as it g
 measured minibatch $t$ are held out of every learner as they come, their prequential scores
 (the model and calibrator as $t$ began) recorded as the "before". The rest of $t$ is routed by
 the arm as usual; when $t$ ends, the model scores the $k$ examples again (the "after": it has
-learned $t$ but them), the round is scored, and the $k$ examples are routed last, each scored
-by the model as it then stands. So $S_{t+1}$ above becomes the head of $t$, no copy is made,
+learned $t$ but them), the round is scored, and the $k$ examples are routed last with those
+scores (still prequential: the model has not learned them; since 0.8.15, which saves scoring
+them a third time). So $S_{t+1}$ above becomes the head of $t$, no copy is made,
 only $k$ examples are learned late (within their minibatch), and a round's reward arrives when
 its minibatch ends. The head precedes what the model learned in time, where the copy's sample
 follows it; on a stationary stream both estimate the same improvement.

@@ -1060,6 +1060,34 @@ def test_holdout_lags_only_the_held_examples_within_their_minibatch():
     assert rewarded == list(range(2, 30, 4))
 
 
+class CountingTree(tree.HoeffdingTreeClassifier):
+    """A Hoeffding tree that counts the examples it scores."""
+
+    n_scored = 0
+
+    def predict_proba_one(self, x, **kwargs):
+        self.n_scored += 1
+        return super().predict_proba_one(x, **kwargs)
+
+
+@pytest.mark.parametrize("taken", ["train", "calibrate", "both"])
+def test_holdout_scores_each_held_example_once_more(taken):
+    """A measured minibatch costs the model one more scoring per held example (the round's
+    "after", which then routes it: before 0.8.15 each was scored again as it was routed), on top
+    of the prequential one; the tree learns what it would have without the holdout."""
+    data, size, held = phishing(200), 20, 5
+    arms = ("train", "calibrate", "both")
+    model = BanditCalibratedClassifier(
+        model=CountingTree(), policy=AlwaysTrain(n_arms=3, arm=arms.index(taken)),
+        batch_size=size, warmup=0, reward_examples=held, rollback="holdout",
+    )
+    for x, y in data:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    assert model.model_.n_scored == len(data) + held * len(data) // size
+    assert model.calibrator_.n_seen == (0 if taken == "train" else len(data))
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     batch_size=st.integers(2, 6), reward_every=st.integers(1, 4), warmup=st.integers(0, 3),
