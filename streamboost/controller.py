@@ -368,13 +368,14 @@ class BanditCalibratedClassifier(
         # anything learns it
         meter = self._meter
         if meter.recording:
-            if meter.holds_out and self._in_batch in meter.sample:  # learned at the end
+            if not meter.holds_out:
+                meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
+            elif self._in_batch in meter.sample:  # "holdout": only these, learned at the end
                 x = dict(x)
                 self._held_out.append((x, y, positive, kwargs))
                 meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
                 self._next_example()
                 return
-            meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
         if self._route == "both" and not meter.holding:
             # `_route_one`'s usual route (every minibatch of "both"), without the call
             self._calibrator._update(score, positive)
