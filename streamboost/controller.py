@@ -508,9 +508,12 @@ class BanditCalibratedClassifier(
 
     def _score_held_out(self) -> list[float] | None:
         """Rollback "holdout": the model's scores of the examples held out of this minibatch,
-        as it ends (None: none held)."""
+        as it ends (None: none held). A `"train"` minibatch of model-free arms needs none (its
+        round leaves the model out, and `"train"` routes without a score): zeros."""
         if not self._held_out:
             return None
+        if self._route == "train" and self._meter.model_free:
+            return [0.0] * len(self._held_out)
         return positive_scores(self._model, [x for x, *_ in self._held_out], self._score_key)
 
     def _route_held_out(self, scores: list[float]) -> None:

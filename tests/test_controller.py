@@ -1070,21 +1070,27 @@ class CountingTree(tree.HoeffdingTreeClassifier):
         return super().predict_proba_one(x, **kwargs)
 
 
-@pytest.mark.parametrize("taken", ["train", "calibrate", "both"])
-def test_holdout_scores_each_held_example_once_more(taken):
+@pytest.mark.parametrize(
+    ("arms", "taken", "rescored"),
+    [(("train", "calibrate", "both"), "train", True),
+     (("train", "calibrate", "both"), "calibrate", True),
+     (("train", "calibrate", "both"), "both", True),
+     (("train", "both"), "train", False),  # model-free: neither the round nor "train" needs them
+     (("train", "both"), "both", True)],  # the calibrator learns them
+)
+def test_holdout_scores_each_held_example_once_more(arms, taken, rescored):
     """A measured minibatch costs the model one more scoring per held example (the round's
     "after", which then routes it: before 0.8.15 each was scored again as it was routed), on top
-    of the prequential one; the tree learns what it would have without the holdout."""
+    of the prequential one, and none where nothing needs it."""
     data, size, held = phishing(200), 20, 5
-    arms = ("train", "calibrate", "both")
     model = BanditCalibratedClassifier(
-        model=CountingTree(), policy=AlwaysTrain(n_arms=3, arm=arms.index(taken)),
-        batch_size=size, warmup=0, reward_examples=held, rollback="holdout",
+        model=CountingTree(), policy=AlwaysTrain(n_arms=len(arms), arm=arms.index(taken)),
+        arms=arms, batch_size=size, warmup=0, reward_examples=held, rollback="holdout",
     )
     for x, y in data:
         model.predict_proba_one(x)
         model.learn_one(x, y)
-    assert model.model_.n_scored == len(data) + held * len(data) // size
+    assert model.model_.n_scored == len(data) + rescored * held * len(data) // size
     assert model.calibrator_.n_seen == (0 if taken == "train" else len(data))
 
 
