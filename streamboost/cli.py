@@ -241,7 +241,8 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         help="how the reward rolls the model back: copy it; defer a measured minibatch's "
         "training until the next one is scored (for ht and arf, not oza-ht); hold out the "
         "first --reward-examples of a measured minibatch (an eighth) until it ends; or auto: "
-        "holdout for ht, arf and oza-ht measuring every minibatch, else copy (auto)",
+        "holdout for ht, arf and oza-ht when a bandit measures every minibatch, else copy "
+        "(auto)",
     )
     parser.add_argument(
         "--reward-map",
@@ -561,8 +562,10 @@ def _run(args: argparse.Namespace) -> int:
     rollback = list(cell.pipeline().steps.values())[-1].rollback_  # what "auto" stands for
     if rollback == "holdout":
         scored = f"the first {held_out(cell.batch_size, cell.reward_examples)}"
+    every = ("every minibatch" if cell.reward_every == 1
+             else f"one minibatch in {cell.reward_every}")
     budget = "" if cell.reward_every == 1 and scored == "all" else (
-        f" (reward: one minibatch in {cell.reward_every}, {scored} examples scored)"
+        f" (reward: {every}, {scored} examples scored)"
     )
     if rollback != "copy":
         budget += f" (rollback: {rollback}{' by auto' if cell.rollback == 'auto' else ''})"

@@ -115,7 +115,8 @@ class BanditCalibratedClassifier(
         `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
         model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
         scores it on its own first examples, which are learned when it ends. `"auto"`: the
-        holdout for a tree or forest measured every minibatch, else the copy (`rollback_`).
+        holdout for a tree or forest measured every minibatch by a bandit, else the copy
+        (`rollback_`).
     trace_size
         Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
         `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
@@ -253,8 +254,9 @@ class BanditCalibratedClassifier(
             )
         )
         self._calibrator = calibrator_for(calibrator, self._model)
+        model_free = "calibrate" not in self._arms  # every arm trains: the model is left out
         rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
-                                    reward_every, model_free="calibrate" not in self._arms)
+                                    reward_every, model_free, self._policy.uses_rewards)
         self._labels = labels
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)
@@ -268,7 +270,7 @@ class BanditCalibratedClassifier(
             reward,
             reward_smoothing,
             sample,
-            model_free="calibrate" not in self._arms,
+            model_free=model_free,
             mapping=reward_map,
             score_key=self._score_key,
             rollback=rollback,

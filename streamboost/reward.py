@@ -117,14 +117,15 @@ def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray
 
 
 def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
-                     reward_every: int, model_free: bool) -> str:
+                     reward_every: int, model_free: bool, measures: bool = True) -> str:
     """The rollback a controller uses: `rollback` itself, or for `"auto"`, `"holdout"` when
     every minibatch is measured with copies of a model that grows with the stream (a River tree
     or forest, alone, in a pipeline or as a booster's members: its pickle costs hundreds of
     examples' learning), and `"copy"` otherwise (an array booster or a linear model copies in
     the time of a few examples; measuring one minibatch in N, the copies are N times rarer and
-    score more examples than a holdout). Nothing is copied when the arms are model-free, nor
-    held out where the holdout cannot be (`batch_size` 1, `reward_examples` >= `batch_size`).
+    score more examples than a holdout). Nothing is copied when the arms are model-free or the
+    policy `measures` no reward (a schedule), nor held out where the holdout cannot be
+    (`batch_size` 1, `reward_examples` >= `batch_size`).
     A rollback that `check_rollback` refuses raises ValueError.
 
     Examples
@@ -141,7 +142,8 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     if rollback != "auto":
         return rollback
     holdout = (
-        reward_every == 1
+        measures
+        and reward_every == 1
         and not model_free
         and batch_size >= 2
         and (reward_examples is None or reward_examples < batch_size)

@@ -1307,6 +1307,14 @@ def test_auto_rollback_holds_out_where_a_copy_costs_far_more_than_a_minibatch(
     assert controller.rollback_ == expected
 
 
+@pytest.mark.parametrize("policy", ["both", "never", "every-4"])
+def test_auto_rollback_of_a_schedule_names_no_holdout(policy):
+    """A schedule measures nothing, so `"auto"` holds nothing out (nor copies anything)."""
+    controller = BanditCalibratedClassifier(model=_tree(), policy=policy)
+    assert controller.rollback_ == "copy"
+    assert controller._meter.sample == range(32)
+
+
 @pytest.mark.parametrize(("model", "stands_for"),
                          [(_tree, "holdout"), (linear_model.LogisticRegression, "copy")])
 def test_auto_rollback_is_exactly_the_rollback_it_stands_for(model, stands_for):
