@@ -265,8 +265,9 @@ class CalibratedClassifier(
         positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
         score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as it is)
         self._labels.learn(y)
-        self._calibrator._update(score, positive)
+        # the model first: one that raises leaves the calibrator as it was
         self.model.learn_one(x, positive if self._bools else y, **kwargs)
+        self._calibrator._update(score, positive)
         if self._recent is not None:
             self._recent.append((dict(x), positive))
 
@@ -282,9 +283,11 @@ class CalibratedClassifier(
         targets = [positive[label] for label in labels]
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
+        try:
+            scored.learn(targets if self._bools else labels, **kwargs)
+        finally:
+            self._scorer.forget()
         self._calibrator.learn_many(scored.scores.tolist(), targets)
-        scored.learn(targets if self._bools else labels, **kwargs)
-        self._scorer.forget()
         if self._recent is not None:
             self._recent.extend(zip(records(X), targets, strict=True))
 

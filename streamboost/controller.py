@@ -378,29 +378,31 @@ class BanditCalibratedClassifier(
                 meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
                 self._next_example()
                 return
-        if self._route == "both" and not meter.holding:
-            # `_route_one`'s usual route (every minibatch of "both"), without the call
-            self._calibrator._update(score, positive)
-            self._model.learn_one(x, positive if self._bools else y, **kwargs)
-        else:
-            self._route_one(x, y, score, positive, kwargs)
-        self._in_batch += 1
-        if self._in_batch == self.batch_size:
-            self._end_batch()
+        try:
+            if self._route == "both" and not meter.holding:
+                # `_route_one`'s usual route (every minibatch of "both"), without the call
+                self._model.learn_one(x, positive if self._bools else y, **kwargs)
+                self._calibrator._update(score, positive)
+            else:
+                self._route_one(x, y, score, positive, kwargs)
+        finally:  # a model that raises: the example still counts (the meter has seen it)
+            self._in_batch += 1
+            if self._in_batch == self.batch_size:
+                self._end_batch()
 
     def _route_one(self, x: dict, y, score: float, positive: bool, kwargs: dict) -> None:
         """Route a checked example of prequential score `score` by the minibatch's arm."""
         arm, meter = self._route, self._meter
-        if arm == "train":
-            meter.shadow(score, positive)
-        else:
-            self._calibrator._update(score, positive)
-        if arm != "calibrate":
+        if arm != "calibrate":  # the model first: one that raises leaves the calibrator as it was
             label = positive if self._bools else y
             if meter.holding:  # rollback "defer": the model stands still until a reward is scored
                 self._waiting.append((dict(x), label, kwargs))
             else:
                 self._model.learn_one(x, label, **kwargs)
+        if arm == "train":
+            meter.shadow(score, positive)
+        else:
+            self._calibrator._update(score, positive)
 
     def _next_example(self) -> None:
         self._in_batch += 1
@@ -467,9 +469,30 @@ class BanditCalibratedClassifier(
         record = _EMPTY_RECORD.copy()
         record["batch"] = self.n_batches
         record["arm"] = self._route
+        try:
+            self._close_round(record)
+        except Exception as error:
+            # a model that raised here must not leave the minibatch open (no later one would
+            # end): its round goes unrewarded and what waited on it is not learned
+            lost = self._abandon()
+            error.add_note(
+                f"streamboost: the model raised as minibatch {self.n_batches} ended; its reward "
+                f"round is dropped and {lost} example(s) still waiting on it were not learned; "
+                f"the controller goes on with the next minibatch"
+            )
+            raise
+        finally:
+            self.arm_counts[self.current_arm] += 1
+            self.n_batches += 1
+            self._in_batch = 0
+            self.trace.append(record)
+            self.last_batch = record
+
+    def _close_round(self, record: dict) -> None:
+        """The minibatch's end: learn what waited for it, score the round measured on it (route
+        -> measure -> update) and record it in `record`."""
         if self._held:  # the round scored on this minibatch is scored after the model learns them
             self._learn(self._held)
-            self._held = []
         held_scores = self._score_held_out()  # rollback "holdout": the round's "after"
         scored = (self._meter.end(self._policy.reward_range, held_scores)
                   if self._policy.uses_rewards else None)
@@ -477,10 +500,9 @@ class BanditCalibratedClassifier(
             self._route_held_out(held_scores)
         if self._waiting:  # they wait on if this minibatch's own round is scored next
             if self._meter.holds_round:
-                self._held = self._waiting
+                self._held, self._waiting = self._waiting, []
             else:
                 self._learn(self._waiting)
-            self._waiting = []
         if scored is not None:  # update: the policy learns the round scored on this minibatch
             arm, arms, names, improvements, rewards = scored
             self._policy.update_round(dict(zip(arms, rewards, strict=True)))
@@ -493,20 +515,32 @@ class BanditCalibratedClassifier(
                 improvements=dict(zip(names, improvements, strict=True)),
                 rewards=dict(zip(names, rewards, strict=True)),
             )
-        self.arm_counts[self.current_arm] += 1
-        self.n_batches += 1
-        self._in_batch = 0
-        self.trace.append(record)
-        self.last_batch = record
+
+    def _abandon(self) -> int:
+        """Drop the rounds being measured and the examples waiting on them (after the model
+        raised); how many examples were dropped."""
+        lost = sum(len(x) if kwargs is None else 1  # a frame that waited, or one example
+                   for x, _, kwargs in self._held + self._waiting)
+        lost += len(self._held_out)
+        self._held, self._waiting, self._held_out = [], [], []
+        self._meter.drop()
+        self._scorer.forget()
+        return lost
 
     def _learn(self, examples: list[tuple]) -> None:
+        """Have the model learn `examples`, each removed from the list once learned (a model
+        that raises leaves the rest there)."""
         model = self._model
-        for x, label, kwargs in examples:
-            if kwargs is None:  # a frame that waited (`_learn_minibatch`)
-                model.learn_many(x, label)
-            else:
-                model.learn_one(x, label, **kwargs)
-        self._scorer.forget()
+        try:
+            while examples:
+                x, label, kwargs = examples[0]
+                if kwargs is None:  # a frame that waited (`_learn_minibatch`)
+                    model.learn_many(x, label)
+                else:
+                    model.learn_one(x, label, **kwargs)
+                del examples[0]
+        finally:
+            self._scorer.forget()
 
     def _score_held_out(self) -> list[float] | None:
         """Rollback "holdout": the model's scores of the examples held out of this minibatch,
@@ -522,9 +556,11 @@ class BanditCalibratedClassifier(
         """Rollback "holdout": route the examples the round was scored on, as if they had come
         last in the minibatch, with their `scores` as it ended (prequential: the model has not
         learned them; the calibrator learns what the round scored, with no third scoring)."""
-        held, self._held_out = self._held_out, []
-        for (x, y, positive, kwargs), score in zip(held, scores, strict=True):
+        held = self._held_out
+        for score in scores:  # each removed once routed (a model that raises leaves the rest)
+            x, y, positive, kwargs = held[0]
             self._route_one(x, y, score, positive, kwargs)
+            del held[0]
 
     def flush(self) -> None:
         """Have the model learn the examples that `rollback="defer"` holds back, now (at the end
@@ -550,11 +586,17 @@ class BanditCalibratedClassifier(
         """
         if not (self._held or self._waiting or self._held_out):
             return
-        examples, self._held, self._waiting = self._held + self._waiting, [], []
         self._meter.drop()
-        self._learn(examples)
-        if self._held_out:
-            self._route_held_out(self._score_held_out())
+        try:
+            self._learn(self._held)
+            self._learn(self._waiting)
+            if self._held_out:
+                self._route_held_out(self._score_held_out())
+        except Exception as error:
+            lost = self._abandon()
+            error.add_note(f"streamboost: the model raised in flush(); {lost} example(s) still "
+                           f"waiting were not learned")
+            raise
         self._scorer.forget()  # the model learned: a score kept by predict_proba_one is stale
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
@@ -615,23 +657,25 @@ class BanditCalibratedClassifier(
                 self._held_out.extend(
                     (rows[i], labels[i], targets[i], {}) for i in range(held))
         scores, targets, labels = scores[held:], targets[held:], labels[held:]
-        if self._route == "train":
-            for score, target in zip(scores, targets, strict=True):
-                meter.shadow(score, target)
-        else:
-            update = self._calibrator._update  # the model's scores: checked, in [0, 1]
-            for score, target in zip(scores, targets, strict=True):
-                update(score, target)
-        if self._route != "calibrate":
-            y = targets if self._bools else labels
-            if meter.holding:  # rollback "defer" (nothing held out): the frame waits, a copy
-                # (the caller may refill its frame meanwhile, as `learn_one` keeps a dict's copy)
-                self._waiting.append((X.copy(), pd.Series(y, index=X.index), None))
+        try:
+            if self._route != "calibrate":  # the model first, as `_route_one`
+                y = targets if self._bools else labels
+                if meter.holding:  # rollback "defer" (nothing held out): the frame waits, a copy
+                    # (the caller may refill its frame meanwhile, as `learn_one` keeps a copy)
+                    self._waiting.append((X.copy(), pd.Series(y, index=X.index), None))
+                else:
+                    scored.learn(y, held)
+            if self._route == "train":
+                for score, target in zip(scores, targets, strict=True):
+                    meter.shadow(score, target)
             else:
-                scored.learn(y, held)
-                self._scorer.forget()
-        self._in_batch = self.batch_size - 1
-        self._next_example()
+                update = self._calibrator._update  # the model's scores: checked, in [0, 1]
+                for score, target in zip(scores, targets, strict=True):
+                    update(score, target)
+        finally:  # a model that raises: the minibatch still ends, as in `learn_one`
+            self._scorer.forget()  # the frame's kept scores are stale once the model learns
+            self._in_batch = self.batch_size - 1
+            self._next_example()
 
 
 _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import gzip
+import itertools
 import math
 import os
 import pickle
@@ -530,3 +531,133 @@ def test_a_wrong_estimator_is_named_on_one_line(call):
     with pytest.raises(TypeError) as error:
         call()
     assert "\n" not in str(error.value)
+
+
+# ---------------------------------------------------------------- a model that raises
+
+
+class Failing(linear_model.LogisticRegression):
+    """A logistic regression that raises while `failing` names what it is asked to do."""
+
+    failing: frozenset = frozenset()
+
+    def _fail(self, call: str) -> None:
+        if call in Failing.failing:
+            raise RuntimeError(f"the model's {call} failed")
+
+    def predict_proba_one(self, x, **kwargs):
+        self._fail("score")
+        return super().predict_proba_one(x, **kwargs)
+
+    def predict_proba_many(self, X):
+        self._fail("score")
+        return super().predict_proba_many(X)
+
+    def learn_one(self, x, y, **kwargs):
+        self._fail("learn")
+        return super().learn_one(x, y, **kwargs)
+
+    def learn_many(self, X, y):
+        self._fail("learn")
+        return super().learn_many(X, y)
+
+
+@pytest.fixture
+def failing():
+    yield Failing
+    Failing.failing = frozenset()
+
+
+def bools(rows):
+    return [(x, y is True) for x, y in rows]  # phishing's labels are already bools
+
+
+@pytest.mark.parametrize("rollback", ["copy", "defer", "holdout"])
+@pytest.mark.parametrize("fails", ["score", "learn"])
+def test_a_model_that_raises_as_a_minibatch_ends_does_not_leave_it_open(failing, rollback, fails):
+    # Until 0.8.16 the minibatch stayed open: its count passed batch_size, no later minibatch
+    # ended, the policy never learned again.
+    model = BanditCalibratedClassifier(model=Failing(), policy="discounted-ucb", batch_size=8,
+                                       warmup=1, rollback=rollback, seed=0)
+    rows = bools(ROWS)
+    for x, y in rows[:63]:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    x, y = rows[63]  # the last of minibatch 7, scored before the model fails
+    model.predict_proba_one(x)
+    failing.failing = frozenset({fails})
+    with pytest.raises(RuntimeError, match=f"the model's {fails} failed") as error:
+        model.learn_one(x, y)
+    failing.failing = frozenset()
+    assert model.n_batches == 8 and model._in_batch == 0
+    # the example itself raised (copies score the round: nothing else fails), or the round did
+    noted = any("streamboost: the model raised" in note
+                for note in getattr(error.value, "__notes__", []))
+    assert noted != (fails == "learn" and rollback == "copy")
+    if noted:  # the round is dropped, unrewarded, and nothing waits on it
+        assert not (model._held or model._waiting or model._held_out or model._meter.recording)
+        assert model.trace[-1]["batch"] == 7 and model.trace[-1]["reward"] is None
+    for x, y in rows[64:160]:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    assert model.n_batches == 20 and model._in_batch == 0
+    assert sum(record["reward"] is not None for record in list(model.trace)[8:]) >= 10
+
+
+def test_a_model_that_raises_in_a_frame_still_ends_its_minibatch(failing):
+    model = BanditCalibratedClassifier(model=Failing(), policy="discounted-ucb", batch_size=8,
+                                       warmup=1, seed=0)
+    frame = pd.DataFrame([x for x, _ in ROWS[:80]])
+    labels = pd.Series([y for _, y in ROWS[:80]])
+    model.learn_many(frame[:40], labels[:40])
+    failing.failing = frozenset({"learn"})
+    with pytest.raises(RuntimeError, match="learn failed"):
+        model.learn_many(frame[40:48], labels[40:48])
+    failing.failing = frozenset()
+    assert model.n_batches == 6 and model._in_batch == 0
+    model.learn_many(frame[48:], labels[48:])
+    assert model.n_batches == 10
+
+
+@pytest.mark.parametrize("wrapper", [
+    lambda: CalibratedClassifier(Failing()),
+    lambda: BanditCalibratedClassifier(model=Failing(), policy="both", batch_size=8, warmup=0),
+    # the forced split: a measured "train" minibatch's shadow calibrator learns too
+    lambda: BanditCalibratedClassifier(model=Failing(), policy="discounted-ucb", batch_size=8,
+                                       warmup=0, arms=("train", "calibrate"), seed=0),
+])
+def test_a_model_that_raises_while_learning_leaves_the_calibrator_as_it_was(failing, wrapper):
+    model = wrapper()
+    rows = iter(bools(ROWS))
+    for x, y in itertools.islice(rows, 50):
+        model.learn_one(x, y)
+    meter = getattr(model, "_meter", None)
+    measures = meter is not None and model.policy_.uses_rewards
+    while measures and meter._shadow is None:  # into a measured "train" minibatch
+        model.learn_one(*next(rows))
+    before = pickle.dumps((model._calibrator, meter and meter._shadow))
+    failing.failing = frozenset({"learn"})
+    with pytest.raises(RuntimeError, match="learn failed"):
+        model.learn_one(*next(rows))
+    assert pickle.dumps((model._calibrator, meter and meter._shadow)) == before
+    if meter is None:  # by frames (the controller's minibatches end: another test)
+        frame = pd.DataFrame([x for x, _ in ROWS[51:59]])
+        with pytest.raises(RuntimeError, match="learn failed"):
+            model.learn_many(frame, pd.Series([y for _, y in ROWS[51:59]]))
+        assert pickle.dumps((model._calibrator, None)) == before
+
+
+@pytest.mark.parametrize("rollback", ["defer", "holdout"])
+def test_flush_with_a_model_that_raises_drops_what_waited(failing, rollback):
+    model = BanditCalibratedClassifier(model=Failing(), policy="discounted-ucb", batch_size=8,
+                                       warmup=0, rollback=rollback, seed=0)
+    for x, y in bools(ROWS)[:100]:  # 12 rows into a minibatch: some wait, some are held out
+        model.learn_one(x, y)
+    assert model._held or model._waiting or model._held_out
+    failing.failing = frozenset({"learn", "score"})
+    with pytest.raises(RuntimeError, match="failed") as error:
+        model.flush()
+    assert "not learned" in error.value.__notes__[0]
+    assert not (model._held or model._waiting or model._held_out)
+    failing.failing = frozenset()
+    model.flush()  # nothing left to do
