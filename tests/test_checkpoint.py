@@ -14,7 +14,10 @@ import sys
 import textwrap
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from river import datasets, forest, linear_model, preprocessing, tree
 
 import streamboost
@@ -367,3 +370,82 @@ def test_inline_dumps_reads_back_what_pickle_does():
     assert cycle.me is cycle and cycle.items[0] is cycle and cycle.items[1].value == 1.0
     assert back["plain"].value == 1.0 and not _dict_materialised(back["plain"], "value")
     np.testing.assert_array_equal(back["numbers"], data["numbers"])
+
+
+# ---------------------------------------------------------------- saved at any point
+
+
+TWIN_MODELS = {
+    "booster": lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1),
+    "logistic regression": linear_model.LogisticRegression,
+    "tree": lambda: tree.HoeffdingTreeClassifier(grace_period=20),
+}
+CALLS = st.lists(st.one_of(
+    st.tuples(st.sampled_from(["one", "many"]), st.integers(1, 40), st.booleans()),
+    st.tuples(st.sampled_from(["flush", "save"]), st.just(0), st.just(False)),
+    st.tuples(st.just("costs"), st.integers(1, 5), st.just(False)),
+), min_size=1, max_size=20)
+
+
+def _bookkeeping(model: BanditCalibratedClassifier, learned: int) -> None:
+    assert 0 <= model._in_batch < model.batch_size
+    assert model.n_batches * model.batch_size + model._in_batch == learned
+    assert sum(model.arm_counts.values()) == model.n_batches
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(
+    model=st.sampled_from(sorted(TWIN_MODELS)),
+    rollback=st.sampled_from(["auto", "copy", "defer", "holdout"]),
+    policy=st.sampled_from(["discounted-ucb", "both", "discounted-thompson", "kl-ucb", "exp3",
+                            "glr-kl-ucb", "fewa", "epsilon-greedy"]),
+    batch_size=st.integers(2, 9),
+    warmup=st.integers(0, 2),
+    arms=st.sampled_from([("train", "calibrate", "both"), ("train", "both"),
+                          ("train", "calibrate")]),
+    reward_every=st.sampled_from([1, 2]),
+    calls=CALLS,
+)
+def test_a_controller_saved_at_any_point_goes_on_as_one_never_saved(
+    tmp_path, model, rollback, policy, batch_size, warmup, arms, reward_every, calls
+):
+    # a twin learns the same stream by the same calls (one by one or by frames, flushes, new
+    # costs) and is saved and loaded at random points, mid-minibatch and with examples
+    # waiting or held out included: it must predict, choose and record exactly as the other
+    params = dict(policy=policy, batch_size=batch_size, warmup=warmup, arms=arms, seed=3,
+                  rollback=rollback, reward_every=reward_every)
+    kept = BanditCalibratedClassifier(model=TWIN_MODELS[model](), **params)
+    saved = BanditCalibratedClassifier(model=TWIN_MODELS[model](), **params)
+    at = 0
+    for call, n, predict in calls:
+        if call in ("one", "many"):
+            rows = ROWS[at : at + n]
+            at += len(rows)
+            X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
+            probabilities = []
+            for twin in (kept, saved):
+                if call == "many":
+                    probabilities.append(twin.predict_proba_many(X)[True].tolist() if predict
+                                         else None)
+                    twin.learn_many(X, y)
+                else:
+                    probabilities.append([twin.predict_proba_one(x)[True] for x, _ in rows]
+                                         if predict else None)
+                    for x, label in rows:
+                        twin.learn_one(x, label)
+            assert probabilities[0] == probabilities[1]
+        elif call == "save":
+            saved = checkpoint.load(checkpoint.save(saved, tmp_path / "twin.ckpt"))
+        elif call == "flush":
+            kept.flush()
+            saved.flush()
+        else:
+            kept.set_costs(c_fp=1.0, c_fn=float(n))
+            saved.set_costs(c_fp=1.0, c_fn=float(n))
+        for twin in (kept, saved):
+            _bookkeeping(twin, at)
+        assert list(saved.trace) == list(kept.trace)
+    for x, _ in ROWS[at : at + 20]:
+        assert saved.predict_proba_one(x) == kept.predict_proba_one(x)
+        assert saved.predict_one(x) == kept.predict_one(x)
