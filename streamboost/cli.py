@@ -230,9 +230,9 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         type=_positive_int,
         default=1,
         metavar="N",
-        help="the reward's budget: measure one minibatch in N; with tree models, whose copies "
-        "are pickles, 64 keeps 0.87-1.03x of the model's speed with copies, where every "
-        "minibatch holds out (--rollback auto), at 0.86-0.98 of its instructions (1)",
+        help="the reward's budget: measure one minibatch in N, N times fewer rounds to pay for "
+        "(what each costs and scores: docs/controller.md); every minibatch, trees and forests "
+        "hold out (--rollback auto) (1)",
     )
     parser.add_argument(
         "--rollback",
