@@ -108,14 +108,18 @@ def _positive_float(value: str) -> float:
     return number
 
 
-def _positive_int(value: str) -> int:
+def _positive_int(value: str, minimum: int = 1) -> int:
     try:
         number = int(value)
     except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value!r}")
+        number = minimum - 1
+    if number < minimum:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {value!r}")
     return number
+
+
+def _count(value: str) -> int:
+    return _positive_int(value, minimum=0)
 
 
 def _non_negative_int(value: str) -> int:
@@ -233,6 +237,14 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         help="the reward's budget: measure one minibatch in N, N times fewer rounds to pay for "
         "(what each costs and scores: docs/controller.md); every minibatch, trees and forests "
         "hold out (--rollback auto) (1)",
+    )
+    parser.add_argument(
+        "--reward-start",
+        type=_count,
+        default=64,
+        metavar="N",
+        help="with --reward-every: measure each of the first N minibatches after the warm-up "
+        "before thinning, so that the first rounds do not decide alone (64)",
     )
     parser.add_argument(
         "--rollback",
@@ -547,6 +559,7 @@ def _run(args: argparse.Namespace) -> int:
         budget_reserve=args.budget_reserve,
         reward_examples=args.reward_examples,
         reward_every=args.reward_every,
+        reward_start=args.reward_start,
         rollback=args.rollback,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
@@ -563,7 +576,8 @@ def _run(args: argparse.Namespace) -> int:
     if rollback == "holdout":
         scored = f"the first {held_out(cell.batch_size, cell.reward_examples)}"
     every = ("every minibatch" if cell.reward_every == 1
-             else f"one minibatch in {cell.reward_every}")
+             else f"one minibatch in {cell.reward_every}"
+             + (f" after the first {cell.reward_start}" if cell.reward_start else ""))
     budget = "" if cell.reward_every == 1 and scored == "all" else (
         f" (reward: {every}, {scored} examples scored)"
     )
@@ -646,6 +660,7 @@ def _compare(args: argparse.Namespace) -> int:
         "budget_reserve": args.budget_reserve,
         "reward_examples": args.reward_examples,
         "reward_every": args.reward_every,
+        "reward_start": args.reward_start,
         "rollback": args.rollback,
         "counterfactual": args.counterfactual,
         "arms": list(args.arms),

@@ -108,15 +108,17 @@ class BanditCalibratedClassifier(
     reward_map
         `"affine"` or `"logistic"` (before 0.4; it can rank arms against their mean gains):
         how improvements become rewards (`streamboost.reward`).
-    reward_examples, reward_every
+    reward_examples, reward_every, reward_start
         The reward's budget: examples of the next minibatch scored (None: all; `"holdout"`:
-        the first of the measured one, None: an eighth), and one minibatch in `reward_every`.
+        the first of the measured one, None: an eighth), and one minibatch in `reward_every`
+        once the first `reward_start` after the warm-up have all been measured (a policy's
+        first rounds decide most; a noisy early choice would hold for `reward_every`).
     rollback
         `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
         model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
         scores it on its own first examples, which are learned when it ends. `"auto"`: the
-        holdout for a tree or forest measured every minibatch by a bandit, else the copy
-        (`rollback_`).
+        holdout for a tree or forest measured by a bandit every minibatch (or first every
+        minibatch, `reward_start`), else the copy (`rollback_`).
     trace_size
         Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
         `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
@@ -178,6 +180,7 @@ class BanditCalibratedClassifier(
         reward_map: str = "affine",
         reward_examples: int | None = None,
         reward_every: int = 1,
+        reward_start: int = 64,
         rollback: str = "auto",
         trace_size: int = 1000,
         pos_label: typing.Hashable = True,
@@ -190,6 +193,7 @@ class BanditCalibratedClassifier(
         if reward_examples is not None:
             _check_int("reward_examples", reward_examples, 1)
         _check_int("reward_every", reward_every, 1)
+        _check_int("reward_start", reward_start, 0)
         validate_costs(c_fp, c_fn)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
@@ -231,6 +235,7 @@ class BanditCalibratedClassifier(
         self.reward_map = reward_map
         self.reward_examples = reward_examples
         self.reward_every = reward_every
+        self.reward_start = reward_start
         self.rollback = rollback
         self.trace_size = trace_size
         self.pos_label = pos_label
@@ -256,7 +261,8 @@ class BanditCalibratedClassifier(
         self._calibrator = calibrator_for(calibrator, self._model)
         model_free = "calibrate" not in self._arms  # every arm trains: the model is left out
         rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
-                                    reward_every, model_free, self._policy.uses_rewards)
+                                    reward_every, model_free, self._policy.uses_rewards,
+                                    reward_start)
         self._labels = labels
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)
@@ -306,7 +312,7 @@ class BanditCalibratedClassifier(
         yield {"policy": "every-2", "batch_size": 5, "reward": "expected-cost", "c_fn": 4.0}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "counterfactual": False}
         yield {"policy": "kl-ucb", "batch_size": 6, "warmup": 1, "calibrator": "isotonic",
-               "reward_every": 2, "reward_examples": 3}
+               "reward_every": 2, "reward_start": 3, "reward_examples": 3}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "defer"}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "holdout",
                "reward_examples": 2}
@@ -436,7 +442,7 @@ class BanditCalibratedClassifier(
         self._route = "train" if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
-        measured = self._arm is not None and (self.n_batches - self.warmup) % self.reward_every == 0
+        measured = self._arm is not None and self._measures(self.n_batches - self.warmup)
         if not measured and not self._meter.recording:
             return  # nothing measured on this minibatch, nor from it
         arm = self._arm if measured else None
@@ -448,6 +454,12 @@ class BanditCalibratedClassifier(
             model=self._model,
             calibrator=self._calibrator,
         )
+
+    def _measures(self, k: int) -> bool:
+        """Whether the `k`-th minibatch after the warm-up is measured: each of the first
+        `reward_start`, then one in `reward_every`."""
+        start = self.reward_start
+        return k < start or (k - start) % self.reward_every == 0
 
     def _watch(self, score: float, positive: bool) -> None:
         """Feed the drift detector the model's error on a checked example; a change it flags

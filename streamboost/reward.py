@@ -62,8 +62,15 @@ follows it; on a stationary stream both estimate the same improvement.
 
 **Which rollback** (`rollback="auto"`, the default since 0.8.14; `resolve_rollback`): the
 holdout where a copy costs far more than the minibatch it measures (a River tree or forest,
-measuring every minibatch: 2-3x the throughput of copies, with their Brier score within about
-1 %, docs/controller.md), the copy everywhere else.
+measuring every minibatch, or the first `reward_start` of them: 2-3x the throughput of copies,
+with their Brier score within about 1 %, docs/controller.md), the copy everywhere else.
+
+**Measuring less** (`reward_every`, `reward_start`): after the first `reward_start`
+minibatches, each measured, one in `reward_every` is. Measured rounds are what a policy learns
+from, and between them its choice stands, so thinning from the start let the first, noisy
+rounds decide for long stretches (a bandit over three arms locked on `"calibrate"` for 64
+minibatches); measured densely first, a thinned bandit scores as one measured throughout
+(simulations/rollback.md).
 """
 
 from __future__ import annotations
@@ -117,25 +124,27 @@ def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray
 
 
 def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
-                     reward_every: int, model_free: bool, measures: bool = True) -> str:
+                     reward_every: int, model_free: bool, measures: bool = True,
+                     reward_start: int = 0) -> str:
     """The rollback a controller uses: `rollback` itself, or for `"auto"`, `"holdout"` when
-    every minibatch is measured with copies of a model that grows with the stream (a River tree
-    or forest, alone, in a pipeline or as a booster's members: its pickle costs hundreds of
-    examples' learning), and `"copy"` otherwise (an array booster or a linear model copies in
-    the time of a few examples; measuring one minibatch in N, the copies are N times rarer and
-    score more examples than a holdout). Nothing is copied when the arms are model-free or the
-    policy `measures` no reward (a schedule), nor held out where the holdout cannot be
-    (`batch_size` 1, `reward_examples` >= `batch_size`).
+    every minibatch is measured, at least the first `reward_start`, with copies of a model that
+    grows with the stream (a River tree or forest, alone, in a pipeline or as a booster's
+    members: its pickle costs hundreds of examples' learning), and `"copy"` otherwise (an array
+    booster or a linear model copies in the time of a few examples; measuring only one
+    minibatch in N from the start, the copies are N times rarer and score more examples than a
+    holdout). Nothing is copied when the arms are model-free or the policy `measures` no reward
+    (a schedule), nor held out where the holdout cannot be (`batch_size` 1, `reward_examples`
+    >= `batch_size`).
     A rollback that `check_rollback` refuses raises ValueError.
 
     Examples
     --------
     >>> from river import linear_model, tree
     >>> from streamboost.reward import resolve_rollback
-    >>> [resolve_rollback("auto", m, 32, None, every, False)
-    ...  for m, every in [(tree.HoeffdingTreeClassifier(), 1), (tree.HoeffdingTreeClassifier(), 16),
-    ...                   (linear_model.LogisticRegression(), 1)]]
-    ['holdout', 'copy', 'copy']
+    >>> ht, lr = tree.HoeffdingTreeClassifier(), linear_model.LogisticRegression()
+    >>> [resolve_rollback("auto", m, 32, None, every, False, reward_start=start)
+    ...  for m, every, start in [(ht, 1, 0), (ht, 16, 64), (ht, 16, 0), (lr, 1, 0)]]
+    ['holdout', 'holdout', 'copy', 'copy']
 
     """
     check_rollback(rollback, batch_size, reward_examples)
@@ -143,7 +152,7 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
         return rollback
     holdout = (
         measures
-        and reward_every == 1
+        and (reward_every == 1 or reward_start > 0)
         and not model_free
         and batch_size >= 2
         and (reward_examples is None or reward_examples < batch_size)

@@ -165,16 +165,20 @@ def test_every_model_works_with_every_arm_and_a_reward(name, policy):
         assert len({r["rewarded_arm"] for r in rounds}) >= 2 or len(rounds[0]["rewards"]) == 3
 
 
-def test_reward_every_measures_one_minibatch_in_n():
+@pytest.mark.parametrize(("start", "measured"), [
+    (0, list(range(2, 39, 3))),  # 2, 5, 8, ... after the warm-up of 2, each on the next one
+    (4, [2, 3, 4, 5, *range(6, 39, 3)]),  # the first 4 after the warm-up, then one in 3
+    (64, list(range(2, 39))),  # still within the first 64: every one
+])
+def test_reward_every_measures_one_minibatch_in_n_after_the_first_reward_start(start, measured):
     controller = BanditCalibratedClassifier(
         model=linear_model.LogisticRegression(), policy="ucb1", batch_size=5, warmup=2,
-        reward_every=3, seed=0,
+        reward_every=3, reward_start=start, seed=0,
     )
     for x, y in ROWS[:200]:
         controller.learn_one(x, y)
     rewarded = [r["rewarded_batch"] for r in controller.trace if r["reward"] is not None]
-    # minibatches 2, 5, 8, ... (after the warm-up of 2) are measured, each on the next one
-    assert rewarded == list(range(2, 39, 3))
+    assert rewarded == measured
     assert controller.policy_.n_rounds == len(rewarded)
 
 

@@ -88,17 +88,20 @@ def test_run_with_a_budget_reserve(capsys):
 def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
     trace = tmp_path / "trace.csv"
     assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--reward-every",
-                 "4", "--reward-examples", "8", "--batch-size", "20", "--max-rows", "1000",
-                 "--no-progress", "--trace", str(trace)]) == 0  # fmt: skip
+                 "4", "--reward-start", "6", "--reward-examples", "8", "--batch-size", "20",
+                 "--max-rows", "1000", "--no-progress", "--trace", str(trace)]) == 0  # fmt: skip
     out = capsys.readouterr().out
-    assert "policy discounted-ucb (reward: one minibatch in 4, 8 examples scored)" in out
+    assert ("policy discounted-ucb (reward: one minibatch in 4 after the first 6, 8 examples "
+            "scored)") in out
     with trace.open() as f:
         rewarded = [int(r["batch"]) for r in csv.DictReader(f) if r["reward"]]
-    # after the 10 warm-up minibatches, one in four is measured and scored on the next one
-    assert rewarded == list(range(11, 50, 4))
-    with pytest.raises(SystemExit):
-        main(["run", "--dataset", "phishing", "--reward-every", "0"])
-    assert "--reward-every" in capsys.readouterr().err
+    # after the 10 warm-up minibatches, each of 6 is measured, then one in four, each scored
+    # on the next one
+    assert rewarded == [*range(11, 17), *range(17, 50, 4)]
+    for flag, value in [("--reward-every", "0"), ("--reward-start", "-1")]:
+        with pytest.raises(SystemExit):
+            main(["run", "--dataset", "phishing", flag, value])
+        assert flag in capsys.readouterr().err
 
 
 def test_the_rollback_reaches_the_controller_and_the_results(tmp_path, capsys):

@@ -822,7 +822,7 @@ def test_defer_holds_back_only_a_measured_minibatch_until_the_next_ends():
     data, size = phishing(400), 10
     model = BanditCalibratedClassifier(
         model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=2,
-        reward_every=4, rollback="defer",
+        reward_every=4, reward_start=0, rollback="defer",
     )
     raw, learned, probe = booster(), 0, [x for x, _ in data[:10]]
     for i, (x, y) in enumerate(data):
@@ -1043,7 +1043,7 @@ def test_holdout_lags_only_the_held_examples_within_their_minibatch():
     data, size = phishing(300), 10
     model = BanditCalibratedClassifier(
         model=booster(), policy=AlwaysTrain(n_arms=3, arm=0), batch_size=size, warmup=2,
-        reward_every=4, reward_examples=3, rollback="holdout",
+        reward_every=4, reward_start=0, reward_examples=3, rollback="holdout",
     )
     raw, probe = booster(), [x for x, _ in data[:10]]
     for k in range(len(data) // size):
@@ -1097,11 +1097,11 @@ def test_holdout_scores_each_held_example_once_more(arms, taken, rescored):
 @settings(max_examples=25, deadline=None)
 @given(
     batch_size=st.integers(2, 6), reward_every=st.integers(1, 4), warmup=st.integers(0, 3),
-    reward_examples=st.integers(1, 5), n=st.integers(0, 90), flush_at=st.integers(0, 90),
-    seed=st.integers(0, 10**6),
+    reward_start=st.integers(0, 4), reward_examples=st.integers(1, 5), n=st.integers(0, 90),
+    flush_at=st.integers(0, 90), seed=st.integers(0, 10**6),
 )
 def test_holdout_never_loses_or_repeats_an_example(
-    batch_size, reward_every, warmup, reward_examples, n, flush_at, seed
+    batch_size, reward_every, warmup, reward_start, reward_examples, n, flush_at, seed
 ):
     """Whatever the minibatches, warm-up, sample and arms, the holding-out controller's booster
     equals one that learned every training minibatch's examples with the held ones moved to
@@ -1111,8 +1111,8 @@ def test_holdout_never_loses_or_repeats_an_example(
     data = phishing(90)[:n]
     model = BanditCalibratedClassifier(
         model=booster(), policy=MeasuredRandom(n_arms=3, seed=seed), batch_size=batch_size,
-        warmup=warmup, reward_every=reward_every, reward_examples=reward_examples,
-        rollback="holdout",
+        warmup=warmup, reward_every=reward_every, reward_start=reward_start,
+        reward_examples=reward_examples, rollback="holdout",
     )
     order, pending, calibrated_ = [], [], 0
     for i, (x, y) in enumerate(data):
@@ -1121,7 +1121,9 @@ def test_holdout_never_loses_or_repeats_an_example(
             order, pending = order + pending, []
         model.learn_one(x, y)
         arm, (k, position) = model.current_arm, divmod(i, batch_size)
-        measured = k >= warmup and (k - warmup) % reward_every == 0
+        after = k - warmup  # each of the first reward_start measured, then one in reward_every
+        measured = after >= 0 and (after < reward_start
+                                   or (after - reward_start) % reward_every == 0)
         calibrated_ += arm != "train"
         example = [(x, y)] if arm != "calibrate" else []
         flushed = i - position < flush_at <= i  # since this minibatch began: its round dropped
@@ -1289,7 +1291,8 @@ def _tree() -> tree.HoeffdingTreeClassifier:
         (lambda: forest.ARFClassifier(n_models=2, seed=1), {}, "holdout"),
         (lambda: OzaBoostClassifier(_tree(), n_models=2, seed=1), {}, "holdout"),  # its members
         (lambda: preprocessing.StandardScaler() | _tree(), {}, "holdout"),
-        (_tree, {"reward_every": 16}, "copy"),  # copies 16 times rarer, scoring 32 examples
+        (_tree, {"reward_every": 16}, "holdout"),  # the first 64 minibatches are all measured
+        (_tree, {"reward_every": 16, "reward_start": 0}, "copy"),  # copies 16 times rarer
         (_tree, {"batch_size": 1}, "copy"),  # nothing to hold out from
         (_tree, {"reward_examples": 32}, "copy"),  # the whole minibatch asked for
         (_tree, {"arms": ("train", "both")}, "copy"),  # model-free: nothing is copied anyway
@@ -1327,15 +1330,16 @@ def test_auto_rollback_is_exactly_the_rollback_it_stands_for(model, stands_for):
 
 @settings(max_examples=60, deadline=None)
 @given(batch_size=st.integers(1, 40), reward_examples=st.none() | st.integers(1, 50),
-       reward_every=st.integers(1, 3), tree_model=st.booleans(),
+       reward_every=st.integers(1, 3), reward_start=st.integers(0, 2), tree_model=st.booleans(),
        arms=st.sampled_from([("train", "calibrate", "both"), ("train", "both")]))
 def test_auto_rollback_never_picks_a_holdout_that_cannot_be(batch_size, reward_examples,
-                                                            reward_every, tree_model, arms):
+                                                            reward_every, reward_start,
+                                                            tree_model, arms):
     controller = BanditCalibratedClassifier(
         model=_tree() if tree_model else linear_model.LogisticRegression(),
         policy="discounted-ucb", batch_size=batch_size, reward_examples=reward_examples,
-        reward_every=reward_every, arms=arms,
+        reward_every=reward_every, reward_start=reward_start, arms=arms,
     )  # an impossible holdout would raise here
-    expected = (tree_model and reward_every == 1 and "calibrate" in arms and batch_size >= 2
-                and (reward_examples is None or reward_examples < batch_size))
+    expected = (tree_model and (reward_every == 1 or reward_start > 0) and "calibrate" in arms
+                and batch_size >= 2 and (reward_examples is None or reward_examples < batch_size))
     assert controller.rollback_ == ("holdout" if expected else "copy")

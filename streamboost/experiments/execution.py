@@ -52,6 +52,7 @@ _CONFIG_COLUMNS = (
     "budget_reserve",
     "reward_examples",
     "reward_every",
+    "reward_start",
     "rollback",
     "counterfactual",
     "arms",

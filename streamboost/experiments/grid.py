@@ -156,9 +156,10 @@ class Cell:
         The controller's compute budget: the largest share of minibatches that train (None).
     budget_reserve
         The share of `train_budget` held back until a change is detected (its `budget_reserve`).
-    reward_examples, reward_every
+    reward_examples, reward_every, reward_start
         The controller's reward budget: examples of the next minibatch scored (None: all), one
-        minibatch in `reward_every` measured (its `reward_examples`, `reward_every`).
+        minibatch in `reward_every` measured after the first `reward_start` (its
+        `reward_examples`, `reward_every`, `reward_start`).
     rollback
         How the controller's reward rolls the model back: `"auto"`, `"copy"`, `"defer"` or
         `"holdout"` (its `rollback`).
@@ -202,6 +203,7 @@ class Cell:
     budget_reserve: float = 0.0
     reward_examples: int | None = None
     reward_every: int = 1
+    reward_start: int = 64
     rollback: str = "auto"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
@@ -229,6 +231,7 @@ class Cell:
         _check_int("max_rows", self.max_rows, 1, allow_none=True)
         _check_int("reward_examples", self.reward_examples, 1, allow_none=True)
         _check_int("reward_every", self.reward_every, 1)
+        _check_int("reward_start", self.reward_start, 0)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
@@ -290,6 +293,7 @@ class Cell:
             budget_reserve=self.budget_reserve,
             reward_examples=self.reward_examples,
             reward_every=self.reward_every,
+            reward_start=self.reward_start,
             rollback=self.rollback,
             counterfactual=self.counterfactual,
             arms=self.arms,
@@ -331,8 +335,9 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    reward_examples, reward_every, rollback, counterfactual, arms, data_dir, model, calibrator),
-    shared by all cells. Duplicates are dropped; order is dataset, cost ratio, seed, policy.
+    reward_examples, reward_every, reward_start, rollback, counterfactual, arms, data_dir,
+    model, calibrator), shared by all cells. Duplicates are dropped; order is dataset, cost
+    ratio, seed, policy.
 
     Examples
     --------
