@@ -117,8 +117,8 @@ class BanditCalibratedClassifier(
         `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
         model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
         scores it on its own first examples, which are learned when it ends. `"auto"`: the
-        holdout for a tree or forest measured by a bandit every minibatch (or first every
-        minibatch, `reward_start`), else the copy (`rollback_`).
+        holdout for a tree or forest whose bandit measures every minibatch, or the first
+        `reward_start`, else the copy (`rollback_`).
     trace_size
         Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
         `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
