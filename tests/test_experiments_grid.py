@@ -92,6 +92,7 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"batch_size": 0}, ValueError, "batch_size must be an int >= 1, got 0"),
         ({"max_rows": 0}, ValueError, "max_rows must be an int >= 1 or None, got 0"),
         ({"reward_every": 0}, ValueError, "reward_every must be an int >= 1, got 0"),
+        ({"reward_start": -1}, ValueError, "reward_start must be an int >= 0, got -1"),
         ({"reward_examples": 2.5}, ValueError, "reward_examples must be an int >= 1 or None"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
         ({"rollback": "undo"}, ValueError,
