@@ -5,7 +5,8 @@ Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on p
 is timed against `CalibratedClassifier` and controllers that wrap the same model: `"both"` (a
 schedule: the calibrator learns every prequential score) and discounted UCB measuring its
 reward with different budgets (`reward_examples` scored per minibatch, one minibatch in
-`reward_every` measured), or with the arms train / both only, whose rewards need no copy of the
+`reward_every` measured after the first `reward_start`, 64 by default since 0.8.16), or
+with the arms train / both only, whose rewards need no copy of the
 model, or rolling the model back by holding a measured minibatch's examples instead of copying
 it (`rollback="defer"`), or by scoring its round on its own first examples, learned last
 (`"holdout"`); and two costlier policies (KL-UCB's bisections, FEWA's filter over each arm's
