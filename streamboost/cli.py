@@ -108,18 +108,14 @@ def _positive_float(value: str) -> float:
     return number
 
 
-def _positive_int(value: str, minimum: int = 1) -> int:
+def _positive_int(value: str) -> int:
     try:
         number = int(value)
     except ValueError:
-        number = minimum - 1
-    if number < minimum:
-        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {value!r}")
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value!r}")
     return number
-
-
-def _count(value: str) -> int:
-    return _positive_int(value, minimum=0)
 
 
 def _non_negative_int(value: str) -> int:
@@ -235,12 +231,12 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default=1,
         metavar="N",
         help="the reward's budget: measure one minibatch in N, N times fewer rounds to pay for "
-        "(what each costs and scores: docs/controller.md); every minibatch, trees and forests "
-        "hold out (--rollback auto) (1)",
+        "(what each costs and scores: docs/controller.md; trees and forests hold their rounds "
+        "out, --rollback auto) (1)",
     )
     parser.add_argument(
         "--reward-start",
-        type=_count,
+        type=_non_negative_int,
         default=64,
         metavar="N",
         help="with --reward-every: measure each of the first N minibatches after the warm-up "
