@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import signal
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -154,6 +156,27 @@ def test_store_is_atomic_and_checks_the_configuration(tmp_path):
     assert [r["key"] for r in store.records()] == ["k"]
     with pytest.raises(ValueError, match="file-name-safe str 'key'"):
         store.save({"key": "../escape"})
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_ctrl_c_right_after_the_temporary_file_is_made_leaves_no_file(tmp_path, monkeypatch):
+    # A real SIGINT the moment mkstemp has made the file: until 0.8.16 it could raise before
+    # the `try` that removes the file (the grid's Ctrl-C test met that once in CI).
+    import streamboost.atomic
+
+    made = tempfile.mkstemp
+
+    def mkstemp_then_ctrl_c(*args, **kwargs):
+        fd, name = made(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):  # give the interpreter every chance to raise here
+            pass
+        return fd, name
+
+    monkeypatch.setattr(streamboost.atomic.tempfile, "mkstemp", mkstemp_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        CellStore(tmp_path / "cells").save({"key": "k", "config": {}, "status": "ok"})
+    assert list((tmp_path / "cells").iterdir()) == []
 
 
 # --------------------------------------------------------------------------------- running
