@@ -13,12 +13,13 @@ What a checkpoint holds is read back attribute by attribute, so it learns as fas
 saved (`streamboost.state`: pickle's own rule leaves an object whose every attribute access is
 slower): a `Checkpointable` object by its `__setstate__`, a plain object in it (a River model,
 the nodes of its trees) by `state.inline_dumps`. Writing one reads the `__dict__` of every
-object saved, which slows those objects in CPython (docs/reliability.md), so `save` then renews
+object saved, which slows those objects in CPython (docs/reliability.md), so `save` renews
 the models in what it saved as a frozen snapshot does (`scores.snapshot`): each model, each
 step of a pipeline and the model inside our wrappers (`CalibratedClassifier`,
 `BanditCalibratedClassifier`, `CostSensitiveClassifier`) stays the object it was, and learns
 on with fresh objects in place of what it held (a tree's nodes, an ensemble's members). Hold
-the model, not its insides.
+the model, not its insides. The renewal loads each model back from its pickle before the file
+is written: a model that would not load back makes `save` raise and leaves the file as it was.
 """
 
 from __future__ import annotations
@@ -71,9 +72,17 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
     data = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+    try:
+        # before writing: a model that does not load back from its pickle fails here, and the
+        # file at `path` (an earlier good checkpoint, say) is left as it was
+        _renew(obj)
+    except Exception as error:
+        error.add_note(f"streamboost: a copy of the model in {type(obj).__name__} does not load "
+                       f"back from its pickle, so neither would the checkpoint; nothing was "
+                       f"written to {path}")
+        raise
     with written(path) as tmp:
         tmp.write_bytes(data)
-    _renew(obj)
     return path
 
 

@@ -117,6 +117,34 @@ def test_a_failed_save_leaves_the_previous_checkpoint_and_no_temporary_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.ckpt"]
 
 
+class _Unloadable(linear_model.LogisticRegression):
+    """A model that pickles but does not load back (as one whose `__setstate__` needs what the
+    loading process lacks)."""
+
+    def __setstate__(self, state):
+        raise RuntimeError("cannot load here")
+
+
+def test_a_model_that_would_not_load_back_fails_the_save_before_the_file_is_touched(tmp_path):
+    path = tmp_path / "model.ckpt"
+    CalibratedClassifier(linear_model.LogisticRegression()).save(path)
+    good = path.read_bytes()
+    model = CalibratedClassifier(_Unloadable())
+    twin = CalibratedClassifier(linear_model.LogisticRegression())
+    for x, y in ROWS[:20]:
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+    with pytest.raises(RuntimeError, match="cannot load here") as raised:
+        model.save(path)
+    assert "nothing was written to" in "".join(raised.value.__notes__)
+    assert path.read_bytes() == good  # the earlier checkpoint, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.ckpt"]
+    for x, y in ROWS[20:40]:  # the failed save left the model as it was
+        assert model.predict_proba_one(x) == twin.predict_proba_one(x)
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+
+
 def test_another_version_is_refused_by_name(tmp_path, monkeypatch):
     path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
     monkeypatch.setattr(checkpoint, "_version", lambda: "9.9.9")
