@@ -262,7 +262,7 @@ class BanditCalibratedClassifier(
         model_free = "calibrate" not in self._arms  # every arm trains: the model is left out
         rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
                                     reward_every, model_free, self._policy.uses_rewards,
-                                    reward_start)
+                                    reward_start=reward_start)
         self._labels = labels
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)

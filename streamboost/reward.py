@@ -124,8 +124,8 @@ def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray
 
 
 def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
-                     reward_every: int, model_free: bool, measures: bool = True,
-                     reward_start: int = 0) -> str:
+                     reward_every: int, model_free: bool, measures: bool = True, *,
+                     reward_start: int) -> str:
     """The rollback a controller uses: `rollback` itself, or for `"auto"`, `"holdout"` for a
     model that grows with the stream (a River tree or forest, alone, in a pipeline or as a
     booster's members: its pickle costs hundreds of examples' learning) when a bandit measures
@@ -134,7 +134,8 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     measuring one minibatch in N from the start, copies are N times rarer and score more
     examples than a holdout). Nothing is copied when the arms are model-free or the policy
     `measures` no reward (a schedule), nor held out where the holdout cannot be (`batch_size`
-    1, `reward_examples` >= `batch_size`).
+    1, `reward_examples` >= `batch_size`). `reward_start` has no default: the controller's
+    (64) decides the rule, so a caller states it.
     A rollback that `check_rollback` refuses raises ValueError.
 
     Examples
