@@ -923,6 +923,61 @@ static PyObject *floats_within(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_RETURN_TRUE;
 }
 
+/* fill_rows(xs, keys, table) -> bool: ArrayMembers.rows's common case. When every x of the
+ * list `xs` is a dict of exactly the keys of the list `keys`, each value an exact float that is
+ * finite, row i of `table` (a C-contiguous float64 array of len(xs) rows) takes x_i's values in
+ * `keys`' order in its last len(keys) columns, and the answer is True; otherwise False, and
+ * Python makes the rows (a table it may have partly filled is then unused). */
+static PyObject *fill_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "fill_rows");
+    PyObject *xs = args[0], *keys = args[1];
+    if (!PyList_CheckExact(xs) || !PyList_CheckExact(keys)) {
+        PyErr_SetString(PyExc_TypeError, "xs and keys must be lists");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(xs), k = PyList_GET_SIZE(keys);
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[2], &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        return NULL;
+    if (view.ndim != 2 || view.itemsize != 8 || view.format[0] != 'd' || view.shape[0] != n
+        || view.shape[1] < k) {
+        PyErr_SetString(PyExc_TypeError, "table must be a float64 array of len(xs) rows and at "
+                                         "least len(keys) columns");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t width = view.shape[1], offset = width - k;
+    double *out = view.buf;
+    int ok = 1;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(xs, i);
+        if (!PyDict_CheckExact(x) || PyDict_GET_SIZE(x) != k) {
+            ok = 0;
+            break;
+        }
+        double *row = out + i * width + offset;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            PyObject *value = PyDict_GetItemWithError(x, PyList_GET_ITEM(keys, j));
+            if (value == NULL) {
+                if (PyErr_Occurred()) { /* an unhashable key, say */
+                    PyBuffer_Release(&view);
+                    return NULL;
+                }
+                ok = 0;
+                break;
+            }
+            if (!PyFloat_CheckExact(value) || !isfinite(PyFloat_AS_DOUBLE(value))) {
+                ok = 0;
+                break;
+            }
+            row[j] = PyFloat_AS_DOUBLE(value);
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(ok);
+}
+
 #define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
@@ -939,6 +994,7 @@ static PyMethodDef methods[] = {
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
+    METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     {NULL, NULL, 0, NULL},
 };
 

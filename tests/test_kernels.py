@@ -307,9 +307,70 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         from streamboost import validation
         assert validation._FLOATS_WITHIN is None
         validation.check_features({"a": 1.0})
+        from streamboost.members import base
+        assert base._FILL_ROWS is None
         cal = platt.OnlinePlattCalibrator()
         cal.learn_one(0.8, True)
         print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0)
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["1", "True"]
+
+
+def _members_with_columns(keys):
+    """Logistic-regression members that know `keys` as their columns, in that order."""
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=0)
+    model.learn_one(dict.fromkeys(keys, 0.5), True)
+    return model._members
+
+
+ROWS_CASES = {
+    "floats": [{"a": 1.5, "b": -2.0, "c": 0.0}, {"a": 1e-300, "b": 3.0, "c": -0.0}],
+    "another key order": [{"c": 1.0, "a": 2.0, "b": 3.0}, {"b": 4.0, "c": 5.0, "a": 6.0}],
+    "ints and bools": [{"a": 1, "b": True, "c": 2.5}, {"a": -3, "b": False, "c": 0.5}],
+    "a key missing": [{"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 1.0, "b": 2.0}],
+    "a key unknown": [{"a": 1.0, "b": 2.0, "c": 3.0}, {"a": 1.0, "b": 2.0, "d": 3.0}],
+    "an extra key": [{"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}],
+    "numpy floats": [{"a": np.float64(1.25), "b": 2.0, "c": 3.0}],
+    "no rows": [],
+}
+
+
+@needs_kernels
+@pytest.mark.parametrize("case", ROWS_CASES)
+def test_fill_rows_makes_the_rows_numpy_makes(case):
+    # ArrayMembers.rows with the kernel, and with numpy's conversion: the same table, and the
+    # same columns added for a key the members did not know
+    tables = []
+    for fill in (COMPILED.fill_rows, None):
+        held = _members_with_columns(["a", "b", "c"])
+        with mock.patch("streamboost.members.base._FILL_ROWS", fill):
+            table = held.rows([dict(x) for x in ROWS_CASES[case]])
+        tables.append((table, list(held._keys)))
+    (fast, keys), (slow, slow_keys) = tables
+    assert keys == slow_keys
+    assert fast.shape == slow.shape and fast.dtype == slow.dtype
+    assert np.array_equal(fast, slow) and np.array_equal(np.signbit(fast), np.signbit(slow))
+
+
+@needs_kernels
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), "2.0", None])
+def test_fill_rows_leaves_a_value_it_cannot_take_to_python(value):
+    keys = ["a", "b"]
+    table = np.zeros((2, 3))
+    assert COMPILED.fill_rows([{"a": 1.0, "b": 2.0}, {"a": value, "b": 2.0}], keys, table) is False
+    assert COMPILED.fill_rows([{"a": 1.0, "b": 2.0}] * 2, keys, table) is True
+    assert table[:, 1:].tolist() == [[1.0, 2.0], [1.0, 2.0]] and table[:, 0].tolist() == [0, 0]
+
+
+def test_fill_rows_refuses_mismatched_arguments():
+    if COMPILED is None:
+        pytest.skip("the C kernels are not built")
+    with pytest.raises(TypeError, match="xs and keys must be lists"):
+        COMPILED.fill_rows(({"a": 1.0},), ["a"], np.zeros((1, 1)))
+    with pytest.raises(TypeError, match="len\\(xs\\) rows and at least len\\(keys\\) columns"):
+        COMPILED.fill_rows([{"a": 1.0}], ["a", "b"], np.zeros((1, 1)))
+    with pytest.raises(TypeError, match="float64 array"):
+        COMPILED.fill_rows([{"a": 1.0}], ["a"], np.zeros((1, 1), dtype=np.float32))
+    with pytest.raises(TypeError, match="unhashable"):
+        COMPILED.fill_rows([{"a": 1.0}], [["a"]], np.zeros((1, 1)))

@@ -12,10 +12,15 @@ import typing
 
 import numpy as np
 
+from ..kernels import compiled
 from ..state import InlineState, get_state, new_from, slot_names
 from ..validation import matrix
 
 __all__ = ["ArrayMembers"]
+
+# `rows`'s common case in C (streamboost.kernels); None: numpy's conversion (no kernels, or a
+# module built before this kernel)
+_FILL_ROWS = getattr(compiled, "fill_rows", None)
 
 
 class ArrayMembers(InlineState, abc.ABC):
@@ -77,6 +82,12 @@ class ArrayMembers(InlineState, abc.ABC):
         appended; a row is 0 in the columns added after it, as an absent key)."""
         keys = self._keys
         offset = self.lead is not None
+        if _FILL_ROWS is not None and type(xs) is list:  # every value a finite float, in C
+            table = np.empty((len(xs), len(keys) + offset))
+            if offset:
+                table[:, 0] = self.lead
+            if _FILL_ROWS(xs, keys, table):
+                return table
         if len(keys) > 1 and all(len(x) == len(keys) for x in xs):  # the usual case
             pick = operator.itemgetter(*keys)
             table = np.empty((len(xs), len(keys) + offset))
