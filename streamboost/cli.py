@@ -619,8 +619,8 @@ def _run(args: argparse.Namespace) -> int:
     )
     lines.append(("allocation", f"{allocation} of {total} minibatches"))
     if result.n_drifts is not None:
-        lines.append(("changes flagged", f"{result.n_drifts} (the drift detector that releases "
-                      "the budget's reserve)"))
+        lines.append(("changes flagged", f"{result.n_drifts} (by the drift detector on the "
+                      "model's prequential error)"))
     lines += [
         (
             "cumulative reward",

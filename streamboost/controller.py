@@ -102,17 +102,18 @@ class BanditCalibratedClassifier(
     drift_detector
         A River drift detector, binary ones too (a clone is used; default
         `river.drift.ADWIN()`), fed the model's prequential error: its score on the wrong side
-        of 1/2.
+        of 1/2 (with a `budget_reserve`, or `reward_restart` on thinned rewards).
     reward_smoothing
         Weight of the newest round in the running reward scale, in (0, 1].
     reward_map
         `"affine"` or `"logistic"` (before 0.4; it can rank arms against their mean gains):
         how improvements become rewards (`streamboost.reward`).
-    reward_examples, reward_every, reward_start
+    reward_examples, reward_every, reward_start, reward_restart
         The reward's budget: examples of the next minibatch scored (None: all; `"holdout"`:
         the first of the measured one, None: an eighth), and one minibatch in `reward_every`
         once the first `reward_start` after the warm-up have all been measured (a policy's
-        first rounds decide most; a noisy early choice would hold for `reward_every`).
+        first rounds decide most; a noisy early choice would hold for `reward_every`); with
+        `reward_restart`, the `reward_start` after each change `drift_detector` flags too.
     rollback
         `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
         model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
@@ -181,6 +182,7 @@ class BanditCalibratedClassifier(
         reward_examples: int | None = None,
         reward_every: int = 1,
         reward_start: int = 64,
+        reward_restart: bool = True,
         rollback: str = "auto",
         trace_size: int = 1000,
         pos_label: typing.Hashable = True,
@@ -199,6 +201,8 @@ class BanditCalibratedClassifier(
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
         if not isinstance(counterfactual, bool):
             raise ValueError(f"counterfactual must be True or False, got {counterfactual!r}")
+        if not isinstance(reward_restart, bool):
+            raise ValueError(f"reward_restart must be True or False, got {reward_restart!r}")
         if (
             isinstance(reward_smoothing, bool)
             or not isinstance(reward_smoothing, numbers.Real)
@@ -211,7 +215,6 @@ class BanditCalibratedClassifier(
             or not 0.0 < train_budget <= 1.0
         ):
             raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
-        _check_reserve(budget_reserve, train_budget, drift_detector)
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         check_rollback(rollback, batch_size, reward_examples)
@@ -236,6 +239,7 @@ class BanditCalibratedClassifier(
         self.reward_examples = reward_examples
         self.reward_every = reward_every
         self.reward_start = reward_start
+        self.reward_restart = reward_restart
         self.rollback = rollback
         self.trace_size = trace_size
         self.pos_label = pos_label
@@ -249,6 +253,11 @@ class BanditCalibratedClassifier(
                 f"pay for does), got arms={self._arms!r}"
             )
         self._policy = resolve_policy(policy, self._arms, seed)
+        # thinned rewards measure densely again after a change (a policy measured one minibatch
+        # in N would otherwise meet a drift with a round every N minibatches)
+        restarts = (reward_restart and reward_every > 1 and reward_start > 0
+                    and self._policy.uses_rewards)
+        _check_reserve(budget_reserve, train_budget, drift_detector, restarts)
         # The model learns in place, as in CalibratedClassifier: one a user has already
         # trained keeps what it learned (a clone would start it over, silently).
         self._model = (
@@ -292,12 +301,15 @@ class BanditCalibratedClassifier(
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
         self.n_drifts = 0
-        # budget_reserve: the detector, whether a change it flagged is being paid for, and
-        # (minibatches after the warm-up, those that trained) where the last such spending ended
-        self._detector = None if not budget_reserve else (
+        # the detector (budget_reserve, reward_restart), whether a change it flagged is being
+        # paid for, and (minibatches after the warm-up, those that trained) where the last such
+        # spending ended
+        self._detector = None if not (budget_reserve or restarts) else (
             drift.ADWIN() if drift_detector is None else drift_detector.clone())
         self._spending = False
         self._saving_from = (0, 0)
+        self._restarts = restarts
+        self._dense_end = reward_start  # minibatches after the warm-up measured densely: below
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
@@ -343,6 +355,11 @@ class BanditCalibratedClassifier(
     def calibrator_(self) -> Calibrator:
         """The calibrator being trained."""
         return self._calibrator
+
+    @property
+    def drift_detector_(self) -> base.DriftDetector | base.BinaryDriftDetector | None:
+        """The drift detector in use (`budget_reserve`, `reward_restart`), or None."""
+        return self._detector
 
     @property
     def policy_(self) -> bandits.base.Policy:
@@ -457,17 +474,22 @@ class BanditCalibratedClassifier(
 
     def _measures(self, k: int) -> bool:
         """Whether the `k`-th minibatch after the warm-up is measured: each of the first
-        `reward_start`, then one in `reward_every`."""
-        start = self.reward_start
-        return k < start or (k - start) % self.reward_every == 0
+        `reward_start` (and of the `reward_start` after a flagged change, `reward_restart`),
+        then one in `reward_every`."""
+        end = self._dense_end
+        return k < end or (k - end) % self.reward_every == 0
 
     def _watch(self, score: float, positive: bool) -> None:
         """Feed the drift detector the model's error on a checked example; a change it flags
-        releases the budget's reserve."""
+        releases the budget's reserve and, `reward_restart`, has the `reward_start` minibatches
+        after the current one all measured."""
         self._detector.update((score > 0.5) != positive)  # a bool: any River detector takes it
         if self._detector.drift_detected:
             self.n_drifts += 1
             self._spending = True
+            if self._restarts:
+                after = self.n_batches - self.warmup + 1  # the next minibatch, after the warm-up
+                self._dense_end = max(self._dense_end, after + self.reward_start)
 
     def _measured(self, arm: int) -> tuple[int, ...]:
         """The arms whose reward the action `arm` lets this controller measure: all of them when
@@ -694,7 +716,7 @@ _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm",
                                "reward", "improvements", "rewards"))
 
 
-def _check_reserve(reserve, budget, detector) -> None:
+def _check_reserve(reserve, budget, detector, restarts: bool) -> None:
     if isinstance(reserve, bool) or not isinstance(reserve, numbers.Real) or not (
         0.0 <= reserve < 1.0
     ):
@@ -709,8 +731,12 @@ def _check_reserve(reserve, budget, detector) -> None:
                 f"drift_detector must be a River drift detector (river.base.DriftDetector or "
                 f"BinaryDriftDetector), got {type(detector).__name__}: {detector!r:.80}"
             )
-        if not reserve:
-            raise ValueError("drift_detector serves budget_reserve > 0, got budget_reserve=0")
+        if not reserve and not restarts:
+            raise ValueError(
+                "drift_detector serves budget_reserve > 0, or reward_restart with a bandit "
+                "measuring one minibatch in reward_every > 1 after reward_start > 0; neither "
+                "is set, so nothing would read it"
+            )
 
 
 def _check_int(name: str, value, minimum: int) -> None:

@@ -101,7 +101,8 @@ class RunResult:
         cost of argmax decisions under any cost matrix can be compared with the cost-threshold
         decisions of the Brier curve (`cost_at_half`).
     n_drifts
-        Changes the controller's drift detector flagged (with a `budget_reserve`), else None.
+        Changes the controller's drift detector flagged (with a `budget_reserve`, or
+        `reward_restart` on thinned rewards), else None.
 
     """
 
@@ -355,8 +356,8 @@ def prequential(
         trace=trace,
         seconds=seconds,
         confusion_at_half=dict(argmax_cost.confusion()),
-        n_drifts=controller.n_drifts if controller is not None and controller.budget_reserve
-        else None,
+        n_drifts=controller.n_drifts
+        if controller is not None and controller.drift_detector_ is not None else None,
     )
 
 

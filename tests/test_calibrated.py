@@ -173,7 +173,7 @@ def test_every_model_works_with_every_arm_and_a_reward(name, policy):
 def test_reward_every_measures_one_minibatch_in_n_after_the_first_reward_start(start, measured):
     controller = BanditCalibratedClassifier(
         model=linear_model.LogisticRegression(), policy="ucb1", batch_size=5, warmup=2,
-        reward_every=3, reward_start=start, seed=0,
+        reward_every=3, reward_start=start, reward_restart=False, seed=0,
     )
     for x, y in ROWS[:200]:
         controller.learn_one(x, y)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import functools
 import math
 import pickle
 import random
@@ -1114,7 +1115,7 @@ def test_holdout_never_loses_or_repeats_an_example(
     model = BanditCalibratedClassifier(
         model=booster(), policy=MeasuredRandom(n_arms=3, seed=seed), batch_size=batch_size,
         warmup=warmup, reward_every=reward_every, reward_start=reward_start,
-        reward_examples=reward_examples, rollback="holdout",
+        reward_examples=reward_examples, rollback="holdout", reward_restart=False,
     )
     order, pending, calibrated_ = [], [], 0
     for i, (x, y) in enumerate(data):
@@ -1235,6 +1236,71 @@ def test_a_budget_reserve_by_minibatch_watches_every_row():
     assert [r["arm"] for r in model.trace] == [
         "train", "calibrate", "calibrate", "calibrate", "both", "both", "both", "calibrate",
         "calibrate", "calibrate"]  # fmt: skip
+
+
+def _measured_batches(model) -> list[int]:
+    return [r["rewarded_batch"] for r in model.trace if r["reward"] is not None]
+
+
+@pytest.mark.parametrize("at", [203, 300, 601])  # flags in minibatches 25, 37 and 75
+def test_a_flagged_change_restarts_the_dense_measuring(at):
+    size, warmup, start, every = 8, 2, 4, 8
+    make = functools.partial(
+        BanditCalibratedClassifier, model=linear_model.LogisticRegression(), policy="ucb1",
+        batch_size=size, warmup=warmup, reward_every=every, reward_start=start, seed=0,
+    )
+    model, plain = make(drift_detector=FlagAt(at)), make(reward_restart=False)
+    for x, y in phishing(800):
+        model.learn_one(x, y)
+        plain.learn_one(x, y)
+    assert plain.drift_detector_ is None and model.n_drifts == 1
+    flagged = (at - 1) // size  # the minibatch whose example flagged; dense from the next one
+    dense = set(range(warmup, warmup + start)) | set(range(flagged + 1, flagged + 1 + start))
+    # one in `every` from the end of the last dense stretch
+    end = flagged + 1 + start
+    thinned = {k for k in range(warmup + start, 99) if (k - warmup - start) % every == 0}
+    expected = sorted(dense | {k for k in thinned if k < flagged + 1}
+                      | set(range(end, 99, every)))
+    assert _measured_batches(model) == [k for k in expected if k < model.n_batches - 1]
+    first = set(range(warmup, warmup + start))
+    assert _measured_batches(plain) == [k for k in sorted(first | thinned)
+                                        if k < plain.n_batches - 1]
+
+
+def test_a_restart_needs_thinned_rewards_and_reads_the_detector_given():
+    lr = linear_model.LogisticRegression
+    thinned = BanditCalibratedClassifier(model=lr(), policy="discounted-ucb", reward_every=16)
+    assert isinstance(thinned.drift_detector_, drift.ADWIN)  # the default detector
+    for params in ({"reward_every": 1}, {"reward_every": 16, "reward_start": 0},
+                   {"reward_every": 16, "reward_restart": False}, {"policy": "every-4"}):
+        params = {"policy": "discounted-ucb", **params}
+        model = BanditCalibratedClassifier(model=lr(), **params)
+        assert model.drift_detector_ is None, params
+        with pytest.raises(ValueError, match="drift_detector serves budget_reserve > 0, or "
+                                             "reward_restart"):
+            BanditCalibratedClassifier(model=lr(), drift_detector=FlagAt(), **params)
+    ddm = BanditCalibratedClassifier(model=lr(), policy="discounted-ucb", reward_every=16,
+                                     drift_detector=drift.binary.DDM())
+    assert isinstance(ddm.drift_detector_, drift.binary.DDM)
+    with pytest.raises(ValueError, match="reward_restart must be True or False, got 1"):
+        BanditCalibratedClassifier(reward_restart=1)
+
+
+def test_a_label_flip_restarts_the_dense_measuring_with_the_default_detector():
+    # phishing replayed 6 times, its labels inverted from example 4,000: ADWIN on a Hoeffding
+    # tree's prequential error flags it (a tree unlearns slowly), and the next 64 minibatches
+    # are measured where one in 64 would measure one or two
+    rows = [(x, y if i < 4000 else not y) for i, (x, y) in enumerate(phishing(1250) * 6)]
+    measured = {}
+    for restart in (True, False):
+        model = BanditCalibratedClassifier(model=tree.HoeffdingTreeClassifier(),
+                                           policy="discounted-ucb", reward_every=64,
+                                           reward_restart=restart, seed=1)
+        for x, y in rows:
+            model.learn_one(x, y)
+        measured[restart] = [k for k in _measured_batches(model) if k >= 4000 // 32]
+        assert (model.n_drifts >= 1) if restart else model.drift_detector_ is None
+    assert len(measured[False]) <= 2 and len(measured[True]) >= 64
 
 
 def test_a_budget_reserve_is_checked_and_survives_a_pickle():
