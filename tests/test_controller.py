@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
 import functools
+import itertools
 import math
 import pickle
 import random
