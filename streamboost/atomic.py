@@ -59,20 +59,32 @@ def written(path: str | os.PathLike) -> typing.Iterator[Path]:
         raise
 
 
-def _hold_interrupts() -> object:
-    """Hold SIGINT off the main thread (POSIX) until `_release`: a Ctrl-C landing between the
+def _hold_interrupts() -> tuple | None:
+    """Hold Ctrl-C (SIGINT) off until `_release`, which replays it: one landing between the
     temporary file's creation and the `try` that removes it would leave the file behind (the
-    grid's Ctrl-C test met it). Elsewhere (another thread, Windows) nothing is held."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
-        threading.main_thread()
-    ):
+    grid's Ctrl-C test met it). The Python handler is swapped for one that notes the signal,
+    which works whichever thread the OS delivers it to (a mask on the main thread does not
+    when other threads run: a progress bar's, a pool's). Off the main thread, or where the
+    handler was not set from Python, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
         return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is None:  # set outside Python: it could not be put back
+        return None
+    caught: list = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    return previous, caught
 
 
-def _release(held: object) -> None:
-    if held is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+def _release(held: tuple | None) -> None:
+    """Put the SIGINT handler back and, if a Ctrl-C came meanwhile, deliver it to that handler
+    now (the default one raises KeyboardInterrupt here)."""
+    if held is None:
+        return
+    previous, caught = held
+    signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
 
 
 def remove_stale(directory: str | os.PathLike, older_than: float = 600.0) -> int:
