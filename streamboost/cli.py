@@ -240,7 +240,15 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default=64,
         metavar="N",
         help="with --reward-every: measure each of the first N minibatches after the warm-up "
-        "before thinning, so that the first rounds do not decide alone (64)",
+        "before thinning, so that the first rounds do not decide alone, and the N after each "
+        "change a drift detector flags (64)",
+    )
+    parser.add_argument(
+        "--no-reward-restart",
+        dest="reward_restart",
+        action="store_false",
+        help="with --reward-every: do not measure densely again after a change (no drift "
+        "detector runs)",
     )
     parser.add_argument(
         "--rollback",
@@ -556,6 +564,7 @@ def _run(args: argparse.Namespace) -> int:
         reward_examples=args.reward_examples,
         reward_every=args.reward_every,
         reward_start=args.reward_start,
+        reward_restart=args.reward_restart,
         rollback=args.rollback,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
@@ -573,7 +582,9 @@ def _run(args: argparse.Namespace) -> int:
         scored = f"the first {held_out(cell.batch_size, cell.reward_examples)}"
     every = ("every minibatch" if cell.reward_every == 1
              else f"one minibatch in {cell.reward_every}"
-             + (f" after the first {cell.reward_start}" if cell.reward_start else ""))
+             + (f" after the first {cell.reward_start}" if cell.reward_start else "")
+             + (f" and the {cell.reward_start} after each change flagged"
+                if cell.reward_start and cell.reward_restart else ""))
     budget = "" if cell.reward_every == 1 and scored == "all" else (
         f" (reward: {every}, {scored} examples scored)"
     )
@@ -657,6 +668,7 @@ def _compare(args: argparse.Namespace) -> int:
         "reward_examples": args.reward_examples,
         "reward_every": args.reward_every,
         "reward_start": args.reward_start,
+        "reward_restart": args.reward_restart,
         "rollback": args.rollback,
         "counterfactual": args.counterfactual,
         "arms": list(args.arms),

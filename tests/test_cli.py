@@ -87,12 +87,19 @@ def test_run_with_a_budget_reserve(capsys):
 
 def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
     trace = tmp_path / "trace.csv"
-    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--reward-every",
-                 "4", "--reward-start", "6", "--reward-examples", "8", "--batch-size", "20",
-                 "--max-rows", "1000", "--no-progress", "--trace", str(trace)]) == 0  # fmt: skip
+    run = ["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--reward-every", "4",
+           "--reward-start", "6", "--reward-examples", "8", "--batch-size", "20",
+           "--max-rows", "1000", "--no-progress", "--trace", str(trace)]
+    assert main(run) == 0
+    out = capsys.readouterr().out
+    assert ("policy discounted-ucb (reward: one minibatch in 4 after the first 6 and the 6 after "
+            "each change flagged, 8 examples scored)") in out
+    assert "changes flagged" in out  # the detector that restarts the dense measuring
+    assert main([*run, "--no-reward-restart"]) == 0
     out = capsys.readouterr().out
     assert ("policy discounted-ucb (reward: one minibatch in 4 after the first 6, 8 examples "
             "scored)") in out
+    assert "changes flagged" not in out
     with trace.open() as f:
         rewarded = [int(r["batch"]) for r in csv.DictReader(f) if r["reward"]]
     # after the 10 warm-up minibatches, each of 6 is measured, then one in four, each scored

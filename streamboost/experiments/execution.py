@@ -53,6 +53,7 @@ _CONFIG_COLUMNS = (
     "reward_examples",
     "reward_every",
     "reward_start",
+    "reward_restart",
     "rollback",
     "counterfactual",
     "arms",

@@ -156,10 +156,11 @@ class Cell:
         The controller's compute budget: the largest share of minibatches that train (None).
     budget_reserve
         The share of `train_budget` held back until a change is detected (its `budget_reserve`).
-    reward_examples, reward_every, reward_start
+    reward_examples, reward_every, reward_start, reward_restart
         The controller's reward budget: examples of the next minibatch scored (None: all), one
-        minibatch in `reward_every` measured after the first `reward_start` (its
-        `reward_examples`, `reward_every`, `reward_start`).
+        minibatch in `reward_every` measured after the first `reward_start`, and after each
+        change flagged with `reward_restart` (its `reward_examples`, `reward_every`,
+        `reward_start`, `reward_restart`).
     rollback
         How the controller's reward rolls the model back: `"auto"`, `"copy"`, `"defer"` or
         `"holdout"` (its `rollback`).
@@ -204,6 +205,7 @@ class Cell:
     reward_examples: int | None = None
     reward_every: int = 1
     reward_start: int = 64
+    reward_restart: bool = True
     rollback: str = "auto"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
@@ -235,8 +237,9 @@ class Cell:
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
-        if not isinstance(self.counterfactual, bool):
-            raise TypeError(f"counterfactual must be True or False, got {self.counterfactual!r}")
+        for name in ("counterfactual", "reward_restart"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if isinstance(self.arms, str):
             raise TypeError(f"arms must be a sequence of arm names, got {self.arms!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
@@ -294,6 +297,7 @@ class Cell:
             reward_examples=self.reward_examples,
             reward_every=self.reward_every,
             reward_start=self.reward_start,
+            reward_restart=self.reward_restart,
             rollback=self.rollback,
             counterfactual=self.counterfactual,
             arms=self.arms,
@@ -335,7 +339,8 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    reward_examples, reward_every, reward_start, rollback, counterfactual, arms, data_dir,
+    reward_examples, reward_every, reward_start, reward_restart, rollback, counterfactual, arms,
+    data_dir,
     model, calibrator), shared by all cells. Duplicates are dropped; order is dataset, cost
     ratio, seed, policy.
 
