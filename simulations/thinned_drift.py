@@ -7,16 +7,19 @@ measuring every minibatch (`rollback_linear.md`, `rollback.md`), but a drift lat
 asks the policy to change its mind when its rounds have become rare: after a change at 60 % of
 20,000 rows, one in 64 leaves it about four rounds.
 
+Since 0.8.17 a change that a drift detector flags on the model's prequential error restarts the
+dense measuring (`reward_restart`); `no restart` is 0.8.16's thinning.
+
 For each base model (`oza-lr`: Oza boosting of 10 logistic regressions, `ht`: a Hoeffding tree;
 `--models`), stream (the 7 of `slides_part2.py`, first 20,000 rows), drift (`none`, or the
 `flip` and `prior` of `drift.py` at 60 %) and seed: discounted UCB over train / calibrate /
 both (Platt, counterfactual rewards, `rollback="auto"`) measuring one minibatch in 1, 16 or 64
-after the first 64, against `"both"`. Prequential Brier score and the share of minibatches on
-`"both"`, mean over seeds.
+after the first 64, with and without the restart, against `"both"`. Prequential Brier score and
+the share of minibatches on `"both"`, mean over seeds.
 
     python simulations/thinned_drift.py --data-dir ../shared/data --seeds 3
 
-About 25 minutes on 2 cores. Writes `simulations/thinned_drift.md`.
+About 12 minutes on 2 cores. Writes `simulations/thinned_drift.md`.
 """
 
 from __future__ import annotations
