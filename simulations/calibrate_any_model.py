@@ -13,8 +13,9 @@ prequentially:
 * one pass of `BanditCalibratedClassifier(model, policy="discounted-ucb")` (Platt calibrator,
   three arms, counterfactual rewards, every example of the next minibatch scored), measuring
   the reward of every minibatch for `lr` and `oza-lr` and, for the tree models, of each of the
-  first 64 minibatches and then one in 32 (`REWARD_EVERY`, `REWARD_START`; since 0.8.16,
-  before which one in 32 was measured from the start, with copies): with copies, a snapshot of
+  first 64 minibatches and then one in 32, and the 64 after each change ADWIN flags in the
+  model's error (`REWARD_EVERY`, `REWARD_START`; since 0.8.16, before which one in 32 was
+  measured from the start, with copies; the restart since 0.8.17): with copies, a snapshot of
   a grown tree costs hundreds of examples' learning, and measured every minibatch D-UCB ran at
   0.055x of `oza-ht` alone (electricity, 300 s a run); the trees now hold out
   (`rollback="auto"`).
@@ -128,7 +129,7 @@ def cached(args) -> list:
     dataset, model_name, seed, data_dir, max_rows = args
     every = REWARD_EVERY[model_name]
     nominal = datasets.REGISTRY[dataset].categorical and encoding(model_name) is None
-    start = f"-start{REWARD_START}" if every > 1 else ""
+    start = f"-start{REWARD_START}-restart" if every > 1 else ""  # 0.8.17 restarts
     path = CACHE / (f"{dataset}-{model_name}-{seed}-{max_rows}-every{every}{start}"
                     + ("-nominal" if nominal else "") + ".json")
     if path.exists():
@@ -158,7 +159,8 @@ def report(rows: list[dict], seeds: int, max_rows: int) -> str:
         "on the prequential score, then trains); `D-UCB` is `BanditCalibratedClassifier(model, "
         "policy=\"discounted-ucb\")` with the Platt calibrator, measuring the reward of every "
         "minibatch for `lr` and `oza-lr`, and for `ht`, `arf` and `oza-ht` of each of the first "
-        "64 minibatches, then one in 32 (`reward_every=32`, `reward_start=64`, the rounds held "
+        "64 minibatches, then one in 32, and of the 64 after each change ADWIN flags in the "
+        "model's error (`reward_every=32`, `reward_start=64`, `reward_restart`; the rounds held "
         "out: `rollback=\"auto\"`; a grown tree's copy costs hundreds of examples' learning). "
         "Models: `lr` River's "
         "`LogisticRegression`, `ht` `HoeffdingTreeClassifier`, `arf` `ARFClassifier(10)`, "
