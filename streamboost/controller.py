@@ -486,7 +486,7 @@ class BanditCalibratedClassifier(
         self._detector.update((score > 0.5) != positive)  # a bool: any River detector takes it
         if self._detector.drift_detected:
             self.n_drifts += 1
-            self._spending = True
+            self._spending = bool(self.budget_reserve)  # no reserve: the budget's pace stands
             if self._restarts:
                 after = self.n_batches - self.warmup + 1  # the next minibatch, after the warm-up
                 self._dense_end = max(self._dense_end, after + self.reward_start)
