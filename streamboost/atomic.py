@@ -64,12 +64,12 @@ def _hold_interrupts() -> tuple | None:
     temporary file's creation and the `try` that removes it would leave the file behind (the
     grid's Ctrl-C test met it). The Python handler is swapped for one that notes the signal,
     which works whichever thread the OS delivers it to (a mask on the main thread does not
-    when other threads run: a progress bar's, a pool's). Off the main thread, or where the
-    handler was not set from Python, nothing is held."""
+    when other threads run: a progress bar's, a pool's). Off the main thread, where the
+    handler was not set from Python, or where SIGINT is ignored, nothing is held."""
     if threading.current_thread() is not threading.main_thread():
         return None
     previous = signal.getsignal(signal.SIGINT)
-    if previous is None:  # set outside Python: it could not be put back
+    if previous is None or previous == signal.SIG_IGN:  # not from Python, or nothing to hold
         return None
     caught: list = []
     signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
