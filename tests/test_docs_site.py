@@ -28,3 +28,19 @@ def test_every_public_module_has_an_api_page():
     for name in public:
         page = ROOT / "docs" / "api" / f"{name}.md"
         assert page.is_file() and f"::: streamboost.{name}" in page.read_text(), name
+
+
+def test_every_relative_link_of_a_page_stays_inside_the_site():
+    # mkdocs --strict refuses a link to a file outside docs/ (as ../simulations/x.md): say
+    # which here, before CI's build does
+    docs = ROOT / "docs"
+    bad = []
+    for page in docs.rglob("*.md"):
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            path = target.split("#")[0]
+            if not path or re.match(r"[a-z]+:", path):
+                continue  # an anchor on the page, or a URL
+            resolved = (page.parent / path).resolve()
+            if not resolved.is_relative_to(docs.resolve()) or not resolved.exists():
+                bad.append(f"{page.relative_to(docs)}: {target}")
+    assert bad == []
