@@ -253,10 +253,7 @@ class BanditCalibratedClassifier(
                 f"pay for does), got arms={self._arms!r}"
             )
         self._policy = resolve_policy(policy, self._arms, seed)
-        # thinned rewards measure densely again after a change (a policy measured one minibatch
-        # in N would otherwise meet a drift with a round every N minibatches)
-        restarts = (reward_restart and reward_every > 1 and reward_start > 0
-                    and self._policy.uses_rewards)
+        restarts = self._restarts
         _check_reserve(budget_reserve, train_budget, drift_detector, restarts)
         # The model learns in place, as in CalibratedClassifier: one a user has already
         # trained keeps what it learned (a clone would start it over, silently).
@@ -308,7 +305,6 @@ class BanditCalibratedClassifier(
             drift.ADWIN() if drift_detector is None else drift_detector.clone())
         self._spending = False
         self._saving_from = (0, 0)
-        self._restarts = restarts
         self._dense_end = reward_start  # minibatches after the warm-up measured densely: below
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
@@ -355,6 +351,14 @@ class BanditCalibratedClassifier(
     def calibrator_(self) -> Calibrator:
         """The calibrator being trained."""
         return self._calibrator
+
+    @property
+    def _restarts(self) -> bool:
+        """Whether a flagged change restarts the dense measuring: thinned rewards measure densely
+        again (a policy measured one minibatch in N would otherwise meet a drift with a round
+        every N minibatches)."""
+        return (self.reward_restart and self.reward_every > 1 and self.reward_start > 0
+                and self._policy.uses_rewards)
 
     @property
     def drift_detector_(self) -> base.DriftDetector | base.BinaryDriftDetector | None:

@@ -1267,6 +1267,27 @@ def test_a_flagged_change_restarts_the_dense_measuring(at):
                                         if k < plain.n_batches - 1]
 
 
+def test_a_restart_in_progress_survives_a_checkpoint(tmp_path):
+    # saved in the dense stretch a flag opened, the loaded twin measures what the unsaved one
+    # does, and flags again where it does (the detector's state travels too)
+    make = functools.partial(
+        BanditCalibratedClassifier, model=linear_model.LogisticRegression(), policy="ucb1",
+        batch_size=8, warmup=2, reward_every=8, reward_start=4, seed=0,
+    )
+    rows = phishing(800)
+    kept, saved = make(drift_detector=FlagAt(203)), make(drift_detector=FlagAt(203))
+    for x, y in rows[:216]:  # the flag, in minibatch 25, opened minibatches 26-29; now in 27
+        kept.learn_one(x, y)
+        saved.learn_one(x, y)
+    assert saved.n_drifts == 1 and saved._measures(27 - 2)
+    resumed = BanditCalibratedClassifier.load(saved.save(tmp_path / "c.ckpt"))
+    for x, y in rows[216:]:
+        kept.learn_one(x, y)
+        resumed.learn_one(x, y)
+    assert _measured_batches(resumed) == _measured_batches(kept)
+    assert resumed.policy_.n_rounds == kept.policy_.n_rounds and resumed.n_drifts == 1
+
+
 def test_a_restart_needs_thinned_rewards_and_reads_the_detector_given():
     lr = linear_model.LogisticRegression
     thinned = BanditCalibratedClassifier(model=lr(), policy="discounted-ucb", reward_every=16)
