@@ -978,6 +978,84 @@ static PyObject *fill_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return PyBool_FromLong(ok);
 }
 
+/* vote_scores(margins, alphas, total, logistic, band, out) -> bool: boosting.table_scores for
+ * logistic-regression members from their margins (a C-contiguous float64 table, a row per
+ * example, a column per member): each member votes positive iff its margin > 0, row i's
+ * positive weight is the running sum of vote * alpha over the members in order (numpy's
+ * cumsum of the votes times the alphas: 0.0 * alpha where the vote is negative), and out[i] is
+ * that sum over `total` or, `logistic`, the sigmoid of 2 (2 sum - total) (Nikolaou 2016,
+ * Eq. 7.6, 7.7). A margin within `band` of 0 is River's tie, which Python settles: the answer is
+ * then False and `out` unused; True otherwise. */
+static PyObject *vote_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "vote_scores");
+    PyObject *alphas = args[1];
+    double total = PyFloat_AsDouble(args[2]), band = PyFloat_AsDouble(args[4]);
+    if (PyErr_Occurred())
+        return NULL;
+    int logistic = PyObject_IsTrue(args[3]);
+    if (logistic < 0)
+        return NULL;
+    Py_buffer table;
+    if (PyObject_GetBuffer(args[0], &table, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (table.ndim != 2 || table.itemsize != 8 || table.format[0] != 'd') {
+        PyErr_SetString(PyExc_TypeError, "margins must be a 2-d float64 array");
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    Py_ssize_t n = table.shape[0], m = table.shape[1];
+    double *w = malloc(sizeof(double) * (size_t)(m ? m : 1));
+    if (w == NULL) {
+        PyBuffer_Release(&table);
+        return PyErr_NoMemory();
+    }
+    Py_buffer out;
+    if (check_list(alphas, m, "alphas")) {
+        free(w);
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        if (get_double(alphas, j, &w[j])) {
+            free(w);
+            PyBuffer_Release(&table);
+            return NULL;
+        }
+    }
+    if (get_buffer(args[5], &out, 'd', &n, 1, "out")) {
+        free(w);
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    const double *margins = table.buf;
+    double *scores = out.buf;
+    int ok = 1;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        const double *row = margins + i * m;
+        double sum = 0.0;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            double margin = row[j];
+            if (fabs(margin) <= band) {
+                ok = 0;
+                break;
+            }
+            double vote = margin > 0.0 ? w[j] : 0.0 * w[j];
+            sum = j ? sum + vote : vote;
+        }
+        if (!logistic) {
+            scores[i] = sum / total;
+            continue;
+        }
+        double z = 2.0 * (2.0 * sum - total), e = exp(-fabs(z));
+        scores[i] = z >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+    }
+    free(w);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&table);
+    return PyBool_FromLong(ok);
+}
+
 #define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
@@ -995,6 +1073,7 @@ static PyMethodDef methods[] = {
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
+    METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -526,6 +526,9 @@ def table_scores(held, table: np.ndarray, alphas: list[float], score: str) -> np
         total += alpha
     if total == 0.0:
         return np.full(len(table), 0.5)
+    scores = held.batch_scores(table, alphas, total, score == "logistic")
+    if scores is not None:
+        return scores
     # a running sum over the members adds them in _score_one's order: the same floats
     weighted = held.batch_votes(table) * np.array(alphas)
     positive = np.cumsum(weighted, axis=1)[:, -1]

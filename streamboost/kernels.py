@@ -22,8 +22,10 @@ is imported, `compiled` is None and the Python loops run.
   every wrapper's calibrator predicts and learns once per example;
 * `validation.check_features`'s common case (`floats_within`: every value a float within the
   limit), which every model and wrapper asks once per example;
-* the matrix of a list of feature dicts (`fill_rows`, `ArrayMembers.rows`'s common case): a
-  bandit's round scores the examples it recorded with frozen copies of the booster.
+* a bandit's round, which scores the examples it recorded with frozen copies of the booster:
+  the matrix of a list of feature dicts (`fill_rows`, `ArrayMembers.rows`'s common case) and
+  the booster's scores of its rows from logistic-regression members' margins (`vote_scores`,
+  `LinearMembers.batch_scores`).
 
 What stays in numpy is the work on whole arrays (scores, updates); what moved to C is the Python
 bookkeeping between them, which cost more than the arithmetic: measured in

@@ -307,8 +307,8 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         from streamboost import validation
         assert validation._FLOATS_WITHIN is None
         validation.check_features({"a": 1.0})
-        from streamboost.members import base
-        assert base._FILL_ROWS is None
+        from streamboost.members import base, linear
+        assert base._FILL_ROWS is None and linear._VOTE_SCORES is None
         cal = platt.OnlinePlattCalibrator()
         cal.learn_one(0.8, True)
         print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0)
@@ -374,3 +374,95 @@ def test_fill_rows_refuses_mismatched_arguments():
         COMPILED.fill_rows([{"a": 1.0}], ["a"], np.zeros((1, 1), dtype=np.float32))
     with pytest.raises(TypeError, match="unhashable"):
         COMPILED.fill_rows([{"a": 1.0}], [["a"]], np.zeros((1, 1)))
+
+
+def _random_members(rng: np.random.Generator, n_models: int, width: int):
+    """Logistic-regression members with random weights over `width` columns (and intercepts)."""
+    held = _members_with_columns([f"x{j}" for j in range(width)])
+    held.n_models = n_models
+    held.weights = rng.normal(size=(n_models, width + 1))
+    return held
+
+
+def _table_scores_both_ways(held, table, alphas, score):
+    """`table_scores` with the `vote_scores` kernel, then with numpy's votes and running sum."""
+    from streamboost.boosting import table_scores
+
+    out = []
+    for vote_scores in (COMPILED.vote_scores, None):
+        with mock.patch("streamboost.members.linear._VOTE_SCORES", vote_scores):
+            out.append(table_scores(held, table, alphas, score))
+    return out
+
+
+@needs_kernels
+@pytest.mark.parametrize("score", ["vote", "logistic"])
+def test_vote_scores_are_numpys_table_scores_bit_for_bit(score):
+    # random members, rows and vote weights: zero, negative and huge weights too (a negative
+    # alpha times a negative vote is -0.0 in numpy's sum; the kernel must add the same floats)
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        n_models, width, rows = (int(rng.integers(1, 15)), int(rng.integers(1, 6)),
+                                 int(rng.integers(0, 40)))
+        held = _random_members(rng, n_models, width)
+        spread = 10 ** rng.uniform(-3, 3)
+        table = np.hstack([np.ones((rows, 1)), rng.normal(size=(rows, width)) * spread])
+        alphas = [float(rng.choice([0.0, -0.0, rng.uniform(-2, 2), rng.uniform(0, 50), 1e300]))
+                  for _ in range(n_models)]
+        if sum(alphas) == 0.0:
+            continue
+        fast, slow = _table_scores_both_ways(held, table, alphas, score)
+        assert fast.dtype == slow.dtype and fast.shape == slow.shape == (rows,)
+        assert np.array_equal(fast, slow, equal_nan=True), trial
+        assert np.array_equal(np.signbit(fast), np.signbit(slow)), trial
+
+
+@needs_kernels
+def test_vote_scores_leaves_rivers_ties_to_python():
+    # a margin within the tie band is decided by River's arithmetic, in Python: the kernel says
+    # so, and table_scores gives numpy's answer (a margin of exactly 0 votes negative)
+    held = _random_members(np.random.default_rng(0), 2, 1)
+    held.weights = np.array([[0.0, 1.0], [1.0, 1.0]])  # member 0's margin on x = 0 is 0
+    table = np.array([[1.0, 0.0], [1.0, 2.0]])
+    out = np.empty(2)
+    margins = table @ held.weights.T
+    assert COMPILED.vote_scores(margins, [1.0, 3.0], 4.0, False, 1e-9, out) is False
+    assert COMPILED.vote_scores(margins[1:], [1.0, 3.0], 4.0, False, 1e-9, out[1:]) is True
+    fast, slow = _table_scores_both_ways(held, table, [1.0, 3.0], "vote")
+    assert fast.tolist() == slow.tolist() == [0.75, 1.0]
+
+
+@needs_kernels
+def test_a_frozen_boosters_scores_are_the_same_with_and_without_vote_scores():
+    # a booster trained on a real stream: its frozen copy scores the next rows alike both ways,
+    # and as the live booster scores them one by one (to rounding)
+    from streamboost.scores import FrozenScorer
+
+    rows = phishing(2_000)
+    for score in ("vote", "logistic"):
+        model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=3,
+                                   score=score)
+        for x, y in rows[:1_500]:
+            model.learn_one(x, y)
+        xs = [x for x, _ in rows[1_500:]]
+        results = []
+        for vote_scores in (COMPILED.vote_scores, None):
+            with mock.patch("streamboost.members.linear._VOTE_SCORES", vote_scores):
+                results.append(FrozenScorer(model, True).scores(xs))
+        assert np.array_equal(results[0], results[1])
+        one_by_one = [model.predict_proba_one(x)[True] for x in xs]
+        assert np.allclose(results[0], one_by_one, rtol=0, atol=1e-12)
+
+
+def test_vote_scores_refuses_mismatched_arguments():
+    if COMPILED is None:
+        pytest.skip("the C kernels are not built")
+    margins, out = np.zeros((2, 3)), np.empty(2)
+    with pytest.raises(TypeError, match="alphas must be a list of 3 items"):
+        COMPILED.vote_scores(margins, [1.0, 2.0], 3.0, False, 1e-9, out)
+    with pytest.raises(TypeError, match="out must be a 1-d array of format 'd'"):
+        COMPILED.vote_scores(margins, [1.0] * 3, 3.0, False, 1e-9, np.empty(3))
+    with pytest.raises(TypeError, match="margins must be a 2-d float64 array"):
+        COMPILED.vote_scores(np.zeros(3), [1.0] * 3, 3.0, False, 1e-9, out)
+    with pytest.raises(TypeError):
+        COMPILED.vote_scores(margins, [1.0, "a", 2.0], 3.0, False, 1e-9, out)

@@ -329,10 +329,18 @@ def test_a_copy_of_the_arrays_is_independent_and_rows_stack_vectors(draws):
     assert table.tolist() == np.array([held.vector(x) for x in xs]).tolist()
     before = copy.batch_votes(copy.rows(xs)).tolist()
     assert before == held.batch_votes(table).tolist()
+    one_by_one = [list(copy.votes(x)) for x in xs[:20]]
+    assert one_by_one == before[:20]
     for x, y in rows[300:800]:
         booster.learn_one(x, y)
     assert copy.batch_votes(copy.rows(xs)).tolist() == before
     assert held.batch_votes(held.rows(xs)).tolist() != before
+    # a key only the copy meets widens the copy alone, and one only the booster meets the booster
+    keys = list(held._keys)
+    copy.rows([{**xs[0], "only the copy": 1.0}])
+    booster.learn_one({**xs[0], "only the booster": 1.0}, True)
+    assert copy._keys == [*keys, "only the copy"] and held._keys == [*keys, "only the booster"]
+    assert copy.batch_votes(copy.rows(xs)).tolist() == before
 
 
 def test_rows_of_ragged_dicts_are_zero_where_a_key_is_absent():

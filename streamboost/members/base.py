@@ -39,6 +39,9 @@ class ArrayMembers(InlineState, abc.ABC):
 
     #: A constant put before the features (the linear members' intercept column), or None.
     lead: float | None = None
+    #: The attributes that scoring (`rows`, `vector`, `votes`, `batch_votes`, `batch_scores`)
+    #: reads, which a `copy` takes; None: all of them.
+    _scoring: tuple[str, ...] | None = None
 
     # attributes, not a __dict__ (streamboost.state: attribute access stays fast after a copy)
     __slots__ = ("_columns", "_frame_columns", "_keys", "_width", "_x", "changed", "n_models")
@@ -150,10 +153,12 @@ class ArrayMembers(InlineState, abc.ABC):
         return {**get_state(self, slot_names(type(self))), "_frame_columns": (None, -1, [])}
 
     def copy(self) -> ArrayMembers:
-        """An independent copy for scoring (the booster's frozen snapshots): the pickled state,
-        its arrays and containers copied, without a pickle's round trip (a tenth of its cost)
-        and without reading this object's `__dict__` (it has none: `streamboost.state`)."""
-        return new_from(type(self), {**self.__getstate__(), "_x": None})
+        """An independent copy for scoring (the booster's frozen snapshots), which does not
+        learn: the attributes scoring reads (`_scoring`; None: the whole pickled state), arrays
+        and containers copied, without a pickle's round trip (a tenth of its cost) and without
+        reading this object's `__dict__` (it has none: `streamboost.state`)."""
+        state = self.__getstate__() if self._scoring is None else get_state(self, self._scoring)
+        return new_from(type(self), {**state, "_x": None})
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
@@ -203,6 +208,13 @@ class ArrayMembers(InlineState, abc.ABC):
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         """Every member's votes on the rows of `X` (from `frame`), shape (rows, members)."""
         raise NotImplementedError
+
+    def batch_scores(self, X: np.ndarray, alphas: list[float], total: float,
+                     logistic: bool) -> np.ndarray | None:
+        """The booster's score of each row of `X` in one compiled pass (`boosting.table_scores`:
+        vote weights `alphas`, their sum `total`, the logistic score or the vote), or None where
+        `table_scores` computes them from `batch_votes` in numpy (the same floats)."""
+        return None
 
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """Member `i` learns the rows of `X`, row b `ks[b]` times (`targets[b]` True for the
