@@ -77,8 +77,8 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
         # file at `path` (an earlier good checkpoint, say) is left as it was
         _renew(obj)
     except Exception as error:
-        error.add_note(f"streamboost: a copy of the model in {type(obj).__name__} does not load "
-                       f"back from its pickle, so neither would the checkpoint; nothing was "
+        error.add_note(f"streamboost: copying the model in {type(obj).__name__} through its "
+                       f"pickle (the round trip a checkpoint's load makes) raised; nothing was "
                        f"written to {path}")
         raise
     with written(path) as tmp:

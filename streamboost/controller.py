@@ -254,7 +254,7 @@ class BanditCalibratedClassifier(
             )
         self._policy = resolve_policy(policy, self._arms, seed)
         restarts = self._restarts
-        _check_reserve(budget_reserve, train_budget, drift_detector, restarts)
+        _check_drift_settings(budget_reserve, train_budget, drift_detector, restarts)
         # The model learns in place, as in CalibratedClassifier: one a user has already
         # trained keeps what it learned (a clone would start it over, silently).
         self._model = (
@@ -720,7 +720,8 @@ _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm",
                                "reward", "improvements", "rewards"))
 
 
-def _check_reserve(reserve, budget, detector, restarts: bool) -> None:
+def _check_drift_settings(reserve, budget, detector, restarts: bool) -> None:
+    """The budget's reserve and the drift detector, which serves it or the restarts."""
     if isinstance(reserve, bool) or not isinstance(reserve, numbers.Real) or not (
         0.0 <= reserve < 1.0
     ):

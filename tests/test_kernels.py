@@ -336,16 +336,24 @@ ROWS_CASES = {
 }
 
 
+ONE_COLUMN_CASES = {  # numpy's conversion takes `vector`'s branch for a single column
+    "one column": [{"a": 1.5}, {"a": -0.0}],
+    "one column, a key unknown": [{"a": 1.5}, {"b": 2.0}],
+}
+
+
 @needs_kernels
-@pytest.mark.parametrize("case", ROWS_CASES)
+@pytest.mark.parametrize("case", [*ROWS_CASES, *ONE_COLUMN_CASES])
 def test_fill_rows_makes_the_rows_numpy_makes(case):
     # ArrayMembers.rows with the kernel, and with numpy's conversion: the same table, and the
     # same columns added for a key the members did not know
     tables = []
+    keys, rows = ((["a"], ONE_COLUMN_CASES[case]) if case in ONE_COLUMN_CASES
+                  else (["a", "b", "c"], ROWS_CASES[case]))
     for fill in (COMPILED.fill_rows, None):
-        held = _members_with_columns(["a", "b", "c"])
+        held = _members_with_columns(keys)
         with mock.patch("streamboost.members.base._FILL_ROWS", fill):
-            table = held.rows([dict(x) for x in ROWS_CASES[case]])
+            table = held.rows([dict(x) for x in rows])
         tables.append((table, list(held._keys)))
     (fast, keys), (slow, slow_keys) = tables
     assert keys == slow_keys
