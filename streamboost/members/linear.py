@@ -69,8 +69,8 @@ class LinearMembers(ArrayMembers):
 
     lead = 1.0  # column 0 holds the intercepts
     minibatch = True
-    # a frozen copy needs the columns and the weights, not the learning state (a few times
-    # cheaper to copy: benchmarks/README.md)
+    # a frozen copy needs the columns and the weights, not the learning state (most of the
+    # attributes)
     _scoring = ("_columns", "_keys", "_width", "n_models", "weights")
     __slots__ = (
         "_batch",
