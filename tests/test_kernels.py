@@ -474,3 +474,35 @@ def test_vote_scores_refuses_mismatched_arguments():
         COMPILED.vote_scores(np.zeros(3), [1.0] * 3, 3.0, False, 1e-9, out)
     with pytest.raises(TypeError):
         COMPILED.vote_scores(margins, [1.0, "a", 2.0], 3.0, False, 1e-9, out)
+
+
+@needs_kernels
+@pytest.mark.parametrize("score", ["vote", "logistic"])
+@pytest.mark.parametrize("rollback", ["copy", "defer"])
+def test_a_bandits_rounds_are_the_same_with_and_without_vote_scores(score, rollback):
+    # end to end: every reward a bandit over boosted logistic regressions measures (its frozen
+    # copies score each round's table), and every prediction, equal to the last bit both ways
+    from streamboost import BanditCalibratedClassifier
+
+    rows = phishing(1_500)
+
+    def replay():
+        model = BanditCalibratedClassifier(
+            model=OzaBoostClassifier(linear_model.LogisticRegression(), n_models=6, seed=4,
+                                     score=score),
+            policy="discounted-ucb", batch_size=16, rollback=rollback, seed=4,
+            trace_size=200)
+        predictions = []
+        for x, y in rows:
+            predictions.append(model.predict_proba_one(x))
+            model.learn_one(x, y)
+        return predictions, [(r["arm"], r["rewards"]) for r in model.trace]
+
+    results = []
+    for vote_scores in (COMPILED.vote_scores, None):
+        with mock.patch("streamboost.members.linear._VOTE_SCORES", vote_scores):
+            results.append(replay())
+    (fast, fast_trace), (slow, slow_trace) = results
+    assert fast == slow
+    assert fast_trace == slow_trace
+    assert sum(rewards is not None for _, rewards in fast_trace) > 50  # rounds were scored
