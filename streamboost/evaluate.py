@@ -103,6 +103,9 @@ class RunResult:
     n_drifts
         Changes the controller's drift detector flagged (with a `budget_reserve`, or
         `reward_restart` on thinned rewards), else None.
+    n_rounds
+        Rounds the controller's policy learned from (minibatches whose reward was measured and
+        scored: what a bandit's speed depends on, `reward_every`), None for a schedule.
 
     """
 
@@ -125,6 +128,7 @@ class RunResult:
     seconds: float
     confusion_at_half: dict[str, float] | None = None
     n_drifts: int | None = None
+    n_rounds: int | None = None
 
     def cost_at_half(self, c_fp: float, c_fn: float) -> float:
         """Mean cost per example, under costs (c_fp, c_fn), of the decisions "p > 1/2"."""
@@ -173,6 +177,8 @@ class RunResult:
             row[f"batches_{arm}"] = count
         if self.n_drifts is not None:
             row["n_drifts"] = self.n_drifts
+        if self.n_rounds is not None:
+            row["n_rounds"] = self.n_rounds
         return row
 
     def to_dict(self) -> dict[str, typing.Any]:
@@ -358,6 +364,8 @@ def prequential(
         confusion_at_half=dict(argmax_cost.confusion()),
         n_drifts=controller.n_drifts
         if controller is not None and controller.drift_detector_ is not None else None,
+        n_rounds=controller.policy_.n_rounds
+        if controller is not None and controller.policy_.uses_rewards else None,
     )
 
 

@@ -59,6 +59,7 @@ def test_run_with_a_train_budget(capsys):
                  "--batch-size", "20", "--max-rows", "1000", "--no-progress"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "changes flagged" not in out  # no reserve, no detector
+    assert "rounds measured" not in out  # a schedule measures nothing
     allocation = next(line for line in out.splitlines() if "allocation" in line)
     # 50 minibatches: 10 of warm-up, then one in four of the other 40 may train
     assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocation
@@ -105,6 +106,8 @@ def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
     # after the 10 warm-up minibatches, each of 6 is measured, then one in four, each scored
     # on the next one
     assert rewarded == [*range(11, 17), *range(17, 50, 4)]
+    rounds = next(line for line in out.splitlines() if "rounds measured" in line)
+    assert f"{len(rewarded)} of 50 minibatches" in rounds
     for flag, value in [("--reward-every", "0"), ("--reward-start", "-1")]:
         with pytest.raises(SystemExit):
             main(["run", "--dataset", "phishing", flag, value])

@@ -208,3 +208,19 @@ def test_a_budget_reserves_changes_are_reported():
     assert evaluate.RunResult(**json.loads(json.dumps(result.to_dict()))) == result
     plain = evaluate.prequential(_controller_model(), _stream(100))
     assert plain.n_drifts is None and "n_drifts" not in plain.summary()
+
+
+def test_the_rounds_a_bandit_measured_are_reported():
+    # one minibatch in 4 after the first 3 (no restart): the rounds the policy learned from
+    model = BanditCalibratedClassifier(policy="discounted-ucb", batch_size=8, warmup=2,
+                                       reward_every=4, reward_start=3, reward_restart=False,
+                                       seed=0)
+    result = evaluate.prequential(model, _stream(400))
+    scored = [r for r in result.trace if r.get("reward") is not None]
+    assert result.n_rounds == model.policy_.n_rounds == len(scored) > 0
+    assert result.n_rounds < result.n_batches - model.warmup  # thinned: fewer than minibatches
+    assert result.summary()["n_rounds"] == result.n_rounds
+    assert evaluate.RunResult(**json.loads(json.dumps(result.to_dict()))) == result
+    schedule = evaluate.prequential(
+        BanditCalibratedClassifier(policy="every-2", batch_size=8, seed=0), _stream(100))
+    assert schedule.n_rounds is None and "n_rounds" not in schedule.summary()
