@@ -1,4 +1,5 @@
-"""What a simulation does with its report: the command that made it, above the text.
+"""What a simulation does with its report: the command that made it, above the text; and the
+grid of runs a report is made from.
 
     from reporting import write_report
     write_report(out, "A title", "script.py", argv, text)
@@ -6,7 +7,9 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+import typing
 from pathlib import Path
 
 
@@ -17,3 +20,33 @@ def write_report(out: Path, title: str, script: str, argv: list[str] | None, tex
     command = " ".join(["python simulations/" + script, *args])
     out.write_text(f"# {title}\n\n`{command}`\n\n{text}\n")
     print(text)
+
+
+def grid_parser(description: str, models: typing.Sequence[str], names: typing.Sequence[str],
+                seeds: int, out: Path) -> argparse.ArgumentParser:
+    """The options of a grid over models, streams and seeds: `--data-dir`, `--models`,
+    `--datasets`, `--seeds`, `--jobs` (processes) and `--out`, with these defaults."""
+    from streamboost import datasets
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--models", nargs="+", default=list(models))
+    parser.add_argument("--datasets", nargs="+", default=list(names),
+                        choices=sorted(datasets.REGISTRY))
+    parser.add_argument("--seeds", type=int, default=seeds)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=out)
+    return parser
+
+
+def run_grid(run: typing.Callable, jobs: list[tuple], data_dir: str | None,
+             n_jobs: int) -> dict:
+    """`run(*job, data_dir)` for every job, on `n_jobs` processes (joblib), each result listed
+    under its job without the last item (the seed), in the jobs' order."""
+    import joblib
+
+    runs = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(run)(*job, data_dir) for job in jobs)
+    results: dict = {}
+    for (*key, _), result in zip(jobs, runs, strict=True):
+        results.setdefault(tuple(key), []).append(result)
+    return results

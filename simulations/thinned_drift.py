@@ -24,14 +24,13 @@ About 12 minutes on 2 cores. Writes `simulations/thinned_drift.md`.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import statistics
 import sys
 from pathlib import Path
 
 from drift import drift
-from reporting import write_report
+from reporting import grid_parser, run_grid, write_report
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -95,23 +94,10 @@ def report(results: dict, models, names, seeds: int) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--models", nargs="+", default=list(MODELS))
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
-                        choices=sorted(datasets.REGISTRY))
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=HERE / "thinned_drift.md")
-    args = parser.parse_args(argv)
-    import joblib
-
+    args = grid_parser(__doc__.splitlines()[0], MODELS, DATASETS, 3,
+                       HERE / "thinned_drift.md").parse_args(argv)
     jobs = list(itertools.product(args.models, args.datasets, DRIFTS, LABELS, range(args.seeds)))
-    runs = joblib.Parallel(n_jobs=args.jobs)(
-        joblib.delayed(run)(*job, args.data_dir) for job in jobs)
-    results: dict = {}
-    for (*key, _), result in zip(jobs, runs, strict=True):
-        results.setdefault(tuple(key), []).append(result)
+    results = run_grid(run, jobs, args.data_dir, args.jobs)
     text = report(results, args.models, args.datasets, args.seeds)
     write_report(args.out, "Thinned rewards on drifting streams", "thinned_drift.py", argv, text)
     return 0
