@@ -631,7 +631,7 @@ def _run(args: argparse.Namespace) -> int:
     lines.append(("allocation", f"{allocation} of {total} minibatches"))
     if result.n_rounds is not None:
         lines.append(("rounds measured", f"{result.n_rounds} of {total} minibatches (what the "
-                      "policy learned from; each costs the reward's copies or held examples)"))
+                      "policy learned from; each one's scoring is what a bandit costs)"))
     if result.n_drifts is not None:
         lines.append(("changes flagged", f"{result.n_drifts} (by the drift detector on the "
                       "model's prequential error)"))
