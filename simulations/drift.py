@@ -72,7 +72,7 @@ import sys
 import typing
 from pathlib import Path
 
-from reporting import write_report
+from reporting import mean_and_error, write_report
 from river import preprocessing
 from river.datasets import synth
 
@@ -337,8 +337,7 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
         fixed = means[best]
         for p in RESERVED if seeds > 1 else ():
             excess = [v / w - 1.0 for v, w in zip(by_policy[p], by_policy[best], strict=True)]
-            paired[p].append((key, statistics.mean(excess),
-                              statistics.stdev(excess) / math.sqrt(len(excess))))
+            paired[p].append((key, *mean_and_error(excess)))
         bandit = min(means[p] for p in BUDGET_POLICIES if p not in BUDGET_FIXED)
         wins += bandit < fixed
         worst = max(worst, bandit / fixed - 1.0)

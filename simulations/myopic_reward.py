@@ -28,7 +28,7 @@ import math
 import statistics
 import sys
 
-from reporting import grid_parser, run_grid, write_report
+from reporting import grid_parser, mean_and_error, run_grid, write_report
 from thinned_drift import DATASETS, HERE, MAX_ROWS, MODELS
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
@@ -54,8 +54,7 @@ def run(model: str, name: str, policy: str, seed: int, data_dir: str | None) -> 
 
 def paired(differences: list[float]) -> tuple[float, float, float]:
     """Mean, standard error (rounds taken as independent) and their ratio t."""
-    mean = statistics.fmean(differences)
-    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    mean, error = mean_and_error(differences)
     return mean, error, mean / error if error > 0.0 else math.nan
 
 

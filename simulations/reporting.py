@@ -8,6 +8,8 @@ grid of runs a report is made from.
 from __future__ import annotations
 
 import argparse
+import math
+import statistics
 import sys
 import typing
 from pathlib import Path
@@ -20,6 +22,12 @@ def write_report(out: Path, title: str, script: str, argv: list[str] | None, tex
     command = " ".join(["python simulations/" + script, *args])
     out.write_text(f"# {title}\n\n`{command}`\n\n{text}\n")
     print(text)
+
+
+def mean_and_error(values: typing.Sequence[float]) -> tuple[float, float]:
+    """The mean of `values` and its standard error (the sample standard deviation over the
+    square root of their number), the values taken as independent."""
+    return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
 def grid_parser(description: str, models: typing.Sequence[str], names: typing.Sequence[str],
