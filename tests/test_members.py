@@ -331,6 +331,10 @@ def test_a_copy_of_the_arrays_is_independent_and_rows_stack_vectors(draws):
     assert before == held.batch_votes(table).tolist()
     one_by_one = [list(copy.votes(x)) for x in xs[:20]]
     assert one_by_one == before[:20]
+    import pandas as pd
+
+    frame = pd.DataFrame(xs[:20])  # a frame scores as its rows do
+    assert copy.batch_votes(copy.frame(frame)).tolist() == before[:20]
     for x, y in rows[300:800]:
         booster.learn_one(x, y)
     assert copy.batch_votes(copy.rows(xs)).tolist() == before

@@ -39,8 +39,9 @@ class ArrayMembers(InlineState, abc.ABC):
 
     #: A constant put before the features (the linear members' intercept column), or None.
     lead: float | None = None
-    #: The attributes that scoring (`rows`, `vector`, `votes`, `batch_votes`, `batch_scores`)
-    #: reads, which a `copy` takes; None: all of them.
+    #: The attributes that scoring (`rows`, `frame`, `vector`, `votes`, `batch_votes`,
+    #: `batch_scores`) reads, which a `copy` takes (with no cached example or frame columns);
+    #: None: all of them.
     _scoring: tuple[str, ...] | None = None
 
     # attributes, not a __dict__ (streamboost.state: attribute access stays fast after a copy)
@@ -158,7 +159,7 @@ class ArrayMembers(InlineState, abc.ABC):
         and containers copied, without a pickle's round trip (a tenth of its cost) and without
         reading this object's `__dict__` (it has none: `streamboost.state`)."""
         state = self.__getstate__() if self._scoring is None else get_state(self, self._scoring)
-        return new_from(type(self), {**state, "_x": None})
+        return new_from(type(self), {**state, "_x": None, "_frame_columns": (None, -1, [])})
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
