@@ -22,7 +22,7 @@ from . import __version__, datasets
 from .arms import ARMS
 from .atomic import written
 from .calibration import CALIBRATORS
-from .controller import REWARDS, BanditCalibratedClassifier
+from .controller import BUDGET_TIMINGS, REWARDS, BanditCalibratedClassifier
 from .evaluate import RunResult
 from .experiments import (
     BACKENDS,
@@ -216,6 +216,13 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         metavar="SHARE",
         help="with --train-budget: the share [0-1) of it held back until a drift detector "
         "(ADWIN) flags a change in the model's error, then spent (0)",
+    )
+    parser.add_argument(
+        "--budget-timing",
+        choices=BUDGET_TIMINGS,
+        default="even",
+        help="with --train-budget: train whenever the budget can pay (even), or only after a "
+        "minibatch whose loss ranks in the budget's top share of the last 64 (loss) (even)",
     )
     parser.add_argument(
         "--reward-examples",
@@ -561,6 +568,7 @@ def _run(args: argparse.Namespace) -> int:
         reward_map=args.reward_map,
         train_budget=args.train_budget,
         budget_reserve=args.budget_reserve,
+        budget_timing=args.budget_timing,
         reward_examples=args.reward_examples,
         reward_every=args.reward_every,
         reward_start=args.reward_start,
@@ -668,6 +676,7 @@ def _compare(args: argparse.Namespace) -> int:
         "reward_map": args.reward_map,
         "train_budget": args.train_budget,
         "budget_reserve": args.budget_reserve,
+        "budget_timing": args.budget_timing,
         "reward_examples": args.reward_examples,
         "reward_every": args.reward_every,
         "reward_start": args.reward_start,

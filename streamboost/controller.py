@@ -39,6 +39,9 @@ if typing.TYPE_CHECKING:
 __all__ = ["BanditCalibratedClassifier"]
 
 REWARDS = LOSSES
+BUDGET_TIMINGS = ("even", "loss")
+LOSS_WINDOW = 64  # budget_timing "loss": minibatches a loss is ranked among
+BUDGET_SLACK = 4.0  # and the unspent budget, in minibatches, that trains whatever the loss
 
 
 class BanditCalibratedClassifier(
@@ -99,6 +102,11 @@ class BanditCalibratedClassifier(
         With `train_budget`: the share of it held back until `drift_detector` flags a change,
         then spent on every minibatch it pays for, the policy's arms permitting, and saved
         anew from there (0: none).
+    budget_timing
+        With `train_budget`: `"even"` trains whenever the budget can pay; `"loss"` only after
+        a minibatch whose mean prequential Brier loss (the model's score) ranks among the
+        highest `train_budget` share of the 64 before it, or once more than 4 minibatches'
+        worth of the budget lies unspent (after Zliobaite et al. 2014's budgeted threshold).
     drift_detector
         A River drift detector, binary ones too (a clone is used; default
         `river.drift.ADWIN()`), fed the model's prequential error: its score on the wrong side
@@ -176,6 +184,7 @@ class BanditCalibratedClassifier(
         warmup: int = 10,
         train_budget: float | None = None,
         budget_reserve: float = 0.0,
+        budget_timing: str = "even",
         drift_detector: base.DriftDetector | base.BinaryDriftDetector | None = None,
         reward_smoothing: float = 0.05,
         reward_map: str = "affine",
@@ -215,6 +224,13 @@ class BanditCalibratedClassifier(
             or not 0.0 < train_budget <= 1.0
         ):
             raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
+        if budget_timing not in BUDGET_TIMINGS:
+            raise ValueError(
+                f"budget_timing must be one of {BUDGET_TIMINGS}, got {budget_timing!r}")
+        if budget_timing != "even" and train_budget is None:
+            raise ValueError(
+                f"budget_timing={budget_timing!r} times the spending of a train_budget: set "
+                "train_budget")
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         check_rollback(rollback, batch_size, reward_examples)
@@ -233,6 +249,7 @@ class BanditCalibratedClassifier(
         self.warmup = warmup
         self.train_budget = train_budget
         self.budget_reserve = budget_reserve
+        self.budget_timing = budget_timing
         self.drift_detector = drift_detector
         self.reward_smoothing = reward_smoothing
         self.reward_map = reward_map
@@ -306,6 +323,12 @@ class BanditCalibratedClassifier(
         self._spending = False
         self._saving_from = (0, 0)
         self._dense_end = reward_start  # minibatches after the warm-up measured densely: below
+        # budget_timing "loss": the last minibatches' mean losses (the newest last), and the
+        # current one's sum and count so far
+        self._batch_losses: collections.deque | None = (
+            collections.deque(maxlen=LOSS_WINDOW + 1) if budget_timing == "loss" else None)
+        self._loss_sum = 0.0
+        self._loss_count = 0
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
@@ -318,6 +341,8 @@ class BanditCalibratedClassifier(
         yield {"policy": "ucb1", "batch_size": 8, "warmup": 2}
         yield {"policy": "both", "batch_size": 16, "reward": "brier", "warmup": 0}
         yield {"policy": "every-2", "batch_size": 5, "reward": "expected-cost", "c_fn": 4.0}
+        yield {"policy": "both", "batch_size": 4, "warmup": 1, "train_budget": 0.5,
+               "budget_timing": "loss"}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "counterfactual": False}
         yield {"policy": "kl-ucb", "batch_size": 6, "warmup": 1, "calibrator": "isotonic",
                "reward_every": 2, "reward_start": 3, "reward_examples": 3}
@@ -393,6 +418,9 @@ class BanditCalibratedClassifier(
             self._start_batch()
         if self._detector is not None:
             self._watch(score, positive)
+        if self._batch_losses is not None:
+            self._loss_sum += (score - positive) ** 2
+            self._loss_count += 1
         # measure: the previous action (or, "holdout", this one), on this example, before
         # anything learns it
         meter = self._meter
@@ -437,6 +465,10 @@ class BanditCalibratedClassifier(
             self._end_batch()
 
     def _start_batch(self) -> None:
+        if self._batch_losses is not None:
+            if self._loss_count and self.n_batches > self.warmup:  # a fresh model's: not ranked
+                self._batch_losses.append(self._loss_sum / self._loss_count)
+            self._loss_sum, self._loss_count = 0.0, 0
         self._arm = None if self.n_batches < self.warmup else self._policy.select()
         if (
             self.train_budget is not None
@@ -460,6 +492,8 @@ class BanditCalibratedClassifier(
                 if self._spending:  # what a change had saved for is spent: save again
                     self._spending = False
                     self._saving_from = (after, trained)
+            elif self._batch_losses is not None and not self._loss_times(cap - trained):
+                self._arm = self._arms.index("calibrate")  # the budget waits for a high loss
         self._route = "train" if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
@@ -475,6 +509,20 @@ class BanditCalibratedClassifier(
             model=self._model,
             calibrator=self._calibrator,
         )
+
+    def _loss_times(self, unspent: float) -> bool:
+        """`budget_timing="loss"`: whether a minibatch the budget can pay for trains, given the
+        `unspent` budget in minibatches: the last minibatch's mean loss is at least the
+        (1 - `train_budget`) quantile of the `LOSS_WINDOW` before it (so about that share of a
+        steady stream trains, after its hardest minibatches, and one whose loss rises, after a
+        change, trains on every minibatch the saving pays for), or more than `BUDGET_SLACK`
+        minibatches' worth is unspent (the saving is bounded; fewer than 8 losses: trains)."""
+        losses = self._batch_losses
+        if unspent > BUDGET_SLACK or len(losses) < 9:
+            return True
+        *earlier, last = losses
+        earlier.sort()
+        return last >= earlier[int((1.0 - self.train_budget) * len(earlier))]
 
     def _measures(self, k: int) -> bool:
         """Whether the `k`-th minibatch after the warm-up is measured: each of the first
@@ -681,6 +729,10 @@ class BanditCalibratedClassifier(
         if self._detector is not None:
             for score, target in zip(scores, targets, strict=True):
                 self._watch(score, target)
+        if self._batch_losses is not None:
+            self._loss_sum += sum((score - target) ** 2
+                                  for score, target in zip(scores, targets, strict=True))
+            self._loss_count += len(scores)
         meter = self._meter
         held = 0
         if meter.recording:

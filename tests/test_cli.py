@@ -12,7 +12,7 @@ import pytest
 
 from streamboost import __version__, datasets
 from streamboost.cli import main
-from streamboost.experiments import make_grid, run_grid
+from streamboost.experiments import Cell, make_grid, run_grid
 
 TINY = ["--max-rows", "200", "--no-progress"]
 
@@ -84,6 +84,29 @@ def test_run_with_a_budget_reserve(capsys):
     assert main(["run", "--dataset", "phishing", "--budget-reserve", "0.1", "--max-rows", "100",
                  "--no-progress"]) == 2  # fmt: skip
     assert "set train_budget" in capsys.readouterr().err
+
+
+def test_run_with_the_budget_timed_by_the_loss(capsys):
+    run = ["run", "--dataset", "phishing", "--policy", "both", "--train-budget", "0.25",
+           "--batch-size", "20", "--max-rows", "1000", "--no-progress"]
+    allocations = []
+    for timing in ("even", "loss"):
+        assert main([*run, "--budget-timing", timing]) == 0
+        out = capsys.readouterr().out.splitlines()
+        allocations.append(next(line for line in out if "allocation" in line))
+    # evenly, one in four of the 40 minibatches after the warm-up trains; timed by the loss,
+    # fewer on 1,000 rows (up to 4 minibatches' worth waits for a high loss)
+    assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocations[0]
+    both = int(allocations[1].split("both ")[1].split()[0])
+    assert 6 <= both < 10
+    assert main(["run", "--dataset", "phishing", "--budget-timing", "loss", "--max-rows", "100",
+                 "--no-progress"]) == 2  # fmt: skip
+    assert "set train_budget" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*run, "--budget-timing", "late"])
+    assert "invalid choice: 'late'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="budget_timing must be one of"):
+        Cell("phishing", "both", train_budget=0.25, budget_timing="late")
 
 
 def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):

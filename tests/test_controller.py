@@ -1369,6 +1369,128 @@ def test_a_rejected_example_feeds_the_detector_nothing():
     assert len(model._detector.seen) == 10
 
 
+def _timed_run(rows, budget=0.25, size=8, warmup=2, flip_at=None):
+    """A `budget_timing="loss"` controller ("both") over `rows` (labels flipped from `flip_at`),
+    and each minibatch's mean Brier loss of the model's prequential score, read from the model
+    before the controller learns each example."""
+    model = BanditCalibratedClassifier(policy="both", batch_size=size, warmup=warmup,
+                                       train_budget=budget, budget_timing="loss", seed=1)
+    losses, current = [], []
+    for i, (x, y) in enumerate(rows):
+        y = y if flip_at is None or i < flip_at else not y
+        score = model.model_.predict_proba_one(x).get(True, 0.5)
+        current.append((score - y) ** 2)
+        model.learn_one(x, y)
+        if len(current) == size:
+            losses.append(sum(current) / size)
+            current = []
+    return model, losses
+
+
+def test_loss_timing_trains_after_the_minibatches_whose_loss_ranks_highest():
+    budget, size, warmup = 0.25, 8, 2
+    model, losses = _timed_run(phishing(1250), budget, size, warmup)
+    arms = [r["arm"] for r in model.trace]
+    assert arms[:warmup] == ["train"] * warmup
+    # the documented rule, restated: after the warm-up, minibatch k trains iff the budget can
+    # pay and (fewer than 8 ranked losses, or more than 4 minibatches' budget unspent, or the
+    # loss of minibatch k - 1 is at least the (1 - budget) quantile of the 64 before it)
+    trained, by_loss, by_slack, saved = 0, 0, 0, 0
+    for k in range(warmup, len(arms)):
+        n = k - warmup + 1
+        unspent = budget * n - trained
+        ranked = losses[max(warmup, k - 1 - 64) : k - 1]  # the warm-up's losses are not ranked
+        if trained + 1 > budget * n:
+            expected = "calibrate"
+        elif len(ranked) < 8 or unspent > 4:
+            expected, by_slack = "both", by_slack + (len(ranked) >= 8)
+        else:
+            high = losses[k - 1] >= sorted(ranked)[int((1 - budget) * len(ranked))]
+            expected = "both" if high else "calibrate"
+            by_loss += high
+            saved += not high
+        assert arms[k] == expected, k
+        trained += expected == "both"
+        assert trained <= budget * n  # the budget holds at every point
+    assert by_loss > 10 and by_slack > 0 and saved > 10  # every branch decided some minibatches
+    # the trained minibatches follow higher losses than those the budget could have paid for
+    after = [losses[k - 1] for k in range(warmup + 9, len(arms)) if arms[k] == "both"]
+    skipped = [losses[k - 1] for k in range(warmup + 9, len(arms)) if arms[k] == "calibrate"]
+    assert np.mean(after) > 1.2 * np.mean(skipped)
+
+
+def test_loss_timing_spends_what_it_saved_once_the_loss_rises():
+    budget, size, warmup, flip = 0.25, 8, 2, 800
+    model, losses = _timed_run(phishing(1250), budget, size, warmup, flip_at=flip)
+    arms = [r["arm"] for r in model.trace]
+    trained = np.cumsum([a != "calibrate" for a in arms[warmup:]])  # after k + 1 minibatches
+    first = flip // size + 1  # the first minibatch chosen after one holding flipped labels
+    assert losses[first - 1] > 2 * np.mean(losses[first - 20 : first - 1])
+    before = first - warmup - 1  # index of the minibatch before it, after the warm-up
+    assert budget * (before + 1) - trained[before] > 0.5  # something was saved for it
+    # the flip's losses rank highest: the saving is spent at once, minibatches in a row, which
+    # an even pace of one in four never trains
+    assert arms[first : first + 2] == ["both"] * 2
+    even = BanditCalibratedClassifier(policy="both", batch_size=size, warmup=warmup,
+                                      train_budget=budget, seed=1)
+    for i, (x, y) in enumerate(phishing(1250)):
+        even.learn_one(x, y if i < flip else not y)
+    paced = "".join("b" if r["arm"] == "both" else "c" for r in even.trace)[warmup:]
+    assert "bb" not in paced and paced.count("b") >= trained[-1]
+
+
+def test_loss_timing_by_minibatch_ranks_the_frames_scores():
+    rows, size = phishing(640), 32
+    model = BanditCalibratedClassifier(policy="both", batch_size=size, warmup=1,
+                                       train_budget=0.5, budget_timing="loss", seed=1)
+    expected = []
+    for i in range(0, len(rows), size):
+        X = pd.DataFrame([x for x, _ in rows[i : i + size]])
+        y = [yi for _, yi in rows[i : i + size]]
+        scores = model.model_.predict_proba_many(X)[True].to_numpy()
+        expected.append(float(np.mean((scores - np.array(y)) ** 2)))
+        model.learn_many(X, pd.Series(y))
+    # the last minibatch's loss is ranked when the next one begins; the warm-up's never
+    assert list(model._batch_losses) == pytest.approx(expected[1:-1], abs=1e-12)
+
+
+def test_loss_timing_is_checked_and_survives_a_pickle():
+    for bad in ("losses", "LOSS", None, 1):
+        with pytest.raises(ValueError, match=r"budget_timing must be one of \('even', 'loss'\)"):
+            BanditCalibratedClassifier(train_budget=0.5, budget_timing=bad)
+    with pytest.raises(ValueError, match="budget_timing='loss' times the spending of a "
+                                         "train_budget: set train_budget"):
+        BanditCalibratedClassifier(budget_timing="loss")
+    rows = phishing(600)
+    model = BanditCalibratedClassifier(batch_size=8, warmup=2, train_budget=0.3,
+                                       budget_timing="loss", seed=3)
+    for x, y in rows[:301]:  # mid-minibatch: its loss so far travels too
+        model.learn_one(x, y)
+    twin = pickle.loads(pickle.dumps(model))
+    for x, y in rows[301:]:
+        assert twin.predict_proba_one(x) == model.predict_proba_one(x)
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+    arms = [r["arm"] for r in model.trace]
+    assert [r["arm"] for r in twin.trace] == arms and "calibrate" in arms
+
+
+def test_a_rejected_example_adds_no_loss():
+    model = BanditCalibratedClassifier(batch_size=4, warmup=1, train_budget=0.5,
+                                       budget_timing="loss", seed=0)
+    rows = phishing(20)
+    for x, y in rows[:10]:
+        model.learn_one(x, y)
+    state = (list(model._batch_losses), model._loss_sum, model._loss_count)
+    x = dict(rows[10][0])
+    x[next(iter(x))] = float("nan")
+    with pytest.raises(ValueError, match="is nan"):
+        model.learn_one(x, True)
+    with pytest.raises(ValueError, match="neither pos_label"):
+        model.learn_one(rows[10][0], "maybe")
+    assert (list(model._batch_losses), model._loss_sum, model._loss_count) == state
+
+
 def _tree() -> tree.HoeffdingTreeClassifier:
     return tree.HoeffdingTreeClassifier(grace_period=20, delta=0.01)  # splits within 300 rows
 

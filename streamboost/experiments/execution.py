@@ -50,6 +50,7 @@ _CONFIG_COLUMNS = (
     "reward_map",
     "train_budget",
     "budget_reserve",
+    "budget_timing",
     "reward_examples",
     "reward_every",
     "reward_start",

@@ -22,7 +22,7 @@ from river import compose
 from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
 from ..calibration import CALIBRATORS
-from ..controller import REWARDS, BanditCalibratedClassifier
+from ..controller import BUDGET_TIMINGS, REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
@@ -156,6 +156,8 @@ class Cell:
         The controller's compute budget: the largest share of minibatches that train (None).
     budget_reserve
         The share of `train_budget` held back until a change is detected (its `budget_reserve`).
+    budget_timing
+        When `train_budget` is spent: `"even"` or `"loss"` (its `budget_timing`).
     reward_examples, reward_every, reward_start, reward_restart
         The controller's reward budget: examples of the next minibatch scored (None: all), one
         minibatch in `reward_every` measured after the first `reward_start`, and after each
@@ -202,6 +204,7 @@ class Cell:
     reward_map: str = "affine"
     train_budget: float | None = None
     budget_reserve: float = 0.0
+    budget_timing: str = "even"
     reward_examples: int | None = None
     reward_every: int = 1
     reward_start: int = 64
@@ -236,6 +239,9 @@ class Cell:
         _check_int("reward_start", self.reward_start, 0)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
+        if self.budget_timing not in BUDGET_TIMINGS:
+            raise ValueError(
+                f"budget_timing must be one of {BUDGET_TIMINGS}, got {self.budget_timing!r}")
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
         for name in ("counterfactual", "reward_restart"):
             if not isinstance(getattr(self, name), bool):
@@ -294,6 +300,7 @@ class Cell:
             reward_map=self.reward_map,
             train_budget=self.train_budget,
             budget_reserve=self.budget_reserve,
+            budget_timing=self.budget_timing,
             reward_examples=self.reward_examples,
             reward_every=self.reward_every,
             reward_start=self.reward_start,
@@ -339,10 +346,9 @@ def make_grid(
     """Every combination of datasets x cost ratios x seeds x policies, as cells.
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
-    reward_examples, reward_every, reward_start, reward_restart, rollback, counterfactual, arms,
-    data_dir,
-    model, calibrator), shared by all cells. Duplicates are dropped; order is dataset, cost
-    ratio, seed, policy.
+    train_budget, budget_reserve, budget_timing, reward_examples, reward_every, reward_start,
+    reward_restart, rollback, counterfactual, arms, data_dir, model, calibrator), shared by all
+    cells. Duplicates are dropped; order is dataset, cost ratio, seed, policy.
 
     Examples
     --------
