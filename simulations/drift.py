@@ -46,7 +46,10 @@ it, it trains on only 80 % of the budget's share, and after it on every minibatc
 budget pays for; it measures what timing the budget could win. `both + reserve` and
 `discounted-ucb + reserve` are what a user can run instead: `budget_reserve=0.05` holds 5 % of
 the budget back until River's ADWIN, fed the model's prequential 0/1 error, flags a change,
-spends it, and saves anew from there.
+spends it, and saves anew from there. `both + loss timing` and `discounted-ucb + loss timing`
+(`budget_timing="loss"`, 0.8.19) time the spending by the model's loss instead of a detector: a
+minibatch the budget can pay for trains only after one whose mean Brier loss ranks in the top
+budget's share of the 64 before it, or when more than 4 minibatches' worth lies unspent.
 
     python simulations/drift.py --data-dir ../shared/data --train-budget 0.25 \
         --out simulations/drift_budget.md
@@ -97,6 +100,14 @@ BUDGET_FIXED = ("both", "never")
 BUDGET_POLICIES = (*BUDGET_FIXED, "discounted-ucb", "sliding-window-ucb", "glr-kl-ucb", "fewa")
 RESERVE = 0.05  # budget_reserve: chosen on seed 0 of the 7 streams (0.2 tried first), see report
 RESERVED = tuple(f"{p} + reserve" for p in ("both", "discounted-ucb"))
+TIMED = tuple(f"{p} + loss timing" for p in ("both", "discounted-ucb"))  # budget_timing="loss"
+# what each of those columns does, for the report's sentences
+CHOSEN_ONLINE = {
+    **dict.fromkeys(RESERVED, f"a reserve of {100 * RESERVE:g} % of the budget, `budget_reserve`, "
+                              "spent once the model's error changes"),
+    **dict.fromkeys(TIMED, "`budget_timing=\"loss\"`: a minibatch trains after one whose loss "
+                           "ranks in the top budget's share of the 64 before it"),
+}
 ORACLE = "save-then-spend"
 # River's generators, binary, a new stream per seed: long streams held out from every choice
 # made on the 7 real ones (scaled, as their features are not; MAX_ROWS rows each)
@@ -218,12 +229,14 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
         wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
     elif budget is not None:
         reserve = RESERVE if policy in RESERVED else 0.0
-        policy = policy.removesuffix(" + reserve")
+        timing = "loss" if policy in TIMED else "even"
+        policy = policy.removesuffix(" + reserve").removesuffix(" + loss timing")
         if policy == ORACLE:
             policy = SaveThenSpend(budget=budget, drift_batch=int(0.6 * length) // BATCH)
         wrapper = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
                                              batch_size=BATCH, warmup=WARMUP, train_budget=budget,
-                                             budget_reserve=reserve, seed=seed)  # fmt: skip
+                                             budget_reserve=reserve, budget_timing=timing,
+                                             seed=seed)  # fmt: skip
     else:
         wrapper = BanditCalibratedClassifier(
             model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
@@ -325,17 +338,17 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
         f"Prequential Brier score, mean of {seeds} seeds (lower is better); at most "
         f"{100 * budget:g} % of the minibatches after the warm-up train; arms train, calibrate "
         "and both.",
-        [*BUDGET_POLICIES, *RESERVED, ORACLE, "best bandit vs best fixed",
-         *(f"{p} vs best fixed" for p in RESERVED), "oracle vs best fixed"],
+        [*BUDGET_POLICIES, *CHOSEN_ONLINE, ORACLE, "best bandit vs best fixed",
+         *(f"{p} vs best fixed" for p in CHOSEN_ONLINE), "oracle vs best fixed"],
     )
     wins, worst, oracle_wins, gains = 0, -math.inf, 0, []
-    reserved = {p: [] for p in RESERVED}  # each one's excess over the best fixed, pair by pair
-    paired = {p: [] for p in RESERVED}  # (pair, mean and standard error of the seeds' excess)
+    reserved = {p: [] for p in CHOSEN_ONLINE}  # each one's excess over the best fixed, by pair
+    paired = {p: [] for p in CHOSEN_ONLINE}  # (pair, mean and standard error of the seeds' excess)
     for key, by_policy in scores.items():
         means = _means(by_policy)
         best = min(BUDGET_FIXED, key=means.get)
         fixed = means[best]
-        for p in RESERVED if seeds > 1 else ():
+        for p in CHOSEN_ONLINE if seeds > 1 else ():
             excess = [v / w - 1.0 for v, w in zip(by_policy[p], by_policy[best], strict=True)]
             paired[p].append((key, *mean_and_error(excess)))
         bandit = min(means[p] for p in BUDGET_POLICIES if p not in BUDGET_FIXED)
@@ -343,16 +356,16 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
         worst = max(worst, bandit / fixed - 1.0)
         oracle_wins += means[ORACLE] < fixed
         gains.append(means[ORACLE] / fixed - 1.0)
-        for p in RESERVED:
+        for p in CHOSEN_ONLINE:
             reserved[p].append(means[p] / fixed - 1.0)
-        cells = " | ".join(f"{means[p]:.4f}" for p in (*BUDGET_POLICIES, *RESERVED, ORACLE))
+        cells = " | ".join(f"{means[p]:.4f}" for p in (*BUDGET_POLICIES, *CHOSEN_ONLINE, ORACLE))
         excess = " | ".join(f"{100 * (v / fixed - 1):+.2f} %"
-                            for v in (bandit, *(means[p] for p in RESERVED)))  # fmt: skip
+                            for v in (bandit, *(means[p] for p in CHOSEN_ONLINE)))  # fmt: skip
         lines.append(f"| {key[0]}, {key[1]} | {cells} | {excess} | {100 * gains[-1]:+.2f} % |")
     # training spent by each bandit, as a share of what `both` spent on the same stream
     spent = [statistics.mean(values) / statistics.mean(shares[name, kind, "both"])
              for (name, kind, policy), values in shares.items()
-             if policy not in (*BUDGET_FIXED, *RESERVED, ORACLE)]
+             if policy not in (*BUDGET_FIXED, *CHOSEN_ONLINE, ORACLE)]
     saved = ("they spent the budget as soon as it allowed, as `both` does, instead of saving it "
              "for a drift" if min(spent) > 0.99 else "some saved part of it")
     lines += ["", f"The best bandit beats the best fixed policy on {wins} of {len(scores)} "
@@ -364,8 +377,7 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
               f"could win."]
     for p, excess in reserved.items():
         lines += ["", (
-            f"`{p}` (a reserve of {100 * RESERVE:g} % of the budget, `budget_reserve`, spent "
-            f"once the model's error changes) beats the best fixed policy on "
+            f"`{p}` ({CHOSEN_ONLINE[p]}) beats the best fixed policy on "
             f"{sum(e < 0 for e in excess)} of {len(excess)} pairs ({100 * min(excess):+.2f} to "
             f"{100 * max(excess):+.2f} %).") + _significance(paired[p])]
     return "\n".join(lines)
@@ -412,7 +424,7 @@ def main(argv=None) -> int:
     if "switch" in args.drifts and not set(args.datasets) <= set(GENERATORS):
         parser.error(f"--drifts switch needs --datasets among River's generators {GENERATORS}")
     if args.train_budget is not None:
-        scores, shares = _grid(args, args.drifts, (*BUDGET_POLICIES, *RESERVED, ORACLE),
+        scores, shares = _grid(args, args.drifts, (*BUDGET_POLICIES, *CHOSEN_ONLINE, ORACLE),
                                args.train_budget)  # fmt: skip
         text = budget_report(scores, shares, args.seeds, args.train_budget)
         title, default = "Drift under a compute budget", "drift_budget.md"

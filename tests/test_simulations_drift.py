@@ -71,22 +71,28 @@ def test_the_calibrator_table_compares_each_ewa_with_the_best_fixed_forgetting_r
 def test_the_budget_table_holds_the_best_bandit_against_both_and_never():
     scores, shares = {}, {}
     for key, bandit in ((("a", "flip"), 0.09), (("b", "prior"), 0.12)):
-        scores[key] = {p: [0.2] for p in (*sim.BUDGET_POLICIES, *sim.RESERVED, sim.ORACLE)}
+        scores[key] = {p: [0.2] for p in (*sim.BUDGET_POLICIES, *sim.CHOSEN_ONLINE, sim.ORACLE)}
         scores[key]["never"] = [0.1]
         scores[key]["fewa"] = [bandit]
         scores[key]["both + reserve"] = [0.08 if key[1] == "flip" else 0.1005]
-        for p in (*sim.BUDGET_POLICIES, *sim.RESERVED, sim.ORACLE):
+        for p in (*sim.BUDGET_POLICIES, *sim.CHOSEN_ONLINE, sim.ORACLE):
             shares[(*key, p)] = [0.25]
     scores["a", "flip"][sim.ORACLE] = [0.05]
     shares["b", "prior", "fewa"] = [0.2]  # it saved a fifth of the budget
     shares["a", "flip", sim.ORACLE] = [0.1]  # the oracle is not a bandit: its share is not one
     shares["a", "flip", "both + reserve"] = [0.1]  # nor are the reserves' shares
     text = sim.budget_report(scores, shares, 1, 0.25)
-    assert "| a, flip |" in text and "| -10.00 % | -20.00 % | +100.00 % | -50.00 % |" in text
-    assert "| +20.00 % | +0.50 % | +100.00 % | +100.00 % |" in text
+    # the excesses: best bandit, both + reserve, discounted-ucb + reserve, the two timed by the
+    # loss (at 0.2, as the other policies here), the oracle
+    assert "| a, flip |" in text
+    assert "| -10.00 % | -20.00 % | +100.00 % | +100.00 % | +100.00 % | -50.00 % |" in text
+    assert "| +20.00 % | +0.50 % | +100.00 % | +100.00 % | +100.00 % | +100.00 % |" in text
     assert "`both + reserve` (a reserve of 5 % of the budget, `budget_reserve`, spent once the " \
            "model's error changes) beats the best fixed policy on 1 of 2 pairs (-20.00 to " \
            "+0.50 %)" in text
+    assert "`both + loss timing` (`budget_timing=\"loss\"`: a minibatch trains after one whose " \
+           "loss ranks in the top budget's share of the 64 before it) beats the best fixed " \
+           "policy on 0 of 2 pairs (+100.00 to +100.00 %)" in text
     assert "beats the best fixed policy on 1 of 2 (stream, drift) pairs; at worst it is " \
            "+20.00 % off it" in text
     assert "trained on 80.0-100.0 % as many minibatches as `both`: some saved part of it" in text
@@ -101,11 +107,11 @@ def test_the_budget_table_says_which_excesses_the_seeds_noise_can_explain():
     reserve = {"a": [0.11, 0.22, 0.33], "b": [0.10, 0.30, 0.27], "c": [0.09, 0.18, 0.27]}
     for name, values in reserve.items():
         key = (name, "flip")
-        scores[key] = {p: [0.9, 0.9, 0.9] for p in (*sim.BUDGET_POLICIES, *sim.RESERVED,
+        scores[key] = {p: [0.9, 0.9, 0.9] for p in (*sim.BUDGET_POLICIES, *sim.CHOSEN_ONLINE,
                                                    sim.ORACLE)}
         scores[key]["never"] = [0.1, 0.2, 0.3]
         scores[key]["both + reserve"] = values
-        for p in (*sim.BUDGET_POLICIES, *sim.RESERVED, sim.ORACLE):
+        for p in (*sim.BUDGET_POLICIES, *sim.CHOSEN_ONLINE, sim.ORACLE):
             shares[(*key, p)] = [0.25] * 3
     text = sim.budget_report(scores, shares, 3, 0.25)
     # b: excesses 0, +50 %, -10 %: mean +13.33 %, standard error 18.56 %
