@@ -211,3 +211,8 @@ def test_budget_reserve(capsys):
         assert reserve["changes"] >= 1 and reserve["trained"] <= budget["trained"]
         assert reserve["brier"] < budget["brier"] - 0.005
         assert f"{reserve['brier']:.4f}" in printed
+    # timed by the loss, without a detector: the flip's losses are trained on at once
+    timed = result["both, budget timed by loss"]
+    assert timed["changes"] is None and timed["trained"] <= budget["trained"]
+    assert timed["brier"] < budget["brier"] - 0.005
+    assert f"{timed['brier']:.4f}" in printed
