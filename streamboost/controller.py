@@ -106,7 +106,7 @@ class BanditCalibratedClassifier(
         With `train_budget`: `"even"` trains whenever the budget can pay; `"loss"` only after
         a minibatch whose mean prequential Brier loss (the model's score) ranks among the
         highest `train_budget` share of the 64 before it, or once more than 4 minibatches'
-        worth of the budget lies unspent (after Zliobaite et al. 2014's budgeted threshold).
+        worth of the budget lies unspent (a budget spent by a moving threshold, as [^4]).
     drift_detector
         A River drift detector, binary ones too (a clone is used; default
         `river.drift.ADWIN()`), fed the model's prequential error: its score on the wrong side
@@ -167,6 +167,8 @@ class BanditCalibratedClassifier(
     [^2]: Oza, N. C. (2005). Online bagging and boosting. IEEE SMC.
     [^3]: Mannor, S. and Shamir, O. (2011). From bandits to experts: on the value of
         side-observations. NeurIPS 24.
+    [^4]: Zliobaite, I., Bifet, A., Pfahringer, B. and Holmes, G. (2014). Active learning with
+        drifting streaming data. IEEE TNNLS 25(1) (a budget spent by an adaptive threshold).
 
     """
 
