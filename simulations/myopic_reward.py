@@ -28,8 +28,8 @@ import math
 import statistics
 import sys
 
-from reporting import grid_parser, mean_and_error, run_grid, write_report
-from thinned_drift import DATASETS, HERE, MAX_ROWS, MODELS
+from reporting import grid_main, mean_and_error
+from thinned_drift import DATASETS, MAX_ROWS, MODELS
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -107,14 +107,8 @@ def _listed(items: list[str]) -> str:
 
 
 def main(argv=None) -> int:
-    args = grid_parser(__doc__.splitlines()[0], MODELS, DATASETS, 5,
-                       HERE / "myopic_reward.md").parse_args(argv)
-    jobs = list(itertools.product(args.models, args.datasets, POLICIES, range(args.seeds)))
-    results = run_grid(run, jobs, args.data_dir, args.jobs)
-    text = report(results, args.models, args.datasets, args.seeds)
-    write_report(args.out, "What the one-step reward sees of calibrating", "myopic_reward.py",
-                 argv, text)
-    return 0
+    return grid_main(argv, __doc__, "myopic_reward.py", "What the one-step reward sees of "
+                     "calibrating", (MODELS, DATASETS, 5), (POLICIES,), run, report)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ grid of runs a report is made from.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import statistics
 import sys
@@ -58,3 +59,22 @@ def run_grid(run: typing.Callable, jobs: list[tuple], data_dir: str | None,
     for (*key, _), result in zip(jobs, runs, strict=True):
         results.setdefault(tuple(key), []).append(result)
     return results
+
+
+def grid_main(argv: list[str] | None, doc: str, script: str, title: str,
+              defaults: tuple[typing.Sequence[str], typing.Sequence[str], int],
+              axes: typing.Sequence[typing.Sequence], run: typing.Callable,
+              report: typing.Callable) -> int:
+    """The `main` of a grid over models, streams, `axes` and seeds: the options
+    (`grid_parser`, with `defaults` = (models, streams, seeds), the first line of `doc` as the
+    description, the report `simulations/<script's stem>.md` by default), `run` for every
+    (model, stream, *axes, seed) (`run_grid`), and the text of `report(results, models,
+    streams, seeds)` written under `title` (`write_report`)."""
+    models, names, seeds = defaults
+    out = Path(__file__).resolve().parent / script.replace(".py", ".md")
+    args = grid_parser(doc.splitlines()[0], models, names, seeds, out).parse_args(argv)
+    jobs = list(itertools.product(args.models, args.datasets, *axes, range(args.seeds)))
+    results = run_grid(run, jobs, args.data_dir, args.jobs)
+    text = report(results, args.models, args.datasets, args.seeds)
+    write_report(args.out, title, script, argv, text)
+    return 0

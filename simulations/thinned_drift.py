@@ -27,15 +27,13 @@ from __future__ import annotations
 import itertools
 import statistics
 import sys
-from pathlib import Path
 
 from drift import drift
-from reporting import grid_parser, run_grid, write_report
+from reporting import grid_main
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
 
-HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 MODELS = ("oza-lr", "ht")
 DRIFTS = ("none", "flip", "prior")
@@ -94,13 +92,8 @@ def report(results: dict, models, names, seeds: int) -> str:
 
 
 def main(argv=None) -> int:
-    args = grid_parser(__doc__.splitlines()[0], MODELS, DATASETS, 3,
-                       HERE / "thinned_drift.md").parse_args(argv)
-    jobs = list(itertools.product(args.models, args.datasets, DRIFTS, LABELS, range(args.seeds)))
-    results = run_grid(run, jobs, args.data_dir, args.jobs)
-    text = report(results, args.models, args.datasets, args.seeds)
-    write_report(args.out, "Thinned rewards on drifting streams", "thinned_drift.py", argv, text)
-    return 0
+    return grid_main(argv, __doc__, "thinned_drift.py", "Thinned rewards on drifting streams",
+                     (MODELS, DATASETS, 3), (DRIFTS, LABELS), run, report)
 
 
 if __name__ == "__main__":

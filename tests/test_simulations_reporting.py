@@ -1,0 +1,43 @@
+"""simulations/reporting.py: the grid every report script runs, and its report."""
+
+from __future__ import annotations
+
+from tests.simulation_loader import load
+
+reporting = load("reporting")
+
+
+def test_grid_main_runs_every_model_stream_axis_and_seed_and_writes_the_report(tmp_path):
+    def run(model, name, arm, seed, data_dir):
+        return f"{model}/{name}/{arm}/{seed}/{data_dir}"
+
+    def report(results, models, names, seeds):
+        rows = [f"{key}: {' '.join(values)}" for key, values in results.items()]
+        return "\n".join([f"{models} {names} {seeds}", *rows])
+
+    out = tmp_path / "grid.md"
+    argv = ["--models", "m1", "m2", "--datasets", "phishing", "--seeds", "2", "--jobs", "1",
+            "--data-dir", "D", "--out", str(out)]
+    doc = "A grid.\n\nMore words."
+    assert reporting.grid_main(argv, doc, "grid.py", "The title", (("m0",), ("weather",), 5),
+                               (("a", "b"),), run, report) == 0
+    text = out.read_text()
+    assert text.startswith("# The title\n\n`python simulations/grid.py --models m1 m2 ")
+    # the results grouped by (model, stream, arm), one per seed, in the jobs' order
+    assert "['m1', 'm2'] ['phishing'] 2\n" in text
+    assert "('m1', 'phishing', 'a'): m1/phishing/a/0/D m1/phishing/a/1/D\n" in text
+    assert "('m2', 'phishing', 'b'): m2/phishing/b/0/D m2/phishing/b/1/D\n" in text
+    assert text.count("/D") == 8
+
+
+def test_grid_main_defaults_name_the_report_after_the_script(monkeypatch):
+    seen = {}
+
+    def write(out, title, script, argv, text):
+        seen.update(out=out, script=script)
+
+    monkeypatch.setattr(reporting, "write_report", write)
+    reporting.grid_main(["--jobs", "1"], "Doc.", "grid.py", "T", (("m",), ("phishing",), 1),
+                        (), lambda *job: 1.0, lambda results, *_: str(results))
+    assert seen["out"] == reporting.Path(reporting.__file__).resolve().parent / "grid.md"
+    assert seen["script"] == "grid.py"
