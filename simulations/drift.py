@@ -88,7 +88,7 @@ from streamboost import (
 )
 from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator, resolve
 from streamboost.datasets.drift import ConceptSwitch, LabelFlip, PriorShift
-from streamboost.experiments.models import make_model, pipeline
+from streamboost.experiments.models import encoding, make_model, pipeline
 
 HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing")
@@ -214,32 +214,33 @@ def drift(kind: str, length: int, name: str = "", seed: int = 0):
 
 
 def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
-        budget: float | None = None) -> tuple[float, float]:
+        budget: float | None = None, model: str = "oza-lr") -> tuple[float, float]:
     """The prequential Brier score of one policy (or, named in CALIBRATORS, one calibrator
     beside the booster with "both") on one drifted stream, and the share of its minibatches
     that trained the booster. With a `budget`, the policy has the three arms and at most that
-    share of the minibatches after the warm-up may train."""
+    share of the minibatches after the warm-up may train. `model`: the base model's name
+    (`streamboost.experiments.models`; Oza boosting of 10 logistic regressions)."""
     if name in GENERATORS:
         length, source = MAX_ROWS, generator(name, seed, MAX_ROWS)
     else:
         length, source = min(MAX_ROWS, datasets.REGISTRY[name].n_rows), name
     stream = datasets.stream(source, seed=seed, drift=drift(kind, length, name, seed),
-                             data_dir=data_dir, encode="onehot")  # categorical: 0/1 columns
+                             data_dir=data_dir, encode=encoding(model))  # linear: 0/1 columns
     if policy in CALIBRATORS or policy in KIND_EWAS + KINDS:
-        wrapper = CalibratedClassifier(make_model("oza-lr", 10, seed), calibrator(policy))
+        wrapper = CalibratedClassifier(make_model(model, 10, seed), calibrator(policy))
     elif budget is not None:
         reserve = RESERVE if policy in RESERVED else 0.0
         timing = "loss" if policy in TIMED else "even"
         policy = policy.removesuffix(" + reserve").removesuffix(" + loss timing")
         if policy == ORACLE:
             policy = SaveThenSpend(budget=budget, drift_batch=int(0.6 * length) // BATCH)
-        wrapper = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
+        wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
                                              batch_size=BATCH, warmup=WARMUP, train_budget=budget,
                                              budget_reserve=reserve, budget_timing=timing,
                                              seed=seed)  # fmt: skip
     else:
         wrapper = BanditCalibratedClassifier(
-            model=make_model("oza-lr", 10, seed), policy=policy, arms=("train", "calibrate"),
+            model=make_model(model, 10, seed), policy=policy, arms=("train", "calibrate"),
             seed=seed,
         )
     model = (preprocessing.StandardScaler() | wrapper if name in GENERATORS
