@@ -518,7 +518,7 @@ class BanditCalibratedClassifier(
         (1 - `train_budget`) quantile of the `LOSS_WINDOW` before it (so about that share of a
         steady stream trains, after its hardest minibatches, and one whose loss rises, after a
         change, trains on every minibatch the saving pays for), or more than `BUDGET_SLACK`
-        minibatches' worth is unspent (the saving is bounded; fewer than 8 losses: trains)."""
+        minibatches' worth is unspent (the saving is bounded; fewer than 8 earlier: trains)."""
         losses = self._batch_losses
         if unspent > BUDGET_SLACK or len(losses) < 9:
             return True
