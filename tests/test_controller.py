@@ -1334,17 +1334,24 @@ def test_a_budget_reserve_is_checked_and_survives_a_pickle():
         BanditCalibratedClassifier(train_budget=0.5, budget_reserve=0.1, drift_detector="adwin")
     with pytest.raises(ValueError, match="drift_detector serves budget_reserve > 0"):
         BanditCalibratedClassifier(train_budget=0.5, drift_detector=FlagAt())
-    rows = phishing(400)
     model = BanditCalibratedClassifier(batch_size=8, warmup=2, train_budget=0.3,
                                        budget_reserve=0.2, seed=3)  # fmt: skip
-    for x, y in rows[:150]:
+    _goes_on_alike_after_a_pickle(model, phishing(400), 150)
+
+
+def _goes_on_alike_after_a_pickle(model, rows, at: int) -> list[str]:
+    """Learn `rows[:at]`, pickle `model`, and check the copy predicts and routes as `model`
+    does over the rest; the arms played."""
+    for x, y in rows[:at]:
         model.learn_one(x, y)
     twin = pickle.loads(pickle.dumps(model))
-    for x, y in rows[150:]:
+    for x, y in rows[at:]:
         assert twin.predict_proba_one(x) == model.predict_proba_one(x)
         model.learn_one(x, y)
         twin.learn_one(x, y)
-    assert [r["arm"] for r in twin.trace] == [r["arm"] for r in model.trace]
+    arms = [r["arm"] for r in model.trace]
+    assert [r["arm"] for r in twin.trace] == arms
+    return arms
 
 
 def test_a_rejected_example_feeds_the_detector_nothing():
@@ -1353,14 +1360,7 @@ def test_a_rejected_example_feeds_the_detector_nothing():
         seed=0,
     )
     rows = phishing(20)
-    for x, y in rows[:10]:
-        model.learn_one(x, y)
-    x = dict(rows[10][0])
-    x[next(iter(x))] = float("nan")
-    with pytest.raises(ValueError, match="is nan"):
-        model.learn_one(x, True)
-    with pytest.raises(ValueError, match="neither pos_label"):
-        model.learn_one(rows[10][0], "maybe")
+    _rejects_a_nan_and_a_third_label(model, rows)
     assert len(model._detector.seen) == 10
     frame = pd.DataFrame([x for x, _ in rows[10:18]])
     frame.iloc[5, 2] = float("inf")
@@ -1461,34 +1461,34 @@ def test_loss_timing_is_checked_and_survives_a_pickle():
     with pytest.raises(ValueError, match="budget_timing='loss' times the spending of a "
                                          "train_budget: set train_budget"):
         BanditCalibratedClassifier(budget_timing="loss")
-    rows = phishing(600)
     model = BanditCalibratedClassifier(batch_size=8, warmup=2, train_budget=0.3,
                                        budget_timing="loss", seed=3)
-    for x, y in rows[:301]:  # mid-minibatch: its loss so far travels too
-        model.learn_one(x, y)
-    twin = pickle.loads(pickle.dumps(model))
-    for x, y in rows[301:]:
-        assert twin.predict_proba_one(x) == model.predict_proba_one(x)
-        model.learn_one(x, y)
-        twin.learn_one(x, y)
-    arms = [r["arm"] for r in model.trace]
-    assert [r["arm"] for r in twin.trace] == arms and "calibrate" in arms
+    # pickled mid-minibatch: its loss so far travels too
+    assert "calibrate" in _goes_on_alike_after_a_pickle(model, phishing(600), 301)
 
 
 def test_a_rejected_example_adds_no_loss():
     model = BanditCalibratedClassifier(batch_size=4, warmup=1, train_budget=0.5,
                                        budget_timing="loss", seed=0)
-    rows = phishing(20)
+    state = _rejects_a_nan_and_a_third_label(
+        model, phishing(20), lambda: (list(model._batch_losses), model._loss_sum,
+                                      model._loss_count))
+    assert state[0] == state[1] and state[0][2] == 2  # two examples into the third minibatch
+
+
+def _rejects_a_nan_and_a_third_label(model, rows, state=lambda: None) -> tuple:
+    """Learn `rows[:10]`, then check `model` rejects the 11th with a NaN feature and with a
+    third label; `state()` read before and after the rejections."""
     for x, y in rows[:10]:
         model.learn_one(x, y)
-    state = (list(model._batch_losses), model._loss_sum, model._loss_count)
+    before = state()
     x = dict(rows[10][0])
     x[next(iter(x))] = float("nan")
     with pytest.raises(ValueError, match="is nan"):
         model.learn_one(x, True)
     with pytest.raises(ValueError, match="neither pos_label"):
         model.learn_one(rows[10][0], "maybe")
-    assert (list(model._batch_losses), model._loss_sum, model._loss_count) == state
+    return before, state()
 
 
 def _tree() -> tree.HoeffdingTreeClassifier:
