@@ -637,6 +637,13 @@ def _run(args: argparse.Namespace) -> int:
         else "no finished minibatch"
     )
     lines.append(("allocation", f"{allocation} of {total} minibatches"))
+    if cell.train_budget is not None:
+        spent = ("evenly" if cell.budget_timing == "even" else
+                 "after the minibatches whose loss ranks highest (--budget-timing loss)")
+        held = (f"; {cell.budget_reserve:.0%} of it held for a change" if cell.budget_reserve
+                else "")
+        lines.append(("train budget", f"{cell.train_budget:.0%} of the minibatches after the "
+                      f"warm-up, spent {spent}{held}"))
     if result.n_rounds is not None:
         lines.append(("rounds measured", f"{result.n_rounds} of {total} minibatches (what the "
                       "policy learned from; each one's scoring is what a bandit costs)"))

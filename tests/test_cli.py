@@ -77,6 +77,8 @@ def test_run_with_a_budget_reserve(capsys):
     allocation = next(line for line in out if "allocation" in line)
     assert "train 10 (20.0%), calibrate 35 (70.0%), both 5 (10.0%) of 50" in allocation
     assert next(line for line in out if "changes flagged" in line).split()[2] == "0"
+    assert next(line for line in out if "train budget" in line).endswith(
+        "spent evenly; 50% of it held for a change")
     for bad in ("1", "-0.1", "x"):
         with pytest.raises(SystemExit):
             main(["run", "--dataset", "phishing", "--train-budget", "0.5", "--budget-reserve", bad])
@@ -89,16 +91,21 @@ def test_run_with_a_budget_reserve(capsys):
 def test_run_with_the_budget_timed_by_the_loss(capsys):
     run = ["run", "--dataset", "phishing", "--policy", "both", "--train-budget", "0.25",
            "--batch-size", "20", "--max-rows", "1000", "--no-progress"]
-    allocations = []
+    allocations, budgets = [], []
     for timing in ("even", "loss"):
         assert main([*run, "--budget-timing", timing]) == 0
         out = capsys.readouterr().out.splitlines()
         allocations.append(next(line for line in out if "allocation" in line))
+        budgets.append(next(line for line in out if "train budget" in line).split("  ")[-1].strip())
     # evenly, one in four of the 40 minibatches after the warm-up trains; timed by the loss,
     # fewer on 1,000 rows (up to 4 minibatches' worth waits for a high loss)
     assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocations[0]
     both = int(allocations[1].split("both ")[1].split()[0])
     assert 6 <= both < 10
+    assert budgets == [
+        "25% of the minibatches after the warm-up, spent evenly",
+        "25% of the minibatches after the warm-up, spent after the minibatches whose loss "
+        "ranks highest (--budget-timing loss)"]
     assert main(["run", "--dataset", "phishing", "--budget-timing", "loss", "--max-rows", "100",
                  "--no-progress"]) == 2  # fmt: skip
     assert "set train_budget" in capsys.readouterr().err
