@@ -1439,6 +1439,27 @@ def test_loss_timing_spends_what_it_saved_once_the_loss_rises():
     assert "bb" not in paced and paced.count("b") >= trained[-1]
 
 
+def test_loss_timing_with_a_reserve_keeps_both_caps():
+    budget, reserve, size, warmup, at = 0.3, 0.5, 8, 2, 705  # the flag: in minibatch 88
+    model = BanditCalibratedClassifier(
+        policy="both", batch_size=size, warmup=warmup, train_budget=budget,
+        budget_reserve=reserve, budget_timing="loss", drift_detector=FlagAt(at), seed=2,
+    )
+    for x, y in phishing(1250):
+        model.learn_one(x, y)
+    arms = [r["arm"] for r in model.trace][warmup:]
+    flagged = (at - 1) // size - warmup
+    trained = 0
+    for n, arm in enumerate(arms, start=1):
+        trained += arm != "calibrate"
+        assert trained <= budget * n  # the budget holds at every point
+        if n <= flagged + 1:  # saving: the reserve's cap, which the timing spends within
+            assert trained <= (1 - reserve) * budget * n
+    assert model.n_drifts == 1
+    # after the flag the saving is spent, within the timing: more than the budget's pace
+    assert arms[flagged + 1 :].count("both") > budget * (len(arms) - flagged - 1)
+
+
 def test_loss_timing_by_minibatch_ranks_the_frames_scores():
     rows, size = phishing(640), 32
     model = BanditCalibratedClassifier(policy="both", batch_size=size, warmup=1,
