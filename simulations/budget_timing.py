@@ -5,15 +5,15 @@ prequential Brier loss ranks in the budget's top share of the 64 before them
 (docs/controller.md, "A compute budget"). It was measured with Oza boosting of 10 logistic
 regressions (`simulations/drift_budget*.md`); this report asks the same of other base models
 (`--models`, names of `streamboost.experiments.models`; a tree gets the categories as strings).
-For each model, stream (the 7 shared ones, first 20,000 rows), drift (a label flip or a prior
-shift at 60 %, as `drift.py` injects them) and seed, at most 25 % of the minibatches after the
+For each model, stream (the 7 shared ones, first 20,000 rows), drift (none, a label flip or a
+prior shift at 60 %, as `drift.py` injects them) and seed, at most 25 % of the minibatches after the
 warm-up train, arms train / calibrate / both: `"both"` and `"never"` spending evenly (the fixed
 policies), `"both"` with the 5 % reserve spent on ADWIN's flag (`budget_reserve`), and `"both"`
 timed by the loss. Each is compared with the best fixed policy, as `drift.py` does.
 
     python simulations/budget_timing.py --data-dir ../shared/data --seeds 3
 
-About 3 minutes on 2 cores. Writes `simulations/budget_timing.md`.
+About 5 minutes on 2 cores. Writes `simulations/budget_timing.md`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from reporting import grid_main, mean_and_error
 from thinned_drift import DATASETS
 
 MODELS = ("oza-lr", "lr", "ht")
-DRIFTS = ("flip", "prior")
+DRIFTS = ("none", "flip", "prior")
 FIXED = ("both", "never")
 CHOSEN = ("both + reserve", "both + loss timing")
 BUDGET = 0.25

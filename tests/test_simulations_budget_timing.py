@@ -50,7 +50,8 @@ def test_the_report_compares_each_model_with_its_best_fixed_policy():
     assert "| a, flip | 0.2000 | 0.2500 | 0.2000 | 0.1800 | +0.00 % | -10.00 % |" in text
     assert "| a, prior | 0.2000 | 0.2500 | 0.2000 | 0.2200 | +0.00 % | +10.00 % |" in text
     ht = text[text.index("### ht"):]
-    assert "`both + loss timing` beats the best fixed policy on 0 of 2 pairs (+10.00 to " \
+    assert "`both + loss timing` beats the best fixed policy on 0 of 3 pairs (+10.00 to " \
            "+10.00 %)." in ht
     # the reserve's seeds disagree (-5 %, +5 %): no excess two standard errors from 0
-    assert "above 0 on 0 of 2 pairs and below 0 on 0" in ht
+    assert "above 0 on 0 of 3 pairs and below 0 on 0" in ht
+    assert "| a, none | 0.2000 |" in ht  # a stationary row too
