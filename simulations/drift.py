@@ -243,9 +243,9 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
             model=make_model(model, 10, seed), policy=policy, arms=("train", "calibrate"),
             seed=seed,
         )
-    model = (preprocessing.StandardScaler() | wrapper if name in GENERATORS
-             else pipeline(wrapper, name))  # no scaler on one-hot indicators (mushroom, krvskp)
-    brier = evaluate.prequential(model, itertools.islice(stream, length)).brier
+    learner = (preprocessing.StandardScaler() | wrapper if name in GENERATORS
+               else pipeline(wrapper, name))  # no scaler on one-hot indicators (mushroom, krvskp)
+    brier = evaluate.prequential(learner, itertools.islice(stream, length)).brier
     counts = getattr(wrapper, "arm_counts", {"both": 1})
     return brier, 1.0 - counts.get("calibrate", 0) / sum(counts.values())
 
@@ -343,7 +343,7 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
          *(f"{p} vs best fixed" for p in CHOSEN_ONLINE), "oracle vs best fixed"],
     )
     wins, worst, oracle_wins, gains = 0, -math.inf, 0, []
-    reserved = {p: [] for p in CHOSEN_ONLINE}  # each one's excess over the best fixed, by pair
+    chosen = {p: [] for p in CHOSEN_ONLINE}  # each one's excess over the best fixed, by pair
     paired = {p: [] for p in CHOSEN_ONLINE}  # (pair, mean and standard error of the seeds' excess)
     for key, by_policy in scores.items():
         means = _means(by_policy)
@@ -358,7 +358,7 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
         oracle_wins += means[ORACLE] < fixed
         gains.append(means[ORACLE] / fixed - 1.0)
         for p in CHOSEN_ONLINE:
-            reserved[p].append(means[p] / fixed - 1.0)
+            chosen[p].append(means[p] / fixed - 1.0)
         cells = " | ".join(f"{means[p]:.4f}" for p in (*BUDGET_POLICIES, *CHOSEN_ONLINE, ORACLE))
         excess = " | ".join(f"{100 * (v / fixed - 1):+.2f} %"
                             for v in (bandit, *(means[p] for p in CHOSEN_ONLINE)))  # fmt: skip
@@ -376,7 +376,7 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
               f"the best fixed policy on {oracle_wins} of {len(scores)} pairs "
               f"({100 * min(gains):+.2f} to {100 * max(gains):+.2f} %): what timing the budget "
               f"could win."]
-    for p, excess in reserved.items():
+    for p, excess in chosen.items():
         lines += ["", (
             f"`{p}` ({CHOSEN_ONLINE[p]}) beats the best fixed policy on "
             f"{sum(e < 0 for e in excess)} of {len(excess)} pairs ({100 * min(excess):+.2f} to "
