@@ -220,19 +220,7 @@ class BanditCalibratedClassifier(
             or not 0.0 < reward_smoothing <= 1.0
         ):
             raise ValueError(f"reward_smoothing must be in (0, 1], got {reward_smoothing!r}")
-        if train_budget is not None and (
-            isinstance(train_budget, bool)
-            or not isinstance(train_budget, numbers.Real)
-            or not 0.0 < train_budget <= 1.0
-        ):
-            raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
-        if budget_timing not in BUDGET_TIMINGS:
-            raise ValueError(
-                f"budget_timing must be one of {BUDGET_TIMINGS}, got {budget_timing!r}")
-        if budget_timing != "even" and train_budget is None:
-            raise ValueError(
-                f"budget_timing={budget_timing!r} times the spending of a train_budget: set "
-                "train_budget")
+        check_budget(train_budget, budget_reserve, budget_timing)
         if reward_map not in MAPPINGS:
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {reward_map!r}")
         check_rollback(rollback, batch_size, reward_examples)
@@ -273,7 +261,7 @@ class BanditCalibratedClassifier(
             )
         self._policy = resolve_policy(policy, self._arms, seed)
         restarts = self._restarts
-        _check_drift_settings(budget_reserve, train_budget, drift_detector, restarts)
+        _check_drift_settings(budget_reserve, drift_detector, restarts)
         # The model learns in place, as in CalibratedClassifier: one a user has already
         # trained keeps what it learned (a clone would start it over, silently).
         self._model = (
@@ -774,16 +762,36 @@ _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm",
                                "reward", "improvements", "rewards"))
 
 
-def _check_drift_settings(reserve, budget, detector, restarts: bool) -> None:
-    """The budget's reserve and the drift detector, which serves it or the restarts."""
+def check_budget(train_budget: float | None, budget_reserve: float, budget_timing: str) -> None:
+    """Raise ValueError, naming the value, unless `train_budget` (None or in (0, 1]),
+    `budget_reserve` (in [0, 1), with a budget when > 0) and `budget_timing` (one of
+    `BUDGET_TIMINGS`, with a budget unless "even") are settings of a compute budget."""
+    if train_budget is not None and (
+        isinstance(train_budget, bool)
+        or not isinstance(train_budget, numbers.Real)
+        or not 0.0 < train_budget <= 1.0
+    ):
+        raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
+    reserve = budget_reserve
     if isinstance(reserve, bool) or not isinstance(reserve, numbers.Real) or not (
         0.0 <= reserve < 1.0
     ):
         raise ValueError(f"budget_reserve must be a number in [0, 1), got {reserve!r}")
-    if reserve and budget is None:
+    if reserve and train_budget is None:
         raise ValueError(
             f"budget_reserve={reserve!r} holds back part of a train_budget: set train_budget"
         )
+    if budget_timing not in BUDGET_TIMINGS:
+        raise ValueError(
+            f"budget_timing must be one of {BUDGET_TIMINGS}, got {budget_timing!r}")
+    if budget_timing != "even" and train_budget is None:
+        raise ValueError(
+            f"budget_timing={budget_timing!r} times the spending of a train_budget: set "
+            "train_budget")
+
+
+def _check_drift_settings(reserve, detector, restarts: bool) -> None:
+    """The drift detector, which serves the budget's reserve or the restarts."""
     if detector is not None:
         if not isinstance(detector, base.DriftDetector | base.BinaryDriftDetector):
             raise TypeError(

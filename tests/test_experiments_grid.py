@@ -106,6 +106,15 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"arms": "train"}, TypeError, "arms must be a sequence of arm names, got 'train'"),
         ({"arms": ("train", "tune")}, ValueError, "arms must be 2 or 3 distinct names"),
         ({"policy": "every-2", "arms": ("train", "both")}, ValueError, "needs the 'calibrate' arm"),
+        ({"train_budget": 0}, ValueError, r"train_budget must be None or in \(0, 1\], got 0"),
+        ({"budget_reserve": 0.1}, ValueError, "budget_reserve=0.1 holds back part of a "
+                                              "train_budget: set train_budget"),
+        ({"train_budget": 0.5, "budget_reserve": 1.0}, ValueError,
+         r"budget_reserve must be a number in \[0, 1\), got 1.0"),
+        ({"budget_timing": "loss"}, ValueError, "budget_timing='loss' times the spending of a "
+                                                "train_budget: set train_budget"),
+        ({"train_budget": 0.5, "budget_timing": "late"}, ValueError,
+         "budget_timing must be one of"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

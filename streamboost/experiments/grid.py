@@ -22,7 +22,7 @@ from river import compose
 from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
 from ..calibration import CALIBRATORS
-from ..controller import BUDGET_TIMINGS, REWARDS, BanditCalibratedClassifier
+from ..controller import REWARDS, BanditCalibratedClassifier, check_budget
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
@@ -239,9 +239,7 @@ class Cell:
         _check_int("reward_start", self.reward_start, 0)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
-        if self.budget_timing not in BUDGET_TIMINGS:
-            raise ValueError(
-                f"budget_timing must be one of {BUDGET_TIMINGS}, got {self.budget_timing!r}")
+        check_budget(self.train_budget, self.budget_reserve, self.budget_timing)
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
         for name in ("counterfactual", "reward_restart"):
             if not isinstance(getattr(self, name), bool):
