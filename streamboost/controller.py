@@ -314,11 +314,10 @@ class BanditCalibratedClassifier(
         self._saving_from = (0, 0)
         self._dense_end = reward_start  # minibatches after the warm-up measured densely: below
         # budget_timing "loss": the last minibatches' mean losses (the newest last), and the
-        # current one's sum and count so far
+        # current one's sum so far (a minibatch ends after batch_size examples, each added)
         self._batch_losses: collections.deque | None = (
             collections.deque(maxlen=LOSS_WINDOW + 1) if budget_timing == "loss" else None)
         self._loss_sum = 0.0
-        self._loss_count = 0
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
@@ -410,7 +409,6 @@ class BanditCalibratedClassifier(
             self._watch(score, positive)
         if self._batch_losses is not None:
             self._loss_sum += (score - positive) ** 2
-            self._loss_count += 1
         # measure: the previous action (or, "holdout", this one), on this example, before
         # anything learns it
         meter = self._meter
@@ -456,9 +454,9 @@ class BanditCalibratedClassifier(
 
     def _start_batch(self) -> None:
         if self._batch_losses is not None:
-            if self._loss_count and self.n_batches > self.warmup:  # a fresh model's: not ranked
-                self._batch_losses.append(self._loss_sum / self._loss_count)
-            self._loss_sum, self._loss_count = 0.0, 0
+            if self.n_batches > self.warmup:  # the warm-up's: a fresh model's, not ranked
+                self._batch_losses.append(self._loss_sum / self.batch_size)
+            self._loss_sum = 0.0
         self._arm = None if self.n_batches < self.warmup else self._policy.select()
         if (
             self.train_budget is not None
@@ -722,7 +720,6 @@ class BanditCalibratedClassifier(
         if self._batch_losses is not None:
             self._loss_sum += sum((score - target) ** 2
                                   for score, target in zip(scores, targets, strict=True))
-            self._loss_count += len(scores)
         meter = self._meter
         held = 0
         if meter.recording:
@@ -765,7 +762,18 @@ _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm",
 def check_budget(train_budget: float | None, budget_reserve: float, budget_timing: str) -> None:
     """Raise ValueError, naming the value, unless `train_budget` (None or in (0, 1]),
     `budget_reserve` (in [0, 1), with a budget when > 0) and `budget_timing` (one of
-    `BUDGET_TIMINGS`, with a budget unless "even") are settings of a compute budget."""
+    `BUDGET_TIMINGS`, with a budget unless "even") are settings of a compute budget.
+
+    Examples
+    --------
+    >>> from streamboost.controller import check_budget
+    >>> check_budget(0.25, 0.05, "loss")
+    >>> check_budget(None, 0.0, "loss")
+    Traceback (most recent call last):
+    ...
+    ValueError: budget_timing='loss' times the spending of a train_budget: set train_budget
+
+    """
     if train_budget is not None and (
         isinstance(train_budget, bool)
         or not isinstance(train_budget, numbers.Real)

@@ -53,7 +53,7 @@ class ArrayMembers(InlineState, abc.ABC):
         self._columns: dict = {}
         self._keys: list = []
         self._width = 0
-        self._frame_columns: tuple = (None, -1, [])  # `frame`'s last columns and positions
+        self._frame_columns: tuple = _no_frame_columns()  # `frame`'s last columns, positions
         self._x: dict | None = None  # a copy of the last example scored, None once it learns
 
     # ------------------------------------------------------------------ features
@@ -151,7 +151,7 @@ class ArrayMembers(InlineState, abc.ABC):
 
     def __getstate__(self) -> dict:
         # a pickle keeps no cache of the last frame's columns (a pandas Index)
-        return {**get_state(self, slot_names(type(self))), "_frame_columns": (None, -1, [])}
+        return {**get_state(self, slot_names(type(self))), "_frame_columns": _no_frame_columns()}
 
     def copy(self) -> ArrayMembers:
         """An independent copy for scoring (the booster's frozen snapshots), which does not
@@ -159,7 +159,7 @@ class ArrayMembers(InlineState, abc.ABC):
         and containers copied, without a pickle's round trip (a tenth of its cost) and without
         reading this object's `__dict__` (it has none: `streamboost.state`)."""
         state = self.__getstate__() if self._scoring is None else get_state(self, self._scoring)
-        return new_from(type(self), {**state, "_x": None, "_frame_columns": (None, -1, [])})
+        return new_from(type(self), {**state, "_x": None, "_frame_columns": _no_frame_columns()})
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
@@ -247,3 +247,8 @@ def _not_numeric(x: dict) -> TypeError:
         f"feature {bad!r} is {x.get(bad)!r}; the vectorised members take numbers only (encode "
         "nominal features first, or use engine='reference')"
     )
+
+
+def _no_frame_columns() -> tuple:
+    """`ArrayMembers.frame`'s cache when it has seen no frame (a fresh list each time)."""
+    return (None, -1, [])
