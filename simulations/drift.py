@@ -75,7 +75,7 @@ import sys
 import typing
 from pathlib import Path
 
-from reporting import mean_and_error, write_report
+from reporting import mean_and_error, run_grid, write_report
 from river import preprocessing
 from river.datasets import synth
 
@@ -466,18 +466,9 @@ def grid(run_one: typing.Callable, args, kinds: typing.Sequence[str],
          labels: typing.Sequence[str], *extra) -> dict:
     """`run_one(name, kind, label, seed, args.data_dir, *extra)` for every stream of
     `args.datasets`, drift kind, label and seed below `args.seeds`, `args.jobs` at a time: the
-    results as (stream, kind, label) -> [one per seed]."""
-    import joblib
-
+    results as (stream, kind, label) -> [one per seed] (`reporting.run_grid`)."""
     jobs = list(itertools.product(args.datasets, kinds, labels, range(args.seeds)))
-    results = joblib.Parallel(n_jobs=args.jobs)(
-        joblib.delayed(run_one)(name, kind, label, seed, args.data_dir, *extra)
-        for name, kind, label, seed in jobs
-    )
-    by_key: dict = {}
-    for (name, kind, label, _), result in zip(jobs, results, strict=True):
-        by_key.setdefault((name, kind, label), []).append(result)
-    return by_key
+    return run_grid(run_one, jobs, args.data_dir, args.jobs, *extra)
 
 
 if __name__ == "__main__":

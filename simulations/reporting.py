@@ -49,12 +49,13 @@ def grid_parser(description: str, models: typing.Sequence[str], names: typing.Se
 
 
 def run_grid(run: typing.Callable, jobs: list[tuple], data_dir: str | None,
-             n_jobs: int) -> dict:
-    """`run(*job, data_dir)` for every job, on `n_jobs` processes (joblib), each result listed
-    under its job without the last item (the seed), in the jobs' order."""
+             n_jobs: int, *extra) -> dict:
+    """`run(*job, data_dir, *extra)` for every job, on `n_jobs` processes (joblib), each result
+    listed under its job without the last item (the seed), in the jobs' order."""
     import joblib
 
-    runs = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(run)(*job, data_dir) for job in jobs)
+    runs = joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(run)(*job, data_dir, *extra)
+                                          for job in jobs)
     results: dict = {}
     for (*key, _), result in zip(jobs, runs, strict=True):
         results.setdefault(tuple(key), []).append(result)
