@@ -341,6 +341,50 @@ def test_a_copy_predicts_as_the_original_did_and_learns_on_its_own(name):
     assert frozen.predict_one(0.1) > expected[5] and cal.n_seen == 700
 
 
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_a_pair_predicts_each_calibrators_floats(name):
+    # The reward scores a round with the calibrator before and after it: `_predict_pair` may
+    # share their work (Platt's feature) but must give each one's `_predict_many`, bit for bit.
+    scores = np.array([0.0, 1e-9, 0.25, 0.5, 0.75, 1.0 - 1e-9, 1.0, *np.linspace(0, 1, 57)])
+    before = trained(name, 300, seed=6)
+    after = before.copy()
+    for s in np.linspace(0.05, 0.95, 40).tolist():
+        after.learn_one(s, s < 0.3)  # a different map
+    pair = before._predict_pair(after, scores)
+    assert pair.shape == (2, len(scores))
+    assert pair[0].tolist() == before._predict_many(scores).tolist()
+    assert pair[1].tolist() == after._predict_many(scores).tolist()
+    assert pair[0].tolist() != pair[1].tolist()
+
+
+def test_a_platt_pair_of_other_features_predicts_each_its_own():
+    from streamboost.calibration import OnlinePlattCalibrator
+
+    scores = np.linspace(0.0, 1.0, 33)
+    pairs = [(OnlinePlattCalibrator(), OnlinePlattCalibrator(feature="score")),
+             (OnlinePlattCalibrator(eps=1e-3), OnlinePlattCalibrator()),
+             (OnlinePlattCalibrator(), make("beta"))]
+    for before, after in pairs:
+        for s in np.linspace(0.05, 0.95, 30).tolist():
+            before.learn_one(s, s > 0.4)
+            after.learn_one(s, s > 0.6)
+        pair = before._predict_pair(after, scores)
+        assert pair[0].tolist() == before._predict_many(scores).tolist()
+        assert pair[1].tolist() == after._predict_many(scores).tolist()
+
+
+def test_platts_copy_is_the_bases():
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.calibration.base import Calibrator
+
+    cal = trained("platt", 200, seed=7)
+    fast, generic = cal.copy(), Calibrator.copy(cal)
+    assert type(fast) is OnlinePlattCalibrator
+    assert {n: getattr(fast, n) for n in cal._ATTRIBUTES} == {
+        n: getattr(generic, n) for n in cal._ATTRIBUTES}
+    assert fast._theta is not cal._theta  # the one mutable attribute
+
+
 @pytest.mark.parametrize("name", ["histogram", "isotonic", "beta", "ewa"])
 def test_fit_forgets_and_replays_the_batch_through_a_fresh_calibrator(name):
     rng = random.Random(5)

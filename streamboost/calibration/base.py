@@ -155,6 +155,12 @@ class Calibrator(Checkpointable, base.Base):
         # checked scores (a float array in [0, 1]); subclasses vectorise it
         return np.array([self._predict(s) for s in scores.tolist()], dtype=float)
 
+    def _predict_pair(self, other: Calibrator, scores: np.ndarray) -> np.ndarray:
+        """`_predict_many` of this calibrator and of `other` (two that have learned), as the
+        rows of one array: the controller's reward scores a round with two calibrators.
+        Subclasses may share the work the two do alike; the floats must stay the same."""
+        return np.array((self._predict_many(scores), other._predict_many(scores)))
+
 
 _NUMBERS = (float, int, bool)
 

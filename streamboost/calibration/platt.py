@@ -313,6 +313,15 @@ class OnlinePlattCalibrator(Calibrator):
         fresh._theta = [float(A), float(B), *curvature, n_pos, n_neg]
         set_state(self, get_state(fresh, self._ATTRIBUTES))
 
+    def copy(self) -> OnlinePlattCalibrator:
+        # the base's copy, knowing that the state list is the one mutable attribute: the
+        # controller copies its calibrator on every measured minibatch
+        new = object.__new__(type(self))
+        for name in self._ATTRIBUTES:  # not through __dict__, which would materialise it
+            object.__setattr__(new, name, getattr(self, name))
+        new._theta = self._theta.copy()
+        return new
+
     def _feature(self, s: float) -> float:
         return _feature(s, self._consts)
 
@@ -320,12 +329,22 @@ class OnlinePlattCalibrator(Calibrator):
         return _PREDICT(self._theta, self._consts, score)
 
     def _predict_many(self, s: np.ndarray) -> np.ndarray:
+        return expit(-(self._theta[_A_] * self._features(s) + self._theta[_B_]))
+
+    def _predict_pair(self, other: Calibrator, s: np.ndarray) -> np.ndarray:
+        if type(other) is not type(self) or (other.feature, other.eps) != (self.feature, self.eps):
+            return super()._predict_pair(other, s)
+        # the feature once for both maps; elementwise, the same floats as two `_predict_many`
+        a, b = self._theta, other._theta
+        slopes = np.array(((a[_A_],), (b[_A_],)))
+        return expit(-(slopes * self._features(s) + np.array(((a[_B_],), (b[_B_],)))))
+
+    def _features(self, s: np.ndarray) -> np.ndarray:
+        """The map's input u of each score: its logit (clipped to [eps, 1 - eps]) or itself."""
         if self.feature == "logit":
             c = np.minimum(np.maximum(s, self.eps), 1.0 - self.eps)  # np.clip, without its wrapper
-            u = np.log(c) - np.log1p(-c)
-        else:
-            u = s
-        return expit(-(self._theta[_A_] * u + self._theta[_B_]))
+            return np.log(c) - np.log1p(-c)
+        return s
 
     def _update(self, score: float, positive: bool) -> None:
         # the base's `_learn` and count in one call: every example of a wrapper comes here
