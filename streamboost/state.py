@@ -58,6 +58,7 @@ __all__ = [
     "get_state",
     "inline_dumps",
     "new_from",
+    "one_level",
     "set_state",
     "slot_names",
 ]
@@ -92,12 +93,13 @@ def set_state(obj, state: typing.Mapping[str, typing.Any]) -> None:
         object.__setattr__(obj, name, value)
 
 
-def _one_level(value):
-    return value.copy() if isinstance(value, np.ndarray | list | dict) else value
+def one_level(value):
+    """A copy of `value` one level deep if it is a numpy array, a list or a dict; else `value`."""
+    return value.copy() if isinstance(value, (np.ndarray, list, dict)) else value
 
 
 def new_from(cls: type, state: typing.Mapping[str, typing.Any],
-             copied: typing.Callable = _one_level):
+             copied: typing.Callable = one_level):
     """A new object of class `cls` (its `__init__` not called) with the attributes of `state`,
     each passed through `copied`; by default numpy arrays, lists and dicts are copied one level
     deep and everything else is shared."""

@@ -13,7 +13,7 @@ import typing
 import numpy as np
 
 from ..kernels import compiled
-from ..state import InlineState, get_state, new_from, slot_names
+from ..state import InlineState, get_state, new_from, one_level, slot_names
 from ..validation import matrix
 
 __all__ = ["ArrayMembers"]
@@ -158,8 +158,15 @@ class ArrayMembers(InlineState, abc.ABC):
         learn: the attributes scoring reads (`_scoring`; None: the whole pickled state), arrays
         and containers copied, without a pickle's round trip (a tenth of its cost) and without
         reading this object's `__dict__` (it has none: `streamboost.state`)."""
-        state = self.__getstate__() if self._scoring is None else get_state(self, self._scoring)
-        return new_from(type(self), {**state, "_x": None, "_frame_columns": _no_frame_columns()})
+        if self._scoring is None:
+            state = {**self.__getstate__(), "_x": None, "_frame_columns": _no_frame_columns()}
+            return new_from(type(self), state)
+        new = object.__new__(type(self))  # `new_from`, without building a dict of the state
+        for name in self._scoring:
+            object.__setattr__(new, name, one_level(getattr(self, name)))
+        new._x = None
+        new._frame_columns = _no_frame_columns()
+        return new
 
     def _add_column(self, key) -> None:
         self._columns[key] = len(self._keys)
