@@ -149,7 +149,7 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         state changes. Policies whose estimates need the probability of observing an arm
         (`side_observations = False`, e.g. `Exp3`) accept one arm per round only.
         """
-        if not isinstance(rewards, typing.Mapping) or not rewards:
+        if (type(rewards) is not dict and not isinstance(rewards, typing.Mapping)) or not rewards:
             raise ValueError(f"rewards must be a non-empty mapping arm -> reward, got {rewards!r}")
         if len(rewards) > 1 and not self.side_observations:
             raise ValueError(
