@@ -301,6 +301,8 @@ class BanditCalibratedClassifier(
         self._waiting: list[tuple] = []
         # rollback "holdout": the current minibatch's scored examples, as (x, y, positive, kwargs)
         self._held_out: list[tuple] = []
+        # the current minibatch's examples for the meter, while it is recording
+        self._seen: list[tuple] = []
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
@@ -401,7 +403,9 @@ class BanditCalibratedClassifier(
         # Everything is checked before a policy selects or anything learns (an x just scored by
         # predict_proba_one was checked there).
         positive = self._labels.is_positive(y)
-        score, x = self._scorer.take(x)  # a bad x or model output raises; x: a checked copy
+        # a bad x or model output raises; `taken`: x, or the scorer's copy of it
+        score, taken = self._scorer.take(x)
+        owned, x = taken is not x, taken
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
@@ -409,16 +413,16 @@ class BanditCalibratedClassifier(
             self._watch(score, positive)
         if self._batch_losses is not None:
             self._loss_sum += (score - positive) ** 2
-        # measure: the previous action (or, "holdout", this one), on this example, before
-        # anything learns it
+        # measure: the previous action (or, "holdout", this one), on this example's score
+        # before anything learns it; the meter records the minibatch's examples as it ends
         meter = self._meter
         if meter.recording:
-            if not meter.holds_out:
-                meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
-            elif self._in_batch in meter.sample:  # "holdout": only these, learned at the end
-                x = dict(x)
+            held = meter.holds_out and self._in_batch in meter.sample
+            if not owned and (held or meter.keeps_rows):
+                x = dict(x)  # kept past this call: the caller may refill its dict
+            self._seen.append((x, score, positive, self.c_fp, self.c_fn))
+            if held:  # "holdout": only these, learned at the end
                 self._held_out.append((x, y, positive, kwargs))
-                meter.observe(self._in_batch, x, score, positive, (self.c_fp, self.c_fn))
                 self._next_example()
                 return
         try:
@@ -565,6 +569,9 @@ class BanditCalibratedClassifier(
     def _close_round(self, record: dict) -> None:
         """The minibatch's end: learn what waited for it, score the round measured on it (route
         -> measure -> update) and record it in `record`."""
+        if self._seen:
+            self._meter.observe(self._seen)
+            self._seen = []
         if self._held:  # the round scored on this minibatch is scored after the model learns them
             self._learn(self._held)
         held_scores = self._score_held_out()  # rollback "holdout": the round's "after"
@@ -596,7 +603,7 @@ class BanditCalibratedClassifier(
         lost = sum(len(x) if kwargs is None else 1  # a frame that waited, or one example
                    for x, _, kwargs in self._held + self._waiting)
         lost += len(self._held_out)
-        self._held, self._waiting, self._held_out = [], [], []
+        self._held, self._waiting, self._held_out, self._seen = [], [], [], []
         self._meter.drop()
         self._scorer.forget()
         return lost
@@ -723,10 +730,10 @@ class BanditCalibratedClassifier(
         meter = self._meter
         held = 0
         if meter.recording:
-            rows = records(X)
-            costs = (self.c_fp, self.c_fn)
-            for i, (x, score, target) in enumerate(zip(rows, scores, targets, strict=True)):
-                meter.observe(i, x, score, target, costs)
+            rows = records(X)  # new dicts
+            c_fp, c_fn = self.c_fp, self.c_fn
+            meter.observe([(x, score, target, c_fp, c_fn)
+                           for x, score, target in zip(rows, scores, targets, strict=True)])
             if scored.table is not None:
                 meter.lend(scored.table)
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored

@@ -271,11 +271,12 @@ class PairedReward(InlineState):
     """Measures the controller's rewards: snapshots, paired losses, the reward scale.
 
     The controller calls `begin` when a minibatch starts that is measured or scores a round
-    (`recording`), `observe` for each of its examples while `recording` (before anything
-    learns it), `shadow` when a `"train"` minibatch's calibrator would have learned, and `end`
-    when any minibatch ends, which returns the rewards of the round that was scored on it, if
-    any. `observe` only records; `end` scores the whole sample at once (one matrix product per
-    frozen array booster, vectorised calibrators and losses).
+    (`recording`), `shadow` when a `"train"` minibatch's calibrator would have learned,
+    `observe` with the examples of a minibatch that was `recording` (their scores from before
+    anything learned them) as it ends, and `end` when any minibatch ends, which returns the
+    rewards of the round that was scored on it, if any. `observe` only records; `end` scores the
+    whole sample at once (one matrix product per frozen array booster, vectorised calibrators
+    and losses).
 
     Parameters
     ----------
@@ -315,8 +316,7 @@ class PairedReward(InlineState):
     >>> meter.end((0.0, 1.0)) is None  # nothing was being scored yet
     True
     >>> meter.begin(True, None, names, (), model=None, calibrator=calibrator)
-    >>> for i, (s, y) in enumerate([(0.9, False), (0.8, False)]):
-    ...     meter.observe(i, {}, s, y, (1.0, 1.0))
+    >>> meter.observe([({}, 0.9, False, 1.0, 1.0), ({}, 0.8, False, 1.0, 1.0)])
     >>> arm, arms, scored, improvements, rewards = meter.end((0.0, 1.0))
     >>> scored, improvements[0], improvements[1] > 0, rewards[1] > 0.5
     (('train', 'both'), 0.0, True, True)
@@ -352,6 +352,8 @@ class PairedReward(InlineState):
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
         self._shadow = None
+        self._keeps_rows = False  # whether `observe` keeps the examples (`begin` decides)
+        self._costs = loss == "expected-cost"  # whether it records their cost thresholds
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
               measured: tuple[int, ...], model, calibrator) -> None:
@@ -369,6 +371,10 @@ class PairedReward(InlineState):
         self.holding = copy and self.rollback == "defer"
         frozen = copy and not self.holding
         self._model_start = FrozenScorer(model, self.score_key) if frozen else None
+        r = self._round  # being scored on this minibatch: a frozen or deferred model scores
+        # the examples it records at the minibatch's end, from copies of them
+        self._keeps_rows = r is not None and (
+            r.model_before is not None or frozen or r.held_by is not None)
         self._calibrator_start = calibrator.copy() if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -406,21 +412,34 @@ class PairedReward(InlineState):
         )
         self.recording = True
 
-    def observe(self, position: int, x: dict, score: float, positive: bool,
-                costs: tuple[float, float]) -> None:
-        """Record one example of the current minibatch for the round being measured on it:
-        `score` is the live model's score of `x`, before anything learns `x`."""
+    def observe(self, examples: list[tuple]) -> None:
+        """Record the current minibatch's examples for the round being measured on it, once
+        the minibatch has seen them all: (x, score, positive, c_fp, c_fn) of each, in order,
+        `score` the live model's score of `x` before anything learned `x` (a copy of `x` that
+        no one changes: a frozen or deferred model scores it at the minibatch's end)."""
         r = self._round
-        if r is None or position not in self.sample:
+        if r is None:
             return
-        if r.model_before is not None or self._model_start is not None or (
-            r.held_by is not None and not self.holds_out
-        ):  # a frozen or deferred model scores it at the minibatch's end
-            r.rows.append(dict(x))
-        r.scores.append(score)
-        r.positives.append(positive)
-        if self.loss == "expected-cost":
-            r.thresholds.append(cost_threshold(*costs))  # c_FP / (c_FP + c_FN), no overflow
+        sample = self.sample
+        if type(sample) is range and sample.start == 0 and sample.step == 1:
+            examples = examples[: sample.stop]  # the usual sample: a prefix, or every example
+        else:
+            examples = [e for position, e in enumerate(examples) if position in sample]
+        if not examples:
+            return
+        xs, scores, positives, c_fp, c_fn = zip(*examples, strict=True)
+        if self._keeps_rows:
+            r.rows.extend(xs)
+        r.scores.extend(scores)
+        r.positives.extend(positives)
+        if self._costs:  # c_FP / (c_FP + c_FN) of each example, no overflow
+            r.thresholds.extend(map(cost_threshold, c_fp, c_fn))
+
+    @property
+    def keeps_rows(self) -> bool:
+        """Whether `observe` keeps the examples themselves (a frozen or deferred model scores
+        them), not only their scores: their dicts must not change until the minibatch ends."""
+        return self._keeps_rows
 
     def lend(self, table: np.ndarray) -> None:
         """By minibatch, after `observe` has recorded a whole minibatch: `table`, the live
@@ -493,11 +512,15 @@ class PairedReward(InlineState):
         # after, columns = model before and after (one column when no model was copied)
         k = len(scores)
         flat = scores.ravel()
-        probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
+        if cal_before._n_seen and cal_after._n_seen:
+            probabilities = cal_before._predict_pair(cal_after, flat)
+        else:
+            probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
         loss = losses(self.loss, probabilities.reshape(2, k, -1), positive, threshold)
-        mean = loss.sum(axis=-1) / loss.shape[-1]  # ndarray.mean's sum and division, unwrapped
+        # ndarray.mean's sum and division, unwrapped; then Python's floats (the same numbers)
+        mean = (loss.sum(axis=-1) / loss.shape[-1]).tolist()
         pairs = {"train": (0, k - 1), "calibrate": (1, 0), "both": (1, k - 1)}
-        return [float(mean[0, 0] - mean[pairs[name]]) for name in r.names]
+        return [mean[0][0] - mean[i][j] for i, j in (pairs[name] for name in r.names)]
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
         """The round's improvements as rewards for a policy of range `reward_range` (None: any

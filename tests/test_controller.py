@@ -165,6 +165,61 @@ def assert_train_rounds(rounds, data, size, boosters, calibrators):
             assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
 
 
+class TrainThenCalibrate(AlwaysTrain):
+    def _reset(self) -> None:
+        self.selected = 0
+
+    def _select(self) -> int:
+        self.selected += 1
+        return 0 if self.selected % 2 else 1  # "train", then "calibrate", in turn
+
+
+def test_a_train_round_scored_on_a_calibrating_minibatch_pairs_the_copy_with_the_live_model():
+    """A "train" minibatch t scored on a "calibrate" minibatch t + 1, where the model stands
+    still and its live scores are the "after" (no copy is taken then): by hand, the booster at
+    t and t + 1, the live calibrator as t began and a shadow that learned t's scores."""
+    data = phishing(240)
+    size = 20
+    model = BanditCalibratedClassifier(
+        model=booster(), policy=TrainThenCalibrate(n_arms=3), batch_size=size, warmup=0,
+        reward_examples=size,
+    )
+    raw, live = booster(), model.calibrator_.clone()
+    boosters, before, shadows = [], [], []
+    for i, (x, y) in enumerate(data):
+        t = i // size
+        if i % size == 0:
+            boosters.append(pickle.loads(pickle.dumps(raw)))
+            before.append(pickle.loads(pickle.dumps(live)))
+            shadows.append(pickle.loads(pickle.dumps(live)))
+        score = raw.score_one(x)
+        if t % 2 == 0:  # "train": the shadow learns what the calibrator would have
+            shadows[-1].learn_one(score, y)
+        else:
+            live.learn_one(score, y)
+        model.learn_one(x, y)
+        if t % 2 == 0:
+            raw.learn_one(x, y)
+
+    def p(c, b, x):  # an untrained calibrator passes the score
+        return c.predict_one(b.score_one(x)) if c.n_seen else b.score_one(x)
+
+    rounds = [r for r in model.trace if r["rewarded_arm"] == "train"]
+    assert len(rounds) == len(data) // size // 2
+    for record in rounds:
+        t = record["rewarded_batch"]
+        batch = data[(t + 1) * size : (t + 2) * size]
+        b0, b1, c0, c1 = boosters[t], boosters[t + 1], before[t], shadows[t]
+        assert (c0.n_seen > 0) == (t > 0)  # the live calibrator learned minibatches t - 1, ...
+        models = {"train": (c0, b1), "calibrate": (c1, b0), "both": (c1, b1)}
+        for arm, (c, b) in models.items():
+            expected = sum(
+                log_loss(p(c0, b0, x), y) - log_loss(p(c, b, x), y) for x, y in batch
+            ) / size
+            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+    assert any(abs(r["improvements"]["train"]) > 1e-4 for r in rounds)
+
+
 def test_a_both_minibatch_scores_every_arm_against_the_live_calibrator():
     """The action "both": the calibrator that learned minibatch t is the live one, so the four
     models on minibatch t + 1 are (booster t or t + 1) x (calibrator t or t + 1), both replayed
@@ -1574,3 +1629,27 @@ def test_auto_rollback_never_picks_a_holdout_that_cannot_be(batch_size, reward_e
     expected = (tree_model and (reward_every == 1 or reward_start > 0) and "calibrate" in arms
                 and batch_size >= 2 and (reward_examples is None or reward_examples < batch_size))
     assert controller.rollback_ == ("holdout" if expected else "copy")
+
+
+@pytest.mark.parametrize("kind", ["booster", "river"])
+def test_a_caller_that_refills_its_dict_after_learning_changes_no_reward(kind):
+    # The reward scores recorded examples at the next minibatch's end: it keeps its own copy of
+    # a caller's dict (with array members, the scorer's copy, which no one changes).
+    def make():
+        model = booster() if kind == "booster" else linear_model.LogisticRegression()
+        return BanditCalibratedClassifier(model=model, policy="discounted-ucb", batch_size=8,
+                                          seed=0)
+
+    fresh, refilled = make(), make()
+    buffer: dict = {}
+    for x, y in phishing(400):
+        fresh.predict_proba_one(x)
+        fresh.learn_one(x, y)
+        buffer.clear()
+        buffer.update(x)  # one dict object, refilled for every example
+        refilled.predict_proba_one(buffer)
+        refilled.learn_one(buffer, y)
+        for key in buffer:
+            buffer[key] = 1e3  # the caller reuses it before the round is scored
+    assert refilled.n_batches == 50 and list(refilled.trace) == list(fresh.trace)
+    assert any(r["rewards"] for r in fresh.trace)
