@@ -405,7 +405,6 @@ class BanditCalibratedClassifier(
         positive = self._labels.is_positive(y)
         # a bad x or model output raises; `taken`: x, or the scorer's copy of it
         score, taken = self._scorer.take(x)
-        owned, x = taken is not x, taken
         self._labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
@@ -418,20 +417,20 @@ class BanditCalibratedClassifier(
         meter = self._meter
         if meter.recording:
             held = meter.holds_out and self._in_batch in meter.sample
-            if not owned and (held or meter.keeps_rows):
-                x = dict(x)  # kept past this call: the caller may refill its dict
-            self._seen.append((x, score, positive, self.c_fp, self.c_fn))
+            if taken is x and (held or meter.keeps_rows):
+                taken = dict(x)  # the caller's, kept past this call: it may refill it
+            self._seen.append((taken, score, positive, self.c_fp, self.c_fn))
             if held:  # "holdout": only these, learned at the end
-                self._held_out.append((x, y, positive, kwargs))
+                self._held_out.append((taken, y, positive, kwargs))
                 self._next_example()
                 return
         try:
             if self._route == "both" and not meter.holding:
                 # `_route_one`'s usual route (every minibatch of "both"), without the call
-                self._model.learn_one(x, positive if self._bools else y, **kwargs)
+                self._model.learn_one(taken, positive if self._bools else y, **kwargs)
                 self._calibrator._update(score, positive)
             else:
-                self._route_one(x, y, score, positive, kwargs)
+                self._route_one(taken, y, score, positive, kwargs)
         finally:  # a model that raises: the example still counts (the meter has seen it)
             self._in_batch += 1
             if self._in_batch == self.batch_size:
