@@ -1653,3 +1653,28 @@ def test_a_caller_that_refills_its_dict_after_learning_changes_no_reward(kind):
             buffer[key] = 1e3  # the caller reuses it before the round is scored
     assert refilled.n_batches == 50 and list(refilled.trace) == list(fresh.trace)
     assert any(r["rewards"] for r in fresh.trace)
+
+
+@pytest.mark.parametrize(("sample", "kept"), [
+    ({0, 2, 5, 7}, [0, 2, 5, 7]),  # reward_examples spread over the minibatch
+    (range(3), [0, 1, 2]),  # a prefix ("holdout", or a sample of the first examples)
+    (range(10), list(range(10))),  # every example
+    (range(2, 9, 3), [2, 5, 8]),  # any other range, by membership
+])
+def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample, kept):
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.decision import cost_threshold
+
+    calibrator = OnlinePlattCalibrator()
+    meter = PairedReward("expected-cost", 0.05, sample, model_free=True)
+    names = ("train", "both")
+    meter.begin(True, 1, names, (0, 1), model=None, calibrator=calibrator)
+    meter.end((0.0, 1.0))  # minibatch 0 measured: its round is scored on the next
+    meter.begin(True, None, names, (), model=None, calibrator=calibrator)
+    examples = [({"i": i}, i / 10, i % 2 == 0, 1.0 + i, 2.0) for i in range(10)]
+    meter.observe(examples)
+    r = meter._round
+    assert r.scores == [i / 10 for i in kept] and r.positives == [i % 2 == 0 for i in kept]
+    assert r.thresholds == [cost_threshold(1.0 + i, 2.0) for i in kept]  # c_FP / (c_FP + c_FN)
+    assert r.thresholds[0] == pytest.approx((1.0 + kept[0]) / (3.0 + kept[0]))
+    assert r.rows == []  # model-free: no model scores the examples again
