@@ -165,6 +165,25 @@ def assert_train_rounds(rounds, data, size, boosters, calibrators):
             assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
 
 
+def calibrated_score(c, b, x) -> float:
+    """Calibrator `c` of booster `b`'s score of `x`, as the controller predicts it (an
+    untrained calibrator passes the score)."""
+    return c.predict_one(b.score_one(x)) if c.n_seen else b.score_one(x)
+
+
+def assert_four_models(record, batch, b0, b1, c0, c1):
+    """Each arm's improvement in `record` on `batch`, by hand: the pair (calibrator, booster)
+    of the arm against (`c0`, `b0`), calibrator `c1` and booster `b1` being what the
+    action left."""
+    models = {"train": (c0, b1), "calibrate": (c1, b0), "both": (c1, b1)}
+    for arm, (c, b) in models.items():
+        expected = sum(
+            log_loss(calibrated_score(c0, b0, x), y) - log_loss(calibrated_score(c, b, x), y)
+            for x, y in batch
+        ) / len(batch)
+        assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+
+
 class TrainThenCalibrate(AlwaysTrain):
     def _reset(self) -> None:
         self.selected = 0
@@ -201,9 +220,6 @@ def test_a_train_round_scored_on_a_calibrating_minibatch_pairs_the_copy_with_the
         if t % 2 == 0:
             raw.learn_one(x, y)
 
-    def p(c, b, x):  # an untrained calibrator passes the score
-        return c.predict_one(b.score_one(x)) if c.n_seen else b.score_one(x)
-
     rounds = [r for r in model.trace if r["rewarded_arm"] == "train"]
     assert len(rounds) == len(data) // size // 2
     for record in rounds:
@@ -211,12 +227,7 @@ def test_a_train_round_scored_on_a_calibrating_minibatch_pairs_the_copy_with_the
         batch = data[(t + 1) * size : (t + 2) * size]
         b0, b1, c0, c1 = boosters[t], boosters[t + 1], before[t], shadows[t]
         assert (c0.n_seen > 0) == (t > 0)  # the live calibrator learned minibatches t - 1, ...
-        models = {"train": (c0, b1), "calibrate": (c1, b0), "both": (c1, b1)}
-        for arm, (c, b) in models.items():
-            expected = sum(
-                log_loss(p(c0, b0, x), y) - log_loss(p(c, b, x), y) for x, y in batch
-            ) / size
-            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+        assert_four_models(record, batch, b0, b1, c0, c1)
     assert any(abs(r["improvements"]["train"]) > 1e-4 for r in rounds)
 
 
@@ -240,20 +251,12 @@ def test_a_both_minibatch_scores_every_arm_against_the_live_calibrator():
         model.learn_one(x, y)
         raw.learn_one(x, y)
 
-    def p(c, b, x):  # the controller's fallback: an untrained calibrator passes the score
-        return c.predict_one(b.score_one(x)) if c.n_seen else b.score_one(x)
-
     rounds = [r for r in model.trace if r["improvements"] is not None]
     assert len(rounds) == len(data) // size - 1 and rounds[0]["rewarded_arm"] == "both"
     for t, record in enumerate(rounds):
         batch = data[(t + 1) * size : (t + 2) * size]
         b0, b1, c0, c1 = boosters[t], boosters[t + 1], calibrators[t], calibrators[t + 1]
-        models = {"train": (c0, b1), "calibrate": (c1, b0), "both": (c1, b1)}
-        for arm, (c, b) in models.items():
-            expected = sum(
-                log_loss(p(c0, b0, x), y) - log_loss(p(c, b, x), y) for x, y in batch
-            ) / size
-            assert record["improvements"][arm] == pytest.approx(expected, abs=1e-12), arm
+        assert_four_models(record, batch, b0, b1, c0, c1)
 
 
 def test_without_counterfactuals_only_the_action_is_scored():
