@@ -667,6 +667,7 @@ class BanditCalibratedClassifier(
         if not (self._held or self._waiting or self._held_out):
             return
         self._meter.drop()
+        self._seen = []  # recorded for a round now dropped
         try:
             self._learn(self._held)
             self._learn(self._waiting)

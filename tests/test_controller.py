@@ -957,9 +957,10 @@ def test_flush_teaches_what_waits_and_measuring_resumes():
     for x, y in data[:205]:  # halfway through a minibatch whose examples wait
         model.learn_one(x, y)
         raw.learn_one(x, y)
-    assert model._held and model._waiting
+    assert model._held and model._waiting and len(model._seen) == 5
     model.flush()
     assert not model._held and not model._waiting and not model._meter.recording
+    assert model._seen == []  # the examples recorded for the dropped round are let go
     probe = [x for x, _ in data[:10]]
     assert [model.model_.score_one(p) for p in probe] == pytest.approx(
         [raw.score_one(p) for p in probe], abs=1e-12)
