@@ -352,8 +352,6 @@ class PairedReward(InlineState):
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
         self._shadow = None
-        self._keeps_rows = False  # whether `observe` keeps the examples (`begin` decides)
-        self._costs = loss == "expected-cost"  # whether it records their cost thresholds
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
               measured: tuple[int, ...], model, calibrator) -> None:
@@ -371,10 +369,6 @@ class PairedReward(InlineState):
         self.holding = copy and self.rollback == "defer"
         frozen = copy and not self.holding
         self._model_start = FrozenScorer(model, self.score_key) if frozen else None
-        r = self._round  # being scored on this minibatch: a frozen or deferred model scores
-        # the examples it records at the minibatch's end, from copies of them
-        self._keeps_rows = r is not None and (
-            r.model_before is not None or frozen or r.held_by is not None)
         self._calibrator_start = calibrator.copy() if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -428,18 +422,21 @@ class PairedReward(InlineState):
         if not examples:
             return
         xs, scores, positives, c_fp, c_fn = zip(*examples, strict=True)
-        if self._keeps_rows:
+        if self.keeps_rows:
             r.rows.extend(xs)
         r.scores.extend(scores)
         r.positives.extend(positives)
-        if self._costs:  # c_FP / (c_FP + c_FN) of each example, no overflow
+        if self.loss == "expected-cost":  # c_FP / (c_FP + c_FN) of each example, no overflow
             r.thresholds.extend(map(cost_threshold, c_fp, c_fn))
 
     @property
     def keeps_rows(self) -> bool:
         """Whether `observe` keeps the examples themselves (a frozen or deferred model scores
         them), not only their scores: their dicts must not change until the minibatch ends."""
-        return self._keeps_rows
+        r = self._round  # being scored on the current minibatch
+        return r is not None and (
+            r.model_before is not None or self._model_start is not None
+            or (r.held_by is not None and not self.holds_out))
 
     def lend(self, table: np.ndarray) -> None:
         """By minibatch, after `observe` has recorded a whole minibatch: `table`, the live
