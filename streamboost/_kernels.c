@@ -1,4 +1,4 @@
-/* Compiled twins of Oza boosting's hot loops and of online Platt scaling's update (streamboost/kernels.py says which and why).
+/* Compiled twins of Oza boosting's hot loops and of the online calibrators' updates (streamboost/kernels.py says which and why).
  *
  * Every function does, in C, the floating-point operations of its Python twin in the same order
  * (compiled without contraction into fused multiply-adds, -ffp-contract=off), and draws from the
@@ -784,20 +784,26 @@ enum { P_LAM, P_SMOOTH, P_LOG, P_H0, P_STEP, P_RADIUS_SQ, P_RADIUS, P_EPS, P_LOG
        P_N };
 enum { T_A, T_B, T_C11, T_C12, T_C22, T_NPOS, T_NNEG, T_N };
 
-/* The constants tuple of an OnlinePlattCalibrator (its `_consts`) as doubles. */
-static int platt_consts(PyObject *consts, double *c)
+/* A tuple of `n` numbers (bools as 0 and 1) as doubles: a calibrator's constants or state. */
+static int tuple_doubles(PyObject *tuple, Py_ssize_t n, double *c, const char *name)
 {
-    if (!PyTuple_CheckExact(consts) || PyTuple_GET_SIZE(consts) != P_N) {
-        PyErr_SetString(PyExc_TypeError, "consts must be a tuple of 10 items");
+    if (!PyTuple_CheckExact(tuple) || PyTuple_GET_SIZE(tuple) != n) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of %zd items", name, n);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < P_N; i++) {
-        PyObject *item = PyTuple_GET_ITEM(consts, i);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, i);
         c[i] = PyBool_Check(item) ? (double)(item == Py_True) : PyFloat_AsDouble(item);
         if (c[i] == -1.0 && PyErr_Occurred())
             return -1;
     }
     return 0;
+}
+
+/* The constants tuple of an OnlinePlattCalibrator (its `_consts`) as doubles. */
+static int platt_consts(PyObject *consts, double *c)
+{
+    return tuple_doubles(consts, P_N, c, "consts");
 }
 
 /* _feature: the logit of the score clipped to [eps, 1 - eps], or the score itself. */
@@ -898,6 +904,573 @@ static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (set_double(theta, i, out[i]))
             return NULL;
     Py_RETURN_NONE;
+}
+
+/* ---------------------------------------------------------------- online beta calibration */
+
+enum { B_EPS, B_LAM, B_H0, B_STEP, B_RADIUS, B_N };
+
+/* calibration/beta.py: _expit, scipy's expit of a double (1 / inf is 0). */
+static double beta_expit(double z)
+{
+    return 1.0 / (1.0 + exp(-z));
+}
+
+/* _features: (ln s, -ln(1 - s)) of the score clipped to [eps, 1 - eps], as min(max(s, eps),
+ * 1 - eps) picks. */
+static void beta_features(double s, double eps, double *u, double *v)
+{
+    double high = 1.0 - eps;
+    s = eps > s ? eps : s;
+    s = high < s ? high : s;
+    *u = log(s);
+    *v = -log1p(-s);
+}
+
+/* beta_predict(theta, consts, score): the beta map of a checked score. */
+static PyObject *beta_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "beta_predict");
+    double t[3], c[B_N], u, v;
+    if (tuple_doubles(args[0], 3, t, "theta") || tuple_doubles(args[1], B_N, c, "consts"))
+        return NULL;
+    double s = PyFloat_AsDouble(args[2]);
+    if (s == -1.0 && PyErr_Occurred())
+        return NULL;
+    beta_features(s, c[B_EPS], &u, &v);
+    return PyFloat_FromDouble(beta_expit(t[0] * u + t[1] * v + t[2]));
+}
+
+/* _solve3: H^{-1} g for the symmetric H of upper triangle h, by cofactors. */
+static void beta_solve3(const double *h, const double *g, double *x)
+{
+    double a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5];
+    double k0 = d * f - e * e, k1 = c * e - b * f, k2 = b * e - c * d;
+    double k3 = a * f - c * c, k4 = b * c - a * e, k5 = a * d - b * b;
+    double det = a * k0 + b * k1 + c * k2;
+    x[0] = (k0 * g[0] + k1 * g[1] + k2 * g[2]) / det;
+    x[1] = (k1 * g[0] + k3 * g[1] + k4 * g[2]) / det;
+    x[2] = (k2 * g[0] + k4 * g[1] + k5 * g[2]) / det;
+}
+
+/* _project_orthant: the point of {a >= 0, b >= 0} nearest to theta in the H-norm, in place
+ * (the same candidates, in the same order, as the Python). */
+static void beta_project(double *theta, const double *h)
+{
+    double a = theta[0], b = theta[1], c = theta[2];
+    if (a >= 0.0 && b >= 0.0)
+        return;
+    double h00 = h[0], h01 = h[1], h02 = h[2], h11 = h[3], h12 = h[4], h22 = h[5];
+    double cand[3][3], da, db, dc, det;
+    da = -a;
+    det = h11 * h22 - h12 * h12;
+    db = -(h22 * h01 - h12 * h02) * da / det;
+    dc = -(h11 * h02 - h12 * h01) * da / det;
+    cand[0][0] = 0.0, cand[0][1] = b + db, cand[0][2] = c + dc;
+    db = -b;
+    det = h00 * h22 - h02 * h02;
+    da = -(h22 * h01 - h02 * h12) * db / det;
+    dc = -(h00 * h12 - h02 * h01) * db / det;
+    cand[1][0] = a + da, cand[1][1] = 0.0, cand[1][2] = c + dc;
+    da = -a, db = -b;
+    cand[2][0] = 0.0, cand[2][1] = 0.0, cand[2][2] = c - (h02 * da + h12 * db) / h22;
+    double best[3] = {0.0, 0.0, c}, best_dist = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        const double *x = cand[i];
+        if (x[0] < 0.0 || x[1] < 0.0)
+            continue;
+        double d0 = x[0] - a, d1 = x[1] - b, d2 = x[2] - c;
+        double dist = h00 * d0 * d0 + h11 * d1 * d1 + h22 * d2 * d2 +
+                      2.0 * (h01 * d0 * d1 + h02 * d0 * d2 + h12 * d1 * d2);
+        if (dist < best_dist) {
+            best[0] = x[0], best[1] = x[1], best[2] = x[2];
+            best_dist = dist;
+        }
+    }
+    theta[0] = best[0], theta[1] = best[1], theta[2] = best[2];
+}
+
+/* beta_learn(theta, curvature, consts, score, positive): beta.py's beta_learn, one Online
+ * Newton Step: the new theta, the curvature list updated in place. */
+static PyObject *beta_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "beta_learn");
+    PyObject *curvature = args[1];
+    double t[3], c[B_N], cc[6], u, v;
+    if (tuple_doubles(args[0], 3, t, "theta") || check_list(curvature, 6, "curvature") ||
+        tuple_doubles(args[2], B_N, c, "consts"))
+        return NULL;
+    for (Py_ssize_t i = 0; i < 6; i++)
+        if (get_double(curvature, i, &cc[i]))
+            return NULL;
+    double score = PyFloat_AsDouble(args[3]);
+    if (score == -1.0 && PyErr_Occurred())
+        return NULL;
+    int positive = PyObject_IsTrue(args[4]);
+    if (positive < 0)
+        return NULL;
+
+    beta_features(score, c[B_EPS], &u, &v);
+    double r = beta_expit(t[0] * u + t[1] * v + t[2]) - (positive ? 1.0 : 0.0);
+    double g[3] = {r * u, r * v, r};
+    double outer[6] = {g[0] * g[0], g[0] * g[1], g[0] * g[2],
+                       g[1] * g[1], g[1] * g[2], g[2] * g[2]};
+    double lam = c[B_LAM], h0 = c[B_H0], k = c[B_STEP], radius = c[B_RADIUS], step[3];
+    for (int i = 0; i < 6; i++)
+        cc[i] = lam * cc[i] + outer[i];
+    double h[6] = {cc[0] + h0, cc[1], cc[2], cc[3] + h0, cc[4], cc[5] + h0};
+    beta_solve3(h, g, step);
+    double theta[3] = {t[0] - k * step[0], t[1] - k * step[1], t[2] - k * step[2]};
+    beta_project(theta, h);
+    double norm = sqrt(theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2]);
+    if (norm > radius)
+        for (int i = 0; i < 3; i++)
+            theta[i] = theta[i] * radius / norm;
+    for (Py_ssize_t i = 0; i < 6; i++)
+        if (set_double(curvature, i, cc[i]))
+            return NULL;
+    return Py_BuildValue("(ddd)", theta[0], theta[1], theta[2]);
+}
+
+/* ---------------------------------------------------------------- pool adjacent violators */
+
+/* calibration/base.py: Blocks._push on arrays holding `*m` blocks: push one, then pool while
+ * the mean before it is higher; whether it pooled. `*low`: the first block changed so far. */
+static int pav_push(Py_ssize_t *starts, double *sums, double *weights, Py_ssize_t *m,
+                    Py_ssize_t *low, Py_ssize_t start, double total, double weight)
+{
+    Py_ssize_t n = *m;
+    starts[n] = start, sums[n] = total, weights[n] = weight;
+    n += 1;
+    int pooled = 0;
+    while (n > 1 && sums[n - 2] * weights[n - 1] > sums[n - 1] * weights[n - 2]) {
+        sums[n - 2] += sums[n - 1];
+        weights[n - 2] += weights[n - 1];
+        n -= 1;
+        pooled = 1;
+    }
+    *m = n;
+    if (n - 1 < *low)
+        *low = n - 1;
+    return pooled;
+}
+
+/* Write the blocks into the lists, which held `n`: [0, low) are as they were, [low, m - kept)
+ * are new (from the arrays), and the last `kept` are the lists' own last `kept` items, moved
+ * (a block the scan pushed whole and left apart: not rebuilt). */
+static int pav_store(PyObject *lists[3], Py_ssize_t n, Py_ssize_t low, Py_ssize_t m,
+                     Py_ssize_t kept, const Py_ssize_t *s, const double *t, const double *w)
+{
+    Py_ssize_t fresh = m - kept - low;
+    for (int j = 0; j < 3; j++) {
+        PyObject *list = lists[j];
+        if (m == n) { /* the kept blocks are where they were */
+            for (Py_ssize_t i = low; i < low + fresh; i++) {
+                PyObject *item = j == 0   ? PyLong_FromSsize_t(s[i])
+                                 : j == 1 ? PyFloat_FromDouble(t[i])
+                                          : PyFloat_FromDouble(w[i]);
+                if (item == NULL)
+                    return -1;
+                PyObject *old = PyList_GET_ITEM(list, i);
+                PyList_SET_ITEM(list, i, item);
+                Py_DECREF(old);
+            }
+            continue;
+        }
+        PyObject *segment = PyList_New(fresh + kept);
+        if (segment == NULL)
+            return -1;
+        for (Py_ssize_t i = 0; i < fresh; i++) {
+            Py_ssize_t at = low + i;
+            PyObject *item = j == 0   ? PyLong_FromSsize_t(s[at])
+                             : j == 1 ? PyFloat_FromDouble(t[at])
+                                      : PyFloat_FromDouble(w[at]);
+            if (item == NULL) {
+                Py_DECREF(segment);
+                return -1;
+            }
+            PyList_SET_ITEM(segment, i, item);
+        }
+        for (Py_ssize_t i = 0; i < kept; i++)
+            PyList_SET_ITEM(segment, fresh + i, Py_NewRef(PyList_GET_ITEM(list, n - kept + i)));
+        int failed = PyList_SetSlice(list, low, n, segment);
+        Py_DECREF(segment);
+        if (failed)
+            return -1;
+    }
+    return 0;
+}
+
+#define PAV_STACK 256
+
+/* pav_update(starts, sums, weights, position, values, value_weights): Blocks.update, the
+ * blocks re-fitted in place after the value or weight of `position` changed: its block's
+ * positions scanned again, then the blocks after it pushed whole until one stays apart. */
+static PyObject *pav_update(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "pav_update");
+    PyObject *lists[3] = {args[0], args[1], args[2]};
+    PyObject *values = args[4], *value_weights = args[5];
+    Py_ssize_t n = PyList_CheckExact(lists[0]) ? PyList_GET_SIZE(lists[0]) : -1;
+    Py_ssize_t size = PyList_CheckExact(values) ? PyList_GET_SIZE(values) : -1;
+    if (n < 1 || size < 1) {
+        PyErr_SetString(PyExc_TypeError, "starts and values must be non-empty lists");
+        return NULL;
+    }
+    if (check_list(lists[1], n, "sums") || check_list(lists[2], n, "weights") ||
+        check_list(value_weights, size, "value_weights"))
+        return NULL;
+    Py_ssize_t position = PyLong_AsSsize_t(args[3]);
+    if (position == -1 && PyErr_Occurred())
+        return NULL;
+    /* the scan's stack holds at most the old blocks and the changed block's positions; the
+     * old blocks after the changed one wait beyond it */
+    Py_ssize_t cap = 2 * (n + size);
+    Py_ssize_t s_stack[PAV_STACK], *s = s_stack;
+    double t_stack[PAV_STACK], w_stack[PAV_STACK], *t = t_stack, *w = w_stack;
+    PyObject *result = NULL;
+    if (cap > PAV_STACK) {
+        s = PyMem_Malloc(cap * sizeof(Py_ssize_t));
+        t = PyMem_Malloc(cap * sizeof(double));
+        w = PyMem_Malloc(cap * sizeof(double));
+        if (s == NULL || t == NULL || w == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    Py_ssize_t k = 0; /* bisect_right(starts, position) - 1 */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        s[i] = PyLong_AsSsize_t(PyList_GET_ITEM(lists[0], i));
+        if ((s[i] == -1 && PyErr_Occurred()) || get_double(lists[1], i, &t[i]) ||
+            get_double(lists[2], i, &w[i]))
+            goto done;
+        if (s[i] <= position)
+            k = i;
+    }
+    Py_ssize_t start = s[k], end = k + 1 < n ? s[k + 1] : size;
+    if (start < 0 || end > size || start >= end) {
+        PyErr_SetString(PyExc_ValueError, "the blocks do not cover the values");
+        goto done;
+    }
+    Py_ssize_t tail = n - k - 1, *ts = s + n + size;
+    double *tt = t + n + size, *tw = w + n + size;
+    memcpy(ts, s + k + 1, tail * sizeof(Py_ssize_t));
+    memcpy(tt, t + k + 1, tail * sizeof(double));
+    memcpy(tw, w + k + 1, tail * sizeof(double));
+    Py_ssize_t m = k, low = k, kept = 0;
+    for (Py_ssize_t i = start; i < end; i++) {
+        double v, vw;
+        if (get_double(values, i, &v) || get_double(value_weights, i, &vw))
+            goto done;
+        pav_push(s, t, w, &m, &low, i, v * vw, vw);
+    }
+    for (Py_ssize_t b = 0; b < tail; b++) {
+        if (!pav_push(s, t, w, &m, &low, ts[b], tt[b], tw[b])) {
+            /* it and every block after it stay as they were */
+            kept = tail - b;
+            m += kept - 1;
+            break;
+        }
+    }
+    if (pav_store(lists, n, low, m, kept, s, t, w) == 0)
+        result = Py_NewRef(Py_None);
+done:
+    if (s != s_stack) {
+        PyMem_Free(s);
+        PyMem_Free(t);
+        PyMem_Free(w);
+    }
+    return result;
+}
+
+/* histogram_pool(counts, positives, score_sums, centres, factor, prior): histogram.py's
+ * histogram_pool, every bin with weight's rate, weight and mean score, and the Pool Adjacent
+ * Violators blocks over the rates, from scratch: (rates, weights, means, used, starts, sums,
+ * block_weights). */
+static PyObject *histogram_pool(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "histogram_pool");
+    Py_ssize_t bins = PyList_CheckExact(args[3]) ? PyList_GET_SIZE(args[3]) : -1;
+    if (bins < 1) {
+        PyErr_SetString(PyExc_TypeError, "centres must be a non-empty list");
+        return NULL;
+    }
+    if (check_list(args[0], bins, "counts") || check_list(args[1], bins, "positives") ||
+        check_list(args[2], bins, "score_sums"))
+        return NULL;
+    double factor = PyFloat_AsDouble(args[4]), prior = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *out[7] = {NULL};
+    PyObject *result = NULL;
+    Py_ssize_t *s = PyMem_Malloc(bins * sizeof(Py_ssize_t));
+    double *t = PyMem_Malloc(bins * sizeof(double)), *w = PyMem_Malloc(bins * sizeof(double));
+    if (s == NULL || t == NULL || w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < 4; i++)
+        if ((out[i] = PyList_New(0)) == NULL)
+            goto done;
+    Py_ssize_t m = 0, low = 0, used = 0;
+    for (Py_ssize_t j = 0; j < bins; j++) {
+        double count, positive, score_sum, centre;
+        if (get_double(args[0], j, &count) || get_double(args[1], j, &positive) ||
+            get_double(args[2], j, &score_sum) || get_double(args[3], j, &centre))
+            goto done;
+        double n = count * factor + prior;
+        if (n <= 0.0)
+            continue;
+        double rate = (positive * factor + prior * centre) / n;
+        double mean = (score_sum * factor + prior * centre) / n;
+        PyObject *items[4] = {PyFloat_FromDouble(rate), PyFloat_FromDouble(n),
+                              PyFloat_FromDouble(mean), PyLong_FromSsize_t(j)};
+        int failed = 0;
+        for (int i = 0; i < 4; i++) {
+            failed = failed || items[i] == NULL || PyList_Append(out[i], items[i]);
+            Py_XDECREF(items[i]);
+        }
+        if (failed)
+            goto done;
+        pav_push(s, t, w, &m, &low, used, rate * n, n);
+        used += 1;
+    }
+    for (int i = 4; i < 7; i++)
+        if ((out[i] = PyList_New(m)) == NULL)
+            goto done;
+    for (Py_ssize_t b = 0; b < m; b++) {
+        PyObject *items[3] = {PyLong_FromSsize_t(s[b]), PyFloat_FromDouble(t[b]),
+                              PyFloat_FromDouble(w[b])};
+        for (int i = 0; i < 3; i++) {
+            if (items[i] == NULL) {
+                for (int q = i + 1; q < 3; q++)
+                    Py_XDECREF(items[q]);
+                goto done;
+            }
+            PyList_SET_ITEM(out[4 + i], b, items[i]);
+        }
+    }
+    result = PyTuple_New(7);
+    if (result != NULL)
+        for (int i = 0; i < 7; i++) {
+            PyTuple_SET_ITEM(result, i, out[i]);
+            out[i] = NULL;
+        }
+done:
+    for (int i = 0; i < 7; i++)
+        Py_XDECREF(out[i]);
+    PyMem_Free(s);
+    PyMem_Free(t);
+    PyMem_Free(w);
+    return result;
+}
+
+/* bisect.bisect_right over a list of floats: the first index whose item is above x. */
+static int bisect_floats(PyObject *list, double x, Py_ssize_t *out)
+{
+    Py_ssize_t lo = 0, hi = PyList_GET_SIZE(list);
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        double v;
+        if (get_double(list, mid, &v))
+            return -1;
+        if (x < v)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *out = lo;
+    return 0;
+}
+
+/* Blocks.value: the fitted value at `position`, the block whose start is the last <= it. */
+static int pav_value(PyObject *starts, PyObject *sums, PyObject *weights, Py_ssize_t position,
+                     double *out)
+{
+    Py_ssize_t lo = 0, hi = PyList_GET_SIZE(starts);
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        Py_ssize_t start = PyLong_AsSsize_t(PyList_GET_ITEM(starts, mid));
+        if (start == -1 && PyErr_Occurred())
+            return -1;
+        if (position < start)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    double total, weight;
+    if (lo < 1 || lo > PyList_GET_SIZE(sums) || lo > PyList_GET_SIZE(weights)) {
+        PyErr_SetString(PyExc_ValueError, "no block holds the position");
+        return -1;
+    }
+    if (get_double(sums, lo - 1, &total) || get_double(weights, lo - 1, &weight))
+        return -1;
+    *out = total / weight;
+    return 0;
+}
+
+/* isotonic_predict(starts, sums, weights, means, score): isotonic.py's isotonic_predict, the
+ * pooled rates interpolated linearly between the bins' mean scores. */
+static PyObject *isotonic_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "isotonic_predict");
+    PyObject *starts = args[0], *sums = args[1], *weights = args[2], *xs = args[3];
+    if (!PyList_CheckExact(starts) || !PyList_CheckExact(sums) || !PyList_CheckExact(weights) ||
+        !PyList_CheckExact(xs) || PyList_GET_SIZE(xs) == 0) {
+        PyErr_SetString(PyExc_TypeError, "the blocks and means must be lists, means non-empty");
+        return NULL;
+    }
+    double score = PyFloat_AsDouble(args[4]), x0, x1, y0, y1;
+    Py_ssize_t i, n = PyList_GET_SIZE(xs);
+    if ((score == -1.0 && PyErr_Occurred()) || bisect_floats(xs, score, &i))
+        return NULL;
+    if (i == 0 || i == n) {
+        if (pav_value(starts, sums, weights, i == 0 ? 0 : n - 1, &y0))
+            return NULL;
+        return PyFloat_FromDouble(y0);
+    }
+    if (get_double(xs, i - 1, &x0) || get_double(xs, i, &x1) ||
+        pav_value(starts, sums, weights, i - 1, &y0) || pav_value(starts, sums, weights, i, &y1))
+        return NULL;
+    if (x1 == x0)
+        return PyFloat_FromDouble(y1);
+    return PyFloat_FromDouble(y0 + (y1 - y0) * (score - x0) / (x1 - x0));
+}
+
+/* ---------------------------------------------------------------- expert advice (EWA) */
+
+#define EWA_FLOOR 1e-300 /* calibration/ewa.py: _FLOOR */
+#define EWA_STACK 16 /* members whose arrays live on the stack */
+
+/* math.fsum's sum of n finite doubles, correctly rounded: CPython's own algorithm
+ * (Modules/mathmodule.c, Shewchuk's partials and its half-even correction), so the same
+ * float as math.fsum (a correctly rounded sum is unique). `partials` holds n doubles. */
+static double exact_sum(const double *values, Py_ssize_t count, double *partials)
+{
+    Py_ssize_t n = 0;
+    double x, y, t, hi = 0.0, lo = 0.0, yr;
+    for (Py_ssize_t v = 0; v < count; v++) {
+        x = values[v];
+        Py_ssize_t i = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            y = partials[j];
+            if (fabs(x) < fabs(y)) {
+                t = x;
+                x = y;
+                y = t;
+            }
+            hi = x + y;
+            yr = hi - x;
+            lo = y - yr;
+            if (lo != 0.0)
+                partials[i++] = lo;
+            x = hi;
+        }
+        n = i;
+        if (x != 0.0)
+            partials[n++] = x;
+    }
+    hi = 0.0;
+    if (n > 0) {
+        hi = partials[--n];
+        while (n > 0) {
+            x = hi;
+            y = partials[--n];
+            hi = x + y;
+            yr = hi - x;
+            lo = y - yr;
+            if (lo != 0.0)
+                break;
+        }
+        if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+            y = lo * 2.0;
+            x = hi + y;
+            yr = x - hi;
+            if (y == yr)
+                hi = x;
+        }
+    }
+    return hi;
+}
+
+/* ewa_learn(losses, weights, predictions, positive, forgetting, learning_rate, alpha):
+ * ewa.py's ewa_learn, the members' discounted log-losses and the weights after a pair, both
+ * lists in place; alpha None: no share. */
+static PyObject *ewa_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(7, "ewa_learn");
+    PyObject *losses = args[0], *weights = args[1], *predictions = args[2];
+    Py_ssize_t count = PyList_CheckExact(losses) ? PyList_GET_SIZE(losses) : 0;
+    if (count < 1) {
+        PyErr_SetString(PyExc_TypeError, "losses must be a non-empty list");
+        return NULL;
+    }
+    if (check_list(weights, count, "weights") || check_list(predictions, count, "predictions"))
+        return NULL;
+    int positive = PyObject_IsTrue(args[3]);
+    double lam = PyFloat_AsDouble(args[4]), eta = PyFloat_AsDouble(args[5]), alpha = 0.0;
+    int share = args[6] != Py_None;
+    if (share)
+        alpha = PyFloat_AsDouble(args[6]);
+    if (positive < 0 || PyErr_Occurred())
+        return NULL;
+    /* the losses, the weights and the sum's partials: on the stack for a few members */
+    double stack[3 * EWA_STACK], *L = stack;
+    if (count > EWA_STACK && (L = PyMem_Malloc(3 * count * sizeof(double))) == NULL)
+        return PyErr_NoMemory();
+    double *W = L + count, *partials = W + count;
+    PyObject *result = NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        double p, loss;
+        if (get_double(predictions, k, &p) || get_double(losses, k, &loss))
+            goto done;
+        double q = positive ? p : 1.0 - p;
+        q = EWA_FLOOR > q ? EWA_FLOOR : q; /* max(q, _FLOOR) */
+        L[k] = lam * loss - log(q);
+    }
+    double best = L[0];
+    for (Py_ssize_t k = 1; k < count; k++)
+        best = L[k] < best ? L[k] : best;
+    for (Py_ssize_t k = 0; k < count; k++)
+        W[k] = exp(-eta * (L[k] - best));
+    double total = exact_sum(W, count, partials);
+    for (Py_ssize_t k = 0; k < count; k++)
+        W[k] = W[k] / total;
+    if (share) {
+        for (Py_ssize_t k = 0; k < count; k++) {
+            W[k] = (1.0 - alpha) * W[k] + alpha / (double)count;
+            L[k] = -log(W[k]) / eta;
+        }
+    }
+    for (Py_ssize_t k = 0; k < count; k++)
+        if (set_double(losses, k, L[k]) || set_double(weights, k, W[k]))
+            goto done;
+    result = Py_NewRef(Py_None);
+done:
+    if (L != stack)
+        PyMem_Free(L);
+    return result;
+}
+
+/* ewa_predict(weights, predictions): ewa.py's ewa_predict, the weighted average of the
+ * members' predictions, clipped to [0, 1]. */
+static PyObject *ewa_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(2, "ewa_predict");
+    Py_ssize_t count = PyList_CheckExact(args[0]) ? PyList_GET_SIZE(args[0]) : -1;
+    if (count < 0 || check_list(args[1], count, "predictions")) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "weights must be a list");
+        return NULL;
+    }
+    double p = 0.0, w, q;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (get_double(args[0], k, &w) || get_double(args[1], k, &q))
+            return NULL;
+        p += w * q;
+    }
+    p = 0.0 > p ? 0.0 : p;
+    return PyFloat_FromDouble(1.0 < p ? 1.0 : p);
 }
 
 /* floats_within(x, limit): whether x is a dict whose values are all floats (exactly) within
@@ -1071,6 +1644,13 @@ static PyMethodDef methods[] = {
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
+    METHOD(beta_predict, "Online beta calibration's map of a score."),
+    METHOD(beta_learn, "One Online Newton Step of beta calibration."),
+    METHOD(pav_update, "Pool Adjacent Violators' blocks re-fitted after one value changed."),
+    METHOD(histogram_pool, "Histogram binning's rates and their pooled blocks, from scratch."),
+    METHOD(isotonic_predict, "Online isotonic regression's interpolated map of a score."),
+    METHOD(ewa_learn, "Expert advice's losses and weights after a pair, in place."),
+    METHOD(ewa_predict, "Expert advice's weighted average of its members' predictions."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),

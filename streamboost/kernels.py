@@ -1,5 +1,5 @@
-"""Compiled twins of Oza boosting's hot loops and of the Platt calibrator's update, used when
-they are built.
+"""Compiled twins of Oza boosting's hot loops and of the calibrators' updates, used when they
+are built.
 
 `streamboost/_kernels.c`, built at install as an optional extension (setup.py), does in C what
 the Python loops do, the same floating-point operations in the same order and the same random
@@ -20,6 +20,12 @@ is imported, `compiled` is None and the Python loops run.
 * `OnlinePlattCalibrator`'s map (`platt_predict`) and its Online Newton / Gauss-Newton step
   (`platt_learn`, calling back the Python projection for the rare step that leaves its ball):
   every wrapper's calibrator predicts and learns once per example;
+* the other calibrators' per-example work: beta calibration's map and Online Newton Step
+  (`beta_predict`, `beta_learn`), the Pool Adjacent Violators blocks of histogram binning and
+  isotonic regression re-fitted after one bin changed (`pav_update`) or, with forgetting, from
+  scratch (`histogram_pool`), isotonic regression's interpolation (`isotonic_predict`), and
+  expert advice's losses and weights (`ewa_learn`, whose sum is `math.fsum`'s correctly
+  rounded one) and average (`ewa_predict`);
 * `validation.check_features`'s common case (`floats_within`: every value a float within the
   limit), which every model and wrapper asks once per example;
 * a bandit's round, which scores the examples it recorded with frozen copies of the booster:

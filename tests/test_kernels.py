@@ -309,12 +309,19 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         validation.check_features({"a": 1.0})
         from streamboost.members import base, linear
         assert base._FILL_ROWS is None and linear._VOTE_SCORES is None
+        from streamboost.calibration import base, beta, ewa, histogram, isotonic
+        assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
+        assert base._UPDATE is base.pav_update and histogram._POOL is histogram.histogram_pool
+        assert isotonic._PREDICT is isotonic.isotonic_predict
+        assert (ewa._LEARN, ewa._PREDICT) == (ewa.ewa_learn, ewa.ewa_predict)
         cal = platt.OnlinePlattCalibrator()
         cal.learn_one(0.8, True)
-        print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0)
+        mixed = ewa.EWACalibrator()
+        mixed.learn_many([0.8, 0.3, 0.6], [True, False, True])
+        print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0, mixed.n_seen)
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["1", "True"]
+    assert out.stdout.split() == ["1", "True", "3"]
 
 
 def _members_with_columns(keys):
@@ -506,3 +513,180 @@ def test_a_bandits_rounds_are_the_same_with_and_without_vote_scores(score, rollb
     assert fast == slow
     assert fast_trace == slow_trace
     assert sum(rewards is not None for _, rewards in fast_trace) > 50  # rounds were scored
+
+
+# ---------------------------------------------------------------- the other calibrators
+
+def python_calibrators():
+    """Every calibrator kernel replaced by its Python twin (the dispatchers are bound at
+    import, so the names themselves are patched)."""
+    from streamboost.calibration import base, beta, ewa, histogram, isotonic
+
+    return mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict), \
+        mock.patch.multiple(base, _UPDATE=base.pav_update), \
+        mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool), \
+        mock.patch.multiple(isotonic, _PREDICT=isotonic.isotonic_predict), \
+        mock.patch.multiple(ewa, _LEARN=ewa.ewa_learn, _PREDICT=ewa.ewa_predict)
+
+
+def calibrator_pairs(seed: int) -> list[tuple[float, bool]]:
+    """Labels with, then against the scores (a decreasing map, which beta refuses), the
+    clipped ends and exact 0 and 1, a stretch of one class, then the scores of a model
+    learning phishing (a real stream)."""
+    rng = random.Random(seed)
+    pairs = [(s, rng.random() < s) for s in (rng.random() for _ in range(50))]
+    pairs += [(s, rng.random() > s) for s in (rng.random() for _ in range(1_000))]
+    pairs += [(rng.choice([0.0, 1.0, 1e-9, 1 - 1e-9, 0.5, rng.random()]), rng.random() < 0.6)
+              for _ in range(400)]
+    pairs += [(rng.random(), True) for _ in range(200)]
+    model = linear_model.LogisticRegression()
+    for x, y in phishing(1_500):
+        pairs.append((model.predict_proba_one(x).get(True, 0.5), bool(y)))
+        model.learn_one(x, y)
+    return pairs
+
+
+def calibrator_state(cal) -> dict:
+    """Every attribute of a calibrator, its PAV blocks as their lists and an ensemble's
+    members as their own states."""
+    from streamboost.calibration import Calibrator
+    from streamboost.calibration.base import Blocks
+
+    def plain(value):
+        if isinstance(value, Blocks):
+            return (value.starts, value.sums, value.weights)
+        if isinstance(value, list) and value and isinstance(value[0], Calibrator):
+            return [calibrator_state(member) for member in value]
+        return value
+
+    return {name: plain(getattr(cal, name)) for name in cal._ATTRIBUTES}
+
+
+CALIBRATOR_KERNEL_SETTINGS = [
+    ("beta", {}),
+    ("beta", {"forgetting": 0.99, "gamma": 0.5, "eps": 1e-6}),
+    ("beta", {"radius": 1.5}),  # a small ball: the orthant's projection and the ball's scaling
+    ("histogram", {}),
+    ("histogram", {"n_bins": 3, "forgetting": 0.9, "prior": 0.0}),
+    ("histogram", {"n_bins": 50, "forgetting": 0.999}),
+    ("isotonic", {}),
+    ("isotonic", {"prior": 0.0}),  # empty bins: the pooled positions skip them
+    ("isotonic", {"forgetting": 0.99, "n_bins": 200}),
+    ("ewa", {}),
+    ("ewa", {"forgetting": 0.99, "share": 0.01, "learning_rate": 2.0}),
+    ("ewa", {"calibrators": ("platt", "isotonic"), "share": 0.0}),
+]
+
+
+@needs_kernels
+@pytest.mark.parametrize(("name", "params"), CALIBRATOR_KERNEL_SETTINGS)
+def test_calibrators_with_kernels_are_their_python_twins_bit_for_bit(name, params):
+    from streamboost.calibration import beta, make
+
+    assert beta._LEARN is COMPILED.beta_learn  # the kernels are what runs by default
+    pairs = calibrator_pairs(seed=len(params))
+
+    def replay():
+        cal = make(name, **params)
+        predictions, states = [], set()
+        for score, positive in pairs:
+            predictions.append(cal.predict_one(score))
+            cal.learn_one(score, positive)
+            if name == "beta":  # which of a, b are 0, and whether (a, b, c) is on the ball
+                a, b, c = cal.coefficients
+                states.add((a == 0.0, b == 0.0, math.hypot(a, b, c) > 1.5 - 1e-9))
+        grid = cal.predict_many(np.linspace(0.0, 1.0, 101)).tolist()
+        return predictions, grid, calibrator_state(cal), states
+
+    compiled = replay()
+    patches = python_calibrators()
+    with patches[0], patches[1], patches[2], patches[3], patches[4]:
+        twins = replay()
+    assert compiled[:3] == twins[:3]  # every prediction and the whole state, bit for bit
+    if params.get("radius") == 1.5:  # a or b projected onto 0, and steps scaled onto the ball
+        assert {a or b for a, b, _ in compiled[3]} == {True, False}
+        assert {ball for _, _, ball in compiled[3]} == {True, False}
+
+
+@needs_kernels
+def test_ewa_sums_its_weights_as_math_fsum_does():
+    from streamboost.calibration.ewa import ewa_learn
+
+    # weights 1 and three of 1.1e-16: a left-to-right sum rounds each away, fsum does not
+    tiny = 1.1e-16
+    gap = -math.log(tiny)
+    raw = [1.0, tiny, tiny, tiny]
+    assert sum(raw) != math.fsum(raw)  # so the test tells the two sums apart
+    results = []
+    for learn in (COMPILED.ewa_learn, ewa_learn):
+        losses, weights = [0.0, gap, gap, gap], [0.25] * 4
+        learn(losses, weights, [0.5] * 4, True, 1.0, 1.0, None)
+        results.append((losses, weights))
+    assert results[0] == results[1]
+    rng = random.Random(3)
+    for _ in range(2_000):  # members from 1 to 40 (past the kernel's stack arrays)
+        k = rng.randint(1, 40)
+        losses = [rng.choice([0.0, rng.expovariate(0.1), rng.uniform(0, 700)]) for _ in range(k)]
+        predictions = [rng.choice([0.0, 1.0, 1e-310, rng.random()]) for _ in range(k)]
+        args = (predictions, rng.random() < 0.5, rng.choice([1.0, 0.9]),
+                rng.choice([1.0, 0.5, 3.0]), rng.choice([None, 0.01, 1.0 / rng.randint(2, 99)]))
+        outs = []
+        for learn in (COMPILED.ewa_learn, ewa_learn):
+            state = (list(losses), [1.0 / k] * k)
+            learn(*state, *args)
+            outs.append(state)
+        assert outs[0] == outs[1]
+        assert all(math.isfinite(v) for v in outs[0][0] + outs[0][1])
+
+
+@needs_kernels
+def test_pav_update_is_blocks_update_bit_for_bit():
+    from streamboost.calibration.base import Blocks, pav_update
+
+    rng = random.Random(5)
+    for _ in range(3_000):
+        n = rng.randint(1, 80)
+        values = [rng.random() for _ in range(n)]
+        weights = [rng.uniform(0.5, 3.0) for _ in range(n)]
+        blocks = Blocks([], [], [])
+        blocks.extend(values, weights, 0)
+        compiled = [blocks.starts.copy(), blocks.sums.copy(), blocks.weights.copy()]
+        twin = [blocks.starts.copy(), blocks.sums.copy(), blocks.weights.copy()]
+        for _ in range(6):  # a value up, down or nudged, a weight grown: pools and splits
+            position = rng.randrange(n)
+            values[position] = rng.choice([rng.random(), values[position] + 1e-3, 0.0, 1.0])
+            weights[position] += rng.random()
+            COMPILED.pav_update(*compiled, position, values, weights)
+            pav_update(*twin, position, values, weights)
+            assert compiled == twin
+        # and the blocks are the fit from scratch's (PAV's answer does not depend on the path)
+        fresh = Blocks([], [], [])
+        fresh.extend(values, weights, 0)
+        assert compiled[0] == fresh.starts
+        assert np.allclose(Blocks(*compiled).expand(n), fresh.expand(n), rtol=1e-12)
+
+
+@needs_kernels
+def test_the_calibrator_kernels_refuse_a_malformed_state():
+    from streamboost.calibration import OnlineBetaCalibrator
+
+    cal = OnlineBetaCalibrator()
+    with pytest.raises(TypeError, match="theta must be a tuple of 3 items"):
+        COMPILED.beta_learn([1.0, 1.0, 0.0], cal._c, cal._consts, 0.5, True)
+    with pytest.raises(TypeError, match="curvature must be a list of 6 items"):
+        COMPILED.beta_learn(cal._theta, cal._c[:5], cal._consts, 0.5, True)
+    with pytest.raises(TypeError, match="consts must be a tuple of 5 items"):
+        COMPILED.beta_predict(cal._theta, cal._consts[:4], 0.5)
+    with pytest.raises(TypeError, match="sums must be a list of 2 items"):
+        COMPILED.pav_update([0, 1], [0.5], [1.0, 1.0], 0, [0.5, 0.5], [1.0, 1.0])
+    with pytest.raises(ValueError, match="the blocks do not cover the values"):
+        COMPILED.pav_update([0, 5], [0.5, 0.5], [1.0, 1.0], 0, [0.5, 0.5], [1.0, 1.0])
+    with pytest.raises(TypeError, match="counts must be a list of 2 items"):
+        COMPILED.histogram_pool([0.0], [0.0, 0.0], [0.0, 0.0], [0.25, 0.75], 1.0, 1.0)
+    with pytest.raises(TypeError, match="means must be lists, means non-empty"):
+        COMPILED.isotonic_predict([0], [0.5], [1.0], [], 0.5)
+    with pytest.raises(TypeError, match="predictions must be a list of 2 items"):
+        COMPILED.ewa_learn([0.0, 0.0], [0.5, 0.5], [0.5], True, 1.0, 1.0, None)
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        COMPILED.ewa_predict([0.5])
+    assert cal._c == [0.0] * 6 and cal._theta == (1.0, 1.0, 0.0)  # nothing changed

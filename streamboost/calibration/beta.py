@@ -9,6 +9,7 @@ import numpy as np
 from scipy import optimize
 from scipy.special import expit, log_expit
 
+from .. import kernels
 from .base import (
     Calibrator,
     check_forgetting,
@@ -142,7 +143,7 @@ class OnlineBetaCalibrator(Calibrator):
     """
 
     _ATTRIBUTES = (
-        "forgetting", "gamma", "radius", "eps", "_theta", "_c", "_h0", "_n_seen"
+        "forgetting", "gamma", "radius", "eps", "_theta", "_c", "_consts", "_n_seen"
     )
 
     def __init__(
@@ -166,7 +167,9 @@ class OnlineBetaCalibrator(Calibrator):
         self.eps = eps
         self._theta = _START
         self._c = [0.0] * 6  # discounted curvature, upper triangle row by row
-        self._h0 = 1.0 / gamma**2
+        # what an update reads besides the state, in `beta_learn`'s order
+        self._consts = (float(eps), float(forgetting), 1.0 / gamma**2, 1.0 / gamma,
+                        float(radius))
         self._n_seen = 0
 
     @classmethod
@@ -179,38 +182,75 @@ class OnlineBetaCalibrator(Calibrator):
         """(a, b, c) of $\\sigma(a \\ln s - b \\ln(1 - s) + c)$."""
         return self._theta
 
-    def _features(self, s: float) -> tuple[float, float]:
-        s = min(max(s, self.eps), 1.0 - self.eps)
-        return math.log(s), -math.log1p(-s)
-
     def _predict(self, score: float) -> float:
-        u, v = self._features(score)
-        a, b, c = self._theta
-        return float(expit(a * u + b * v + c))
+        return _PREDICT(self._theta, self._consts, score)
 
     def _predict_many(self, scores: np.ndarray) -> np.ndarray:
         s = np.clip(scores, self.eps, 1.0 - self.eps)
         a, b, c = self._theta
         return expit(a * np.log(s) - b * np.log1p(-s) + c)
 
-    def _learn(self, score: float, positive: bool) -> None:
-        u, v = self._features(score)
-        a, b, c = self._theta
-        r = float(expit(a * u + b * v + c)) - (1.0 if positive else 0.0)
-        g = (r * u, r * v, r)
-        lam, cc = self.forgetting, self._c
-        outer = (g[0] * g[0], g[0] * g[1], g[0] * g[2], g[1] * g[1], g[1] * g[2], g[2] * g[2])
-        for i in range(6):
-            cc[i] = lam * cc[i] + outer[i]
-        h0 = self._h0
-        h = [cc[0] + h0, cc[1], cc[2], cc[3] + h0, cc[4], cc[5] + h0]
-        step = _solve3(h, g)
-        k = 1.0 / self.gamma
-        theta = _project_orthant((a - k * step[0], b - k * step[1], c - k * step[2]), h)
-        norm = math.sqrt(sum(t * t for t in theta))
-        if norm > self.radius:  # scaling keeps a, b >= 0
-            theta = tuple(t * self.radius / norm for t in theta)
-        self._theta = theta
+    def _update(self, score: float, positive: bool) -> None:
+        # the base's `_learn` and count in one call: every example of a wrapper comes here
+        self._theta = _LEARN(self._theta, self._c, self._consts, score, positive)
+        self._n_seen += 1
+
+
+# Indices of OnlineBetaCalibrator._consts.
+_EPS, _LAM, _H0, _STEP, _RADIUS = range(5)
+
+
+def _expit(z: float) -> float:
+    """scipy's `expit` of a float, $1 / (1 + e^{-z})$ (the same float: tested), without the
+    cost of a ufunc call."""
+    try:
+        return 1.0 / (1.0 + math.exp(-z))
+    except OverflowError:  # e^{-z} is inf, and 1 / inf is 0 in C (scipy's arithmetic)
+        return 0.0
+
+
+def _features(s: float, eps: float) -> tuple[float, float]:
+    """$(\\ln s, -\\ln(1 - s))$ of the score clipped to $[\\epsilon, 1 - \\epsilon]$."""
+    s = min(max(s, eps), 1.0 - eps)
+    return math.log(s), -math.log1p(-s)
+
+
+def beta_predict(theta: tuple, consts: tuple, score: float) -> float:
+    """The beta map of a checked score; the twin of the compiled `beta_predict`."""
+    u, v = _features(score, consts[_EPS])
+    a, b, c = theta
+    return _expit(a * u + b * v + c)
+
+
+def beta_learn(theta: tuple, curvature: list, consts: tuple, score: float, positive: bool
+               ) -> tuple:
+    """One Online Newton Step from `theta` by a checked (score, label): the new (a, b, c),
+    `curvature` updated in place; the twin of the compiled `beta_learn`, the same operations
+    in the same order."""
+    u, v = _features(score, consts[_EPS])
+    a, b, c = theta
+    r = _expit(a * u + b * v + c) - (1.0 if positive else 0.0)
+    g = (r * u, r * v, r)
+    lam, cc = consts[_LAM], curvature
+    outer = (g[0] * g[0], g[0] * g[1], g[0] * g[2], g[1] * g[1], g[1] * g[2], g[2] * g[2])
+    for i in range(6):
+        cc[i] = lam * cc[i] + outer[i]
+    h0 = consts[_H0]
+    h = [cc[0] + h0, cc[1], cc[2], cc[3] + h0, cc[4], cc[5] + h0]
+    step = _solve3(h, g)
+    k = consts[_STEP]
+    theta = _project_orthant((a - k * step[0], b - k * step[1], c - k * step[2]), h)
+    norm = math.sqrt(theta[0] * theta[0] + theta[1] * theta[1] + theta[2] * theta[2])
+    radius = consts[_RADIUS]
+    if norm > radius:  # scaling keeps a, b >= 0
+        theta = (theta[0] * radius / norm, theta[1] * radius / norm, theta[2] * radius / norm)
+    return theta
+
+
+# The twins also serve a compiled module built before these kernels (an editable install not
+# rebuilt since): the same results, slower.
+_LEARN = getattr(kernels.compiled, "beta_learn", beta_learn)
+_PREDICT = getattr(kernels.compiled, "beta_predict", beta_predict)
 
 
 def beta_fit(scores, labels, *, eps: float = 1e-3) -> tuple[float, float, float]:

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from .. import kernels
 from .base import Calibrator, check_forgetting, check_positive
 
 __all__ = ["EWACalibrator"]
@@ -130,30 +131,51 @@ class EWACalibrator(Calibrator):
         return self._last[1]
 
     def _learn(self, score: float, positive: bool) -> None:
-        lam, log = self.forgetting, math.log
-        for k, p in enumerate(self._member_predictions(score)):
-            self._losses[k] = lam * self._losses[k] - log(max(p if positive else 1.0 - p, _FLOOR))
+        # the share after pair t = n_seen + 1 (None: no share)
+        alpha = ((1.0 / (self._n_seen + 2) if self.share == "decreasing" else self.share)
+                 if self.share else None)
+        _LEARN(self._losses, self._weights, self._member_predictions(score), positive,
+               self.forgetting, self.learning_rate, alpha)
         self._last = None
         for member in self._members:
-            member.learn_one(score, positive)
-        best = min(self._losses)  # shifted, so that the best weight is exp(0) = 1
-        eta = self.learning_rate
-        raw = [math.exp(-eta * (loss - best)) for loss in self._losses]
-        total = math.fsum(raw)
-        self._weights = [w / total for w in raw]
-        if self.share:
-            # the share after pair t = n_seen + 1; the losses become the ones that give the
-            # shared weights
-            k = len(raw)
-            alpha = 1.0 / (self._n_seen + 2) if self.share == "decreasing" else self.share
-            self._weights = [(1.0 - alpha) * w + alpha / k for w in self._weights]
-            self._losses = [-log(w) / eta for w in self._weights]
+            member._update(score, positive)  # checked: this one's own input
 
     def _predict(self, score: float) -> float:
-        ps = self._member_predictions(score)
-        p = sum(w * q for w, q in zip(self._weights, ps, strict=True))
-        return min(max(p, 0.0), 1.0)  # rounding cannot leave [0, 1]
+        return _PREDICT(self._weights, self._member_predictions(score))
 
     def _predict_many(self, scores: np.ndarray) -> np.ndarray:
         stacked = np.stack([m._predict_many(scores) for m in self._members])
         return np.clip(np.asarray(self._weights) @ stacked, 0.0, 1.0)
+
+
+def ewa_learn(losses: list[float], weights: list[float], predictions: list[float],
+              positive: bool, forgetting: float, learning_rate: float, alpha: float | None
+              ) -> None:
+    """The members' discounted log-losses and the weights after a pair, `losses` and `weights`
+    in place, from the members' `predictions` of its score (before they learn it); `alpha`:
+    the share (None: none). The twin of the compiled `ewa_learn`, the same operations in the
+    same order (its sum is `math.fsum`'s, correctly rounded: the same float)."""
+    log = math.log
+    for k, p in enumerate(predictions):
+        losses[k] = forgetting * losses[k] - log(max(p if positive else 1.0 - p, _FLOOR))
+    best = min(losses)  # shifted, so that the best weight is exp(0) = 1
+    raw = [math.exp(-learning_rate * (loss - best)) for loss in losses]
+    total = math.fsum(raw)
+    weights[:] = [w / total for w in raw]
+    if alpha is not None:  # the losses become the ones that give the shared weights
+        k = len(raw)
+        weights[:] = [(1.0 - alpha) * w + alpha / k for w in weights]
+        losses[:] = [-log(w) / learning_rate for w in weights]
+
+
+def ewa_predict(weights: list[float], predictions: list[float]) -> float:
+    """The weighted average of the members' predictions, in [0, 1]; the twin of the compiled
+    `ewa_predict`."""
+    p = sum(w * q for w, q in zip(weights, predictions, strict=True))
+    return min(max(p, 0.0), 1.0)  # rounding cannot leave [0, 1]
+
+
+# The twins also serve a compiled module built before these kernels (an editable install not
+# rebuilt since): the same results, slower.
+_LEARN = getattr(kernels.compiled, "ewa_learn", ewa_learn)
+_PREDICT = getattr(kernels.compiled, "ewa_predict", ewa_predict)

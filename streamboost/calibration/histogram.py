@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 import numbers
 
+from .. import kernels
+from .base import _UPDATE as _update
 from .base import Blocks, Calibrator, check_forgetting, check_positive
 
 __all__ = ["HistogramCalibrator"]
@@ -102,7 +104,8 @@ class HistogramCalibrator(Calibrator):
         yield {"n_bins": 3, "forgetting": 0.9, "prior": 0.0}
 
     def _bin(self, score: float) -> int:
-        return min(int(score * self.n_bins), self.n_bins - 1)
+        j = int(score * self.n_bins)
+        return j if j < self.n_bins else self.n_bins - 1  # a score of 1 is in the last bin
 
     @property
     def _incremental(self) -> bool:
@@ -139,22 +142,15 @@ class HistogramCalibrator(Calibrator):
         """The pooled blocks over the bins with any weight (`self._used`; None: all bins)."""
         if self._blocks is None:
             factor = 1.0 / (self.forgetting * self._weight)  # newest example: weight 1
-            prior = self.prior
-            rates, weights, means, used = [], [], [], []
-            for j, centre in enumerate(self._centres):
-                n = self._n[j] * factor + prior
-                if n <= 0.0:
-                    continue
-                rates.append((self._pos[j] * factor + prior * centre) / n)
-                weights.append(n)
-                means.append((self._score_sum[j] * factor + prior * centre) / n)
-                used.append(j)
+            rates, weights, means, used, *blocks = _POOL(
+                self._n, self._pos, self._score_sum, self._centres, factor, self.prior)
             self._rates, self._weights, self._means = rates, weights, means
             self._used = None if len(used) == self.n_bins else used
-            self._blocks = Blocks([], [], [])
-            self._blocks.extend(rates, weights, 0)
-        elif self._changed is not None:
-            self._blocks.update(self._changed, self._rates, self._weights)
+            self._blocks = Blocks(*blocks)
+        elif self._changed is not None:  # `Blocks.update`, without the method call
+            blocks = self._blocks
+            _update(blocks.starts, blocks.sums, blocks.weights, self._changed, self._rates,
+                    self._weights)
         self._changed = None
         return self._blocks
 
@@ -171,3 +167,28 @@ class HistogramCalibrator(Calibrator):
         if not self._rates:
             return score
         return blocks.value(self._position(self._bin(score)))
+
+
+def histogram_pool(counts: list[float], positives: list[float], score_sums: list[float],
+                   centres: list[float], factor: float, prior: float) -> tuple[list, ...]:
+    """Every bin with weight's rate, weight and mean score (the stored counts times `factor`,
+    plus `prior` pseudo-examples at the bin's centre), the bins' indices, and the Pool
+    Adjacent Violators blocks over those rates (`Blocks`' starts, sums and weights), from
+    scratch; the twin of the compiled `histogram_pool`."""
+    rates, weights, means, used = [], [], [], []
+    for j, centre in enumerate(centres):
+        n = counts[j] * factor + prior
+        if n <= 0.0:
+            continue
+        rates.append((positives[j] * factor + prior * centre) / n)
+        weights.append(n)
+        means.append((score_sums[j] * factor + prior * centre) / n)
+        used.append(j)
+    blocks = Blocks([], [], [])
+    blocks.extend(rates, weights, 0)
+    return rates, weights, means, used, blocks.starts, blocks.sums, blocks.weights
+
+
+# The twin also serves a compiled module built before this kernel (an editable install not
+# rebuilt since): the same results, slower.
+_POOL = getattr(kernels.compiled, "histogram_pool", histogram_pool)
