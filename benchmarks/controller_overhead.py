@@ -53,6 +53,7 @@ from instructions import InstructionCounter
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __version__, datasets
+from streamboost.calibration import CALIBRATORS
 from streamboost.experiments.models import MODELS, make_model
 from streamboost.metrics import BrierScore
 
@@ -126,14 +127,15 @@ def load_rows(dataset: str, data_dir: str | None, n: int) -> list[tuple[dict, ob
     return rows
 
 
-def make(name: str, config: str, batch: dict):
-    """A fresh model `name` (seed 0), alone or wrapped by `config`."""
+def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
+    """A fresh model `name` (seed 0), alone or wrapped by `config` with `calibrator`."""
     if config == ALONE:
         return make_model(name, 10, 0)
     params = CONFIGS[config]
     if params is None:
-        return CalibratedClassifier(make_model(name, 10, 0))
-    return BanditCalibratedClassifier(model=make_model(name, 10, 0), seed=0, **batch, **params)
+        return CalibratedClassifier(make_model(name, 10, 0), calibrator)
+    return BanditCalibratedClassifier(model=make_model(name, 10, 0), calibrator=calibrator,
+                                      seed=0, **batch, **params)
 
 
 def child(args) -> None:
@@ -141,7 +143,7 @@ def child(args) -> None:
     score and arm counts as JSON."""
     name, config = args.child
     rows = load_rows(args.dataset, args.data_dir, args.rows)
-    model, brier = make(name, config, {}), BrierScore()
+    model, brier = make(name, config, {}, args.calibrator), BrierScore()
 
     def step(x, y):
         brier.update(y, model.predict_proba_one(x))
@@ -154,13 +156,15 @@ def child(args) -> None:
 def count_instructions(args) -> None:
     """`--callgrind`: every configuration's instructions per example, each in its own process
     under callgrind (two at a time), against the model alone's."""
-    print(f"{args.dataset}, first {args.rows:,} rows, instructions counted by callgrind; "
+    print(f"{args.dataset}, first {args.rows:,} rows, calibrator {args.calibrator}, "
+          f"instructions counted by callgrind; "
           f"streamboost {__version__}, river {river.__version__}, Python "
           f"{platform.python_version()}, {platform.machine()}")
     print(f"{'model':<8}{'configuration':<32}{'instr/ex':>12}{'vs model':>10}{'Brier':>9}  arms")
     for name in args.models:
         configs = [ALONE, *args.configs]
-        argv = [__file__, "--dataset", args.dataset, "--rows", str(args.rows)]
+        argv = [__file__, "--dataset", args.dataset, "--rows", str(args.rows),
+                "--calibrator", args.calibrator]
         argv += ["--data-dir", args.data_dir] if args.data_dir else []
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(callgrind.count,
@@ -182,7 +186,8 @@ def measure(args, rows, frames, batch: dict, counter) -> dict:
     arm counts)."""
     results: dict = {}
     for name in args.models:
-        makers = {config: lambda name=name, config=config: make(name, config, batch)
+        makers = {config: lambda name=name, config=config: make(name, config, batch,
+                                                                 args.calibrator)
                   for config in [ALONE, *args.configs]}
         speeds = {config: [] for config in makers}
         counts = {config: [] for config in makers}
@@ -256,6 +261,8 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=sorted(MODELS))
     parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--calibrator", default="platt", choices=CALIBRATORS,
+                        help="the wrappers' calibrator (default platt)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions per example (Linux)")
     parser.add_argument("--callgrind", action="store_true",
@@ -298,7 +305,8 @@ def main() -> None:
     batch = {} if args.many is None else {"batch_size": args.many}
     print(
         (f"by frames of {args.many} rows, " if args.many else "") +
-        f"{args.dataset}, first {len(rows):,} rows, median of {args.repeats} interleaved runs "
+        f"{args.dataset}, first {len(rows):,} rows, calibrator {args.calibrator}, median of "
+        f"{args.repeats} interleaved runs "
         f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "
         f"{platform.python_version()}, {platform.machine()}"
     )

@@ -48,3 +48,14 @@ def test_a_run_in_two_processes_end_to_end():
     assert alone[:2] == ["lr", "model"] and alone[4:6] == ["1.00", "1.00-1.00"]
     low, high = map(float, both[4].split("-"))
     assert both[1] == "both" and low <= float(both[3]) <= high
+
+
+def test_every_wrapper_is_built_with_the_calibrator_asked_for():
+    from streamboost.calibration import EWACalibrator, OnlinePlattCalibrator
+
+    for config in ("CalibratedClassifier", "both", "D-UCB, defaults"):
+        wrapped = overhead.make("lr", config, {}, "ewa")
+        assert isinstance(wrapped.calibrator_, EWACalibrator), config
+        assert isinstance(overhead.make("lr", config, {}).calibrator_, OnlinePlattCalibrator)
+    assert overhead.make("lr", overhead.ALONE, {}, "ewa").__class__.__name__ == (
+        "LogisticRegression")
