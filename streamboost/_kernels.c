@@ -1309,6 +1309,43 @@ static int pav_value(PyObject *starts, PyObject *sums, PyObject *weights, Py_ssi
     return 0;
 }
 
+/* histogram_predict(starts, sums, weights, used, n_bins, score): histogram.py's
+ * histogram_predict, the pooled rate of the score's bin (an empty bin takes its lower
+ * neighbour's: `used`, the bins with weight, or None for all). */
+static PyObject *histogram_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "histogram_predict");
+    PyObject *starts = args[0], *sums = args[1], *weights = args[2], *used = args[3];
+    if (!PyList_CheckExact(starts) || !PyList_CheckExact(sums) || !PyList_CheckExact(weights) ||
+        (used != Py_None && !PyList_CheckExact(used))) {
+        PyErr_SetString(PyExc_TypeError, "the blocks must be lists, used a list or None");
+        return NULL;
+    }
+    Py_ssize_t bins = PyLong_AsSsize_t(args[4]);
+    double score = PyFloat_AsDouble(args[5]), value;
+    if (PyErr_Occurred())
+        return NULL;
+    double scaled = score * (double)bins;
+    Py_ssize_t j = (Py_ssize_t)scaled; /* int(): truncation, the score being in [0, 1] */
+    j = j < bins ? j : bins - 1;
+    if (used != Py_None) { /* max(bisect_right(used, j) - 1, 0) */
+        Py_ssize_t lo = 0, hi = PyList_GET_SIZE(used);
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2, bin = PyLong_AsSsize_t(PyList_GET_ITEM(used, mid));
+            if (bin == -1 && PyErr_Occurred())
+                return NULL;
+            if (j < bin)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        j = lo - 1 > 0 ? lo - 1 : 0;
+    }
+    if (pav_value(starts, sums, weights, j, &value))
+        return NULL;
+    return PyFloat_FromDouble(value);
+}
+
 /* isotonic_predict(starts, sums, weights, means, score): isotonic.py's isotonic_predict, the
  * pooled rates interpolated linearly between the bins' mean scores. */
 static PyObject *isotonic_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -1648,6 +1685,7 @@ static PyMethodDef methods[] = {
     METHOD(beta_learn, "One Online Newton Step of beta calibration."),
     METHOD(pav_update, "Pool Adjacent Violators' blocks re-fitted after one value changed."),
     METHOD(histogram_pool, "Histogram binning's rates and their pooled blocks, from scratch."),
+    METHOD(histogram_predict, "Histogram binning's pooled rate of a score's bin."),
     METHOD(isotonic_predict, "Online isotonic regression's interpolated map of a score."),
     METHOD(ewa_learn, "Expert advice's losses and weights after a pair, in place."),
     METHOD(ewa_predict, "Expert advice's weighted average of its members' predictions."),

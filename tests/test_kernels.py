@@ -312,6 +312,7 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         from streamboost.calibration import base, beta, ewa, histogram, isotonic
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
         assert base._UPDATE is base.pav_update and histogram._POOL is histogram.histogram_pool
+        assert histogram._PREDICT is histogram.histogram_predict
         assert isotonic._PREDICT is isotonic.isotonic_predict
         assert (ewa._LEARN, ewa._PREDICT) == (ewa.ewa_learn, ewa.ewa_predict)
         cal = platt.OnlinePlattCalibrator()
@@ -524,7 +525,8 @@ def python_calibrators():
 
     return mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict), \
         mock.patch.multiple(base, _UPDATE=base.pav_update), \
-        mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool), \
+        mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
+                            _PREDICT=histogram.histogram_predict), \
         mock.patch.multiple(isotonic, _PREDICT=isotonic.isotonic_predict), \
         mock.patch.multiple(ewa, _LEARN=ewa.ewa_learn, _PREDICT=ewa.ewa_predict)
 
@@ -683,6 +685,10 @@ def test_the_calibrator_kernels_refuse_a_malformed_state():
         COMPILED.pav_update([0, 5], [0.5, 0.5], [1.0, 1.0], 0, [0.5, 0.5], [1.0, 1.0])
     with pytest.raises(TypeError, match="counts must be a list of 2 items"):
         COMPILED.histogram_pool([0.0], [0.0, 0.0], [0.0, 0.0], [0.25, 0.75], 1.0, 1.0)
+    with pytest.raises(TypeError, match="used a list or None"):
+        COMPILED.histogram_predict([0], [0.5], [1.0], (0,), 1, 0.5)
+    with pytest.raises(ValueError, match="no block holds the position"):
+        COMPILED.histogram_predict([0], [], [], None, 1, 0.5)
     with pytest.raises(TypeError, match="means must be lists, means non-empty"):
         COMPILED.isotonic_predict([0], [0.5], [1.0], [], 0.5)
     with pytest.raises(TypeError, match="predictions must be a list of 2 items"):

@@ -130,15 +130,16 @@ class EWACalibrator(Calibrator):
             self._last = (score, [m._predict(score) for m in self._members])
         return self._last[1]
 
-    def _learn(self, score: float, positive: bool) -> None:
-        # the share after pair t = n_seen + 1 (None: no share)
-        alpha = ((1.0 / (self._n_seen + 2) if self.share == "decreasing" else self.share)
-                 if self.share else None)
+    def _update(self, score: float, positive: bool) -> None:
+        # the base's `_learn` and count in one call: every example of a wrapper comes here
+        share = self.share  # after pair t = n_seen + 1 (None: no share)
+        alpha = (1.0 / (self._n_seen + 2) if share == "decreasing" else share) if share else None
         _LEARN(self._losses, self._weights, self._member_predictions(score), positive,
                self.forgetting, self.learning_rate, alpha)
         self._last = None
         for member in self._members:
             member._update(score, positive)  # checked: this one's own input
+        self._n_seen += 1
 
     def _predict(self, score: float) -> float:
         return _PREDICT(self._weights, self._member_predictions(score))

@@ -103,34 +103,29 @@ class HistogramCalibrator(Calibrator):
         yield {}
         yield {"n_bins": 3, "forgetting": 0.9, "prior": 0.0}
 
-    def _bin(self, score: float) -> int:
-        j = int(score * self.n_bins)
-        return j if j < self.n_bins else self.n_bins - 1  # a score of 1 is in the last bin
-
-    @property
-    def _incremental(self) -> bool:
-        # With a prior every bin has weight, and without forgetting an update changes one bin's
-        # rate only: the pooling can then be updated around that bin instead of redone.
-        return self.prior > 0.0 and self.forgetting == 1.0
-
-    def _learn(self, score: float, positive: bool) -> None:
-        j, w = self._bin(score), self._weight
+    def _update(self, score: float, positive: bool) -> None:
+        # the base's `_learn` and count in one call: every example of a wrapper comes here
+        j, w = _bin(score, self.n_bins), self._weight
         self._n[j] += w
         if positive:
             self._pos[j] += w
         self._score_sum[j] += w * score
+        self._n_seen += 1
         if self.forgetting < 1.0:
             self._weight = w / self.forgetting
             if self._weight > _RESCALE_AT:
                 self._rescale()
-        if self._blocks is not None and self._incremental and self._changed in (None, j):
+            self._blocks = None  # every count changed: pooled from scratch at the next prediction
+        elif self._blocks is not None and self.prior > 0.0 and self._changed in (None, j):
+            # every bin has weight (a prior) and one bin changed: the pooling is updated around
+            # that bin at the next prediction, not redone
             n, centre, prior = self._n[j] + self.prior, self._centres[j], self.prior
             self._rates[j] = (self._pos[j] + prior * centre) / n
             self._weights[j] = n
             self._means[j] = (self._score_sum[j] + prior * centre) / n
             self._changed = j
         else:
-            self._blocks = None  # pooled from scratch at the next prediction
+            self._blocks = None
 
     def _rescale(self) -> None:
         factor = 1.0 / (self.forgetting * self._weight)  # to effective weights, newest = 1
@@ -154,19 +149,19 @@ class HistogramCalibrator(Calibrator):
         self._changed = None
         return self._blocks
 
-    def _position(self, j: int) -> int:
-        """The pooled position of bin `j` (an empty bin takes its lower neighbour's)."""
-        if self._used is None:
-            return j
-        return max(bisect.bisect_right(self._used, j) - 1, 0)
-
     def _predict(self, score: float) -> float:
         if self._n_seen == 0 and self.prior == 0.0:
             return score  # nothing learned and no prior: pass the score through
         blocks = self._fitted()
         if not self._rates:
             return score
-        return blocks.value(self._position(self._bin(score)))
+        return _PREDICT(blocks.starts, blocks.sums, blocks.weights, self._used, self.n_bins,
+                        score)
+
+def _bin(score: float, n_bins: int) -> int:
+    """The bin of a score in [0, 1] among `n_bins` equal-width ones."""
+    j = int(score * n_bins)
+    return j if j < n_bins else n_bins - 1  # a score of 1 is in the last bin
 
 
 def histogram_pool(counts: list[float], positives: list[float], score_sums: list[float],
@@ -189,6 +184,18 @@ def histogram_pool(counts: list[float], positives: list[float], score_sums: list
     return rates, weights, means, used, blocks.starts, blocks.sums, blocks.weights
 
 
-# The twin also serves a compiled module built before this kernel (an editable install not
+def histogram_predict(starts: list[int], sums: list[float], weights: list[float],
+                      used: list[int] | None, n_bins: int, score: float) -> float:
+    """The pooled rate (`Blocks`' lists) of the bin of `score` among `n_bins`, an empty bin
+    taking its lower neighbour's (`used`: the bins with weight, in order; None: every bin);
+    the twin of the compiled `histogram_predict`."""
+    j = _bin(score, n_bins)
+    if used is not None:
+        j = max(bisect.bisect_right(used, j) - 1, 0)
+    return Blocks(starts, sums, weights).value(j)
+
+
+# The twins also serve a compiled module built before these kernels (an editable install not
 # rebuilt since): the same results, slower.
 _POOL = getattr(kernels.compiled, "histogram_pool", histogram_pool)
+_PREDICT = getattr(kernels.compiled, "histogram_predict", histogram_predict)
