@@ -800,6 +800,25 @@ static int tuple_doubles(PyObject *tuple, Py_ssize_t n, double *c, const char *n
     return 0;
 }
 
+/* The first `n` items of a list (checked to hold them) as doubles. */
+static int list_doubles(PyObject *list, Py_ssize_t n, double *out)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (get_double(list, i, &out[i]))
+            return -1;
+    return 0;
+}
+
+/* A checked (score, label) pair: the score as a double, the label as 1 (positive) or 0. */
+static int read_pair(PyObject *score, PyObject *label, double *s, int *positive)
+{
+    *s = PyFloat_AsDouble(score);
+    if (*s == -1.0 && PyErr_Occurred())
+        return -1;
+    *positive = PyObject_IsTrue(label);
+    return *positive < 0 ? -1 : 0;
+}
+
 /* The constants tuple of an OnlinePlattCalibrator (its `_consts`) as doubles. */
 static int platt_consts(PyObject *consts, double *c)
 {
@@ -840,16 +859,10 @@ static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t n
     EXPECT_ARGS(5, "platt_learn");
     PyObject *theta = args[0];
     double c[P_N], t[T_N];
-    if (check_list(theta, T_N, "theta") || platt_consts(args[1], c))
-        return NULL;
-    for (Py_ssize_t i = 0; i < T_N; i++)
-        if (get_double(theta, i, &t[i]))
-            return NULL;
-    double score = PyFloat_AsDouble(args[2]);
-    if (score == -1.0 && PyErr_Occurred())
-        return NULL;
-    int positive = PyObject_IsTrue(args[3]);
-    if (positive < 0)
+    double score;
+    int positive;
+    if (check_list(theta, T_N, "theta") || platt_consts(args[1], c) ||
+        list_doubles(theta, T_N, t) || read_pair(args[2], args[3], &score, &positive))
         return NULL;
 
     double u = platt_feature(score, c), lam = c[P_LAM], target;
@@ -997,17 +1010,11 @@ static PyObject *beta_learn(PyObject *self, PyObject *const *args, Py_ssize_t na
     EXPECT_ARGS(5, "beta_learn");
     PyObject *curvature = args[1];
     double t[3], c[B_N], cc[6], u, v;
+    double score;
+    int positive;
     if (tuple_doubles(args[0], 3, t, "theta") || check_list(curvature, 6, "curvature") ||
-        tuple_doubles(args[2], B_N, c, "consts"))
-        return NULL;
-    for (Py_ssize_t i = 0; i < 6; i++)
-        if (get_double(curvature, i, &cc[i]))
-            return NULL;
-    double score = PyFloat_AsDouble(args[3]);
-    if (score == -1.0 && PyErr_Occurred())
-        return NULL;
-    int positive = PyObject_IsTrue(args[4]);
-    if (positive < 0)
+        tuple_doubles(args[2], B_N, c, "consts") || list_doubles(curvature, 6, cc) ||
+        read_pair(args[3], args[4], &score, &positive))
         return NULL;
 
     beta_features(score, c[B_EPS], &u, &v);
