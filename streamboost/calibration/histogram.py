@@ -158,6 +158,7 @@ class HistogramCalibrator(Calibrator):
         return _PREDICT(blocks.starts, blocks.sums, blocks.weights, self._used, self.n_bins,
                         score)
 
+
 def _bin(score: float, n_bins: int) -> int:
     """The bin of a score in [0, 1] among `n_bins` equal-width ones."""
     j = int(score * n_bins)
