@@ -3,6 +3,7 @@ bit for bit, on real streams, and the same refusals."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -309,9 +310,9 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         validation.check_features({"a": 1.0})
         from streamboost.members import base, linear
         assert base._FILL_ROWS is None and linear._VOTE_SCORES is None
-        from streamboost.calibration import base, beta, ewa, histogram, isotonic
+        from streamboost.calibration import base as pav, beta, ewa, histogram, isotonic
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
-        assert base._UPDATE is base.pav_update and histogram._POOL is histogram.histogram_pool
+        assert pav._UPDATE is pav.pav_update and histogram._POOL is histogram.histogram_pool
         assert histogram._PREDICT is histogram.histogram_predict
         assert isotonic._PREDICT is isotonic.isotonic_predict
         assert (ewa._LEARN, ewa._PREDICT) == (ewa.ewa_learn, ewa.ewa_predict)
@@ -518,17 +519,21 @@ def test_a_bandits_rounds_are_the_same_with_and_without_vote_scores(score, rollb
 
 # ---------------------------------------------------------------- the other calibrators
 
+@contextlib.contextmanager
 def python_calibrators():
     """Every calibrator kernel replaced by its Python twin (the dispatchers are bound at
     import, so the names themselves are patched)."""
     from streamboost.calibration import base, beta, ewa, histogram, isotonic
 
-    return mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict), \
-        mock.patch.multiple(base, _UPDATE=base.pav_update), \
+    with (
+        mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict),
+        mock.patch.multiple(base, _UPDATE=base.pav_update),
         mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
-                            _PREDICT=histogram.histogram_predict), \
-        mock.patch.multiple(isotonic, _PREDICT=isotonic.isotonic_predict), \
-        mock.patch.multiple(ewa, _LEARN=ewa.ewa_learn, _PREDICT=ewa.ewa_predict)
+                            _PREDICT=histogram.histogram_predict),
+        mock.patch.multiple(isotonic, _PREDICT=isotonic.isotonic_predict),
+        mock.patch.multiple(ewa, _LEARN=ewa.ewa_learn, _PREDICT=ewa.ewa_predict),
+    ):
+        yield
 
 
 def calibrator_pairs(seed: int) -> list[tuple[float, bool]]:
@@ -601,8 +606,7 @@ def test_calibrators_with_kernels_are_their_python_twins_bit_for_bit(name, param
         return predictions, grid, calibrator_state(cal), states
 
     compiled = replay()
-    patches = python_calibrators()
-    with patches[0], patches[1], patches[2], patches[3], patches[4]:
+    with python_calibrators():
         twins = replay()
     assert compiled[:3] == twins[:3]  # every prediction and the whole state, bit for bit
     if params.get("radius") == 1.5:  # a or b projected onto 0, and steps scaled onto the ball
