@@ -4,7 +4,9 @@ The reference is River's `linear_model.LogisticRegression` doing the same job on
 dict {"u": logit(score)} (`predict_proba_one` + `learn_one`), the cheapest River model that could
 stand in for a calibrator. Both see the same pre-generated stream of (score, label) pairs drawn
 from a known sigmoid; each configuration runs `--repeats` times, interleaved, and the median
-microseconds per example and the ratio River / streamboost are printed.
+microseconds per example and the ratio River / streamboost are printed, with the median time of
+one `copy()` of the calibrator after the stream (the controller's reward copies it once or
+twice a measured minibatch).
 
     python benchmarks/calibrator_overhead.py                 # 200,000 examples, 5 repeats
     python benchmarks/calibrator_overhead.py -n 20000 --repeats 1   # quick look
@@ -42,6 +44,16 @@ def time_calibrator(cal, stream) -> float:
     return (time.perf_counter() - start) / len(stream) * 1e6
 
 
+def time_copy(cal, copies: int = 2_000) -> float:
+    """Microseconds per `copy()` of a calibrator that has learned a stream (the controller's
+    reward copies its calibrator once or twice per measured minibatch)."""
+    cal.predict_one(0.5)  # pooled blocks cached, as in a prequential loop
+    start = time.perf_counter()
+    for _ in range(copies):
+        cal.copy()
+    return (time.perf_counter() - start) / copies * 1e6
+
+
 def time_river(model, stream) -> float:
     # The logit is computed in the loop too, as the calibrator computes it internally.
     start = time.perf_counter()
@@ -75,17 +87,21 @@ def main() -> None:
         "EWACalibrator (the four above, averaged)": lambda: make("ewa"),
     }
     runs: dict[str, list[float]] = {name: [] for name in [*configs, "river"]}
+    copies: dict[str, list[float]] = {name: [] for name in configs}
     for _ in range(args.repeats):
         for name, build in configs.items():
-            runs[name].append(time_calibrator(build(), stream))
+            cal = build()
+            runs[name].append(time_calibrator(cal, stream))
+            copies[name].append(time_copy(cal))
         runs["river"].append(time_river(linear_model.LogisticRegression(), stream))
 
     river_us = statistics.median(runs["river"])
-    print(f"{args.n:,} (score, label) pairs, median of {args.repeats} runs, predict + learn")
-    print(f"{'model':<50}{'us/example':>11}{'river / it':>12}")
+    print(f"{args.n:,} (score, label) pairs, median of {args.repeats} runs, predict + learn; "
+          "one copy() after them")
+    print(f"{'model':<50}{'us/example':>11}{'river / it':>12}{'copy us':>9}")
     for name in configs:
         us = statistics.median(runs[name])
-        print(f"{name:<50}{us:>11.2f}{river_us / us:>12.2f}")
+        print(f"{name:<50}{us:>11.2f}{river_us / us:>12.2f}{statistics.median(copies[name]):>9.2f}")
     print(f"{'river LogisticRegression({u: logit(s)})':<50}{river_us:>11.2f}{1.0:>12.2f}")
 
 

@@ -3,6 +3,7 @@ a monotone map after any training, validation before any change, the registry.""
 
 from __future__ import annotations
 
+import copy
 import gc
 import itertools
 import math
@@ -25,6 +26,7 @@ from streamboost.calibration import (
     make,
     pool_adjacent_violators,
 )
+from tests.calibrators import calibrator_state
 
 GRID = np.linspace(0.0, 1.0, 201).tolist()
 
@@ -373,16 +375,25 @@ def test_a_platt_pair_of_other_features_predicts_each_its_own():
         assert pair[1].tolist() == after._predict_many(scores).tolist()
 
 
-def test_platts_copy_is_the_bases():
-    from streamboost.calibration import OnlinePlattCalibrator
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_each_calibrators_copy_is_the_bases_and_shares_nothing_that_learns(name):
+    # The controller copies its calibrator on every measured minibatch: each calibrator's own
+    # copy shares what never changes in place and must equal the base's generic copy.
     from streamboost.calibration.base import Calibrator
 
-    cal = trained("platt", 200, seed=7)
+    cal = trained(name, 200, seed=7)
+    cal.predict_one(0.5)  # pooled blocks cached, if the calibrator keeps any
     fast, generic = cal.copy(), Calibrator.copy(cal)
-    assert type(fast) is OnlinePlattCalibrator
-    assert {n: getattr(fast, n) for n in cal._ATTRIBUTES} == {
-        n: getattr(generic, n) for n in cal._ATTRIBUTES}
-    assert fast._theta is not cal._theta  # the one mutable attribute
+    assert type(fast) is type(cal) and type(cal).copy is not Calibrator.copy
+    assert calibrator_state(fast) == calibrator_state(generic)
+    before = copy.deepcopy(calibrator_state(cal))  # not the lists themselves
+    rng = random.Random(8)
+    for _ in range(300):  # the copy learns a different map, predicting as it goes
+        s = rng.random()
+        fast.predict_one(s)
+        fast.learn_one(s, rng.random() > s)
+    assert calibrator_state(cal) == before  # the original's state, untouched
+    assert calibrator_state(fast) != before
 
 
 @pytest.mark.parametrize("name", ["histogram", "isotonic", "beta", "ewa"])

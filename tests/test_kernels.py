@@ -20,6 +20,7 @@ from streamboost.datasets import stream
 from streamboost.members.weak import best_candidates
 from streamboost.poisson import KNUTH_MAX_RATE, poisson
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
+from tests.calibrators import calibrator_state
 
 COMPILED = kernels.compiled
 needs_kernels = pytest.mark.skipif(COMPILED is None, reason="the C kernels are not built")
@@ -551,22 +552,6 @@ def calibrator_pairs(seed: int) -> list[tuple[float, bool]]:
         pairs.append((model.predict_proba_one(x).get(True, 0.5), bool(y)))
         model.learn_one(x, y)
     return pairs
-
-
-def calibrator_state(cal) -> dict:
-    """Every attribute of a calibrator, its PAV blocks as their lists and an ensemble's
-    members as their own states."""
-    from streamboost.calibration import Calibrator
-    from streamboost.calibration.base import Blocks
-
-    def plain(value):
-        if isinstance(value, Blocks):
-            return (value.starts, value.sums, value.weights)
-        if isinstance(value, list) and value and isinstance(value[0], Calibrator):
-            return [calibrator_state(member) for member in value]
-        return value
-
-    return {name: plain(getattr(cal, name)) for name in cal._ATTRIBUTES}
 
 
 CALIBRATOR_KERNEL_SETTINGS = [

@@ -148,6 +148,20 @@ class Calibrator(Checkpointable, base.Base):
         state deep-copied; a fraction of a pickle's round trip."""
         return new_from(type(self), get_state(self, self._ATTRIBUTES), _copied)
 
+    def _copy_changing(self, changing: tuple[str, ...]) -> Calibrator:
+        """`copy` for a calibrator whose attributes `changing` are the only ones that change
+        in place as it learns: each is copied by its own `copy()` (a list, `Blocks`), every
+        other attribute is shared. The controller copies its calibrator on every measured
+        minibatch; the generic copy's checks cost most of a histogram's or an ensemble's."""
+        new = object.__new__(type(self))
+        for name in self._ATTRIBUTES:  # not through __dict__, which would materialise it
+            object.__setattr__(new, name, getattr(self, name))
+        for name in changing:
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(new, name, value.copy())
+        return new
+
     def predict_many(self, scores) -> np.ndarray:
         """P(y = 1 | score) for an array-like of scores."""
         return self._predict_many(check_scores(scores))
@@ -226,8 +240,12 @@ class Blocks:
     def __init__(self, starts: list[int], sums: list[float], weights: list[float]):
         self.starts, self.sums, self.weights = starts, sums, weights
 
+    def copy(self) -> Blocks:
+        """An independent copy (the lists hold numbers only)."""
+        return Blocks(self.starts.copy(), self.sums.copy(), self.weights.copy())
+
     def __deepcopy__(self, memo) -> Blocks:
-        return Blocks(self.starts.copy(), self.sums.copy(), self.weights.copy())  # numbers only
+        return self.copy()
 
     def _push(self, start: int, total: float, weight: float) -> bool:
         """Push a block and pool while the order is violated; whether it was pooled."""

@@ -182,6 +182,9 @@ class OnlineBetaCalibrator(Calibrator):
         """(a, b, c) of $\\sigma(a \\ln s - b \\ln(1 - s) + c)$."""
         return self._theta
 
+    def copy(self) -> OnlineBetaCalibrator:
+        return self._copy_changing(("_c",))  # theta is a tuple, replaced at each step
+
     def _predict(self, score: float) -> float:
         return _PREDICT(self._theta, self._consts, score)
 

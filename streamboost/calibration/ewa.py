@@ -125,6 +125,11 @@ class EWACalibrator(Calibrator):
         calibrator only)."""
         return list(self._members)
 
+    def copy(self) -> EWACalibrator:
+        new = self._copy_changing(("_losses", "_weights"))  # updated in place by `ewa_learn`
+        new._members = [member.copy() for member in self._members]
+        return new
+
     def _member_predictions(self, score: float) -> list[float]:
         if self._last is None or self._last[0] != score:
             self._last = (score, [m._predict(score) for m in self._members])

@@ -103,6 +103,11 @@ class HistogramCalibrator(Calibrator):
         yield {}
         yield {"n_bins": 3, "forgetting": 0.9, "prior": 0.0}
 
+    def copy(self) -> HistogramCalibrator:
+        # what learning changes in place (the bin centres and `_used` never are)
+        return self._copy_changing(
+            ("_n", "_pos", "_score_sum", "_rates", "_weights", "_means", "_blocks"))
+
     def _update(self, score: float, positive: bool) -> None:
         # the base's `_learn` and count in one call: every example of a wrapper comes here
         j, w = _bin(score, self.n_bins), self._weight

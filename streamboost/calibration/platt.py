@@ -314,13 +314,7 @@ class OnlinePlattCalibrator(Calibrator):
         set_state(self, get_state(fresh, self._ATTRIBUTES))
 
     def copy(self) -> OnlinePlattCalibrator:
-        # the base's copy, knowing that the state list is the one mutable attribute: the
-        # controller copies its calibrator on every measured minibatch
-        new = object.__new__(type(self))
-        for name in self._ATTRIBUTES:  # not through __dict__, which would materialise it
-            object.__setattr__(new, name, getattr(self, name))
-        new._theta = self._theta.copy()
-        return new
+        return self._copy_changing(("_theta",))  # the one attribute that learns in place
 
     def _feature(self, s: float) -> float:
         return _feature(s, self._consts)
