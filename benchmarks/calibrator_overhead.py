@@ -6,7 +6,8 @@ stand in for a calibrator. Both see the same pre-generated stream of (score, lab
 from a known sigmoid; each configuration runs `--repeats` times, interleaved, and the median
 microseconds per example and the ratio River / streamboost are printed, with the median time of
 one `copy()` of the calibrator after the stream (the controller's reward copies it once or
-twice a measured minibatch).
+twice a measured minibatch) and of `predict_many` on 256 scores, per score (frames, and the
+reward's sample).
 
     python benchmarks/calibrator_overhead.py                 # 200,000 examples, 5 repeats
     python benchmarks/calibrator_overhead.py -n 20000 --repeats 1   # quick look
@@ -20,6 +21,7 @@ import random
 import statistics
 import time
 
+import numpy as np
 from river import linear_model
 
 from streamboost.calibration import OnlinePlattCalibrator, make
@@ -42,6 +44,15 @@ def time_calibrator(cal, stream) -> float:
         predict(s)
         learn(s, y)
     return (time.perf_counter() - start) / len(stream) * 1e6
+
+
+def time_many(cal, scores, calls: int = 500) -> float:
+    """Microseconds per score of `predict_many` on an array of scores (a frame's, by minibatch;
+    the controller's reward scores a round's sample this way)."""
+    start = time.perf_counter()
+    for _ in range(calls):
+        cal.predict_many(scores)
+    return (time.perf_counter() - start) / (calls * len(scores)) * 1e6
 
 
 def time_copy(cal, copies: int = 2_000) -> float:
@@ -88,20 +99,24 @@ def main() -> None:
     }
     runs: dict[str, list[float]] = {name: [] for name in [*configs, "river"]}
     copies: dict[str, list[float]] = {name: [] for name in configs}
+    many: dict[str, list[float]] = {name: [] for name in configs}
+    frame = np.array([s for s, _ in stream[:256]])
     for _ in range(args.repeats):
         for name, build in configs.items():
             cal = build()
             runs[name].append(time_calibrator(cal, stream))
             copies[name].append(time_copy(cal))
+            many[name].append(time_many(cal, frame))
         runs["river"].append(time_river(linear_model.LogisticRegression(), stream))
 
     river_us = statistics.median(runs["river"])
     print(f"{args.n:,} (score, label) pairs, median of {args.repeats} runs, predict + learn; "
-          "one copy() after them")
-    print(f"{'model':<50}{'us/example':>11}{'river / it':>12}{'copy us':>9}")
+          "then one copy(), and predict_many of 256 scores (us per score)")
+    print(f"{'model':<50}{'us/example':>11}{'river / it':>12}{'copy us':>9}{'many us':>9}")
     for name in configs:
         us = statistics.median(runs[name])
-        print(f"{name:<50}{us:>11.2f}{river_us / us:>12.2f}{statistics.median(copies[name]):>9.2f}")
+        print(f"{name:<50}{us:>11.2f}{river_us / us:>12.2f}{statistics.median(copies[name]):>9.2f}"
+              f"{statistics.median(many[name]):>9.3f}")
     print(f"{'river LogisticRegression({u: logit(s)})':<50}{river_us:>11.2f}{1.0:>12.2f}")
 
 

@@ -1272,8 +1272,9 @@ done:
     return result;
 }
 
-/* bisect.bisect_right over a list of floats: the first index whose item is above x. */
-static int bisect_floats(PyObject *list, double x, Py_ssize_t *out)
+/* bisect.bisect_right over a list of numbers (floats, or ints: bins and positions, exact as
+ * doubles): the first index whose item is above x. */
+static int bisect_right(PyObject *list, double x, Py_ssize_t *out)
 {
     Py_ssize_t lo = 0, hi = PyList_GET_SIZE(list);
     while (lo < hi) {
@@ -1294,17 +1295,9 @@ static int bisect_floats(PyObject *list, double x, Py_ssize_t *out)
 static int pav_value(PyObject *starts, PyObject *sums, PyObject *weights, Py_ssize_t position,
                      double *out)
 {
-    Py_ssize_t lo = 0, hi = PyList_GET_SIZE(starts);
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        Py_ssize_t start = PyLong_AsSsize_t(PyList_GET_ITEM(starts, mid));
-        if (start == -1 && PyErr_Occurred())
-            return -1;
-        if (position < start)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
+    Py_ssize_t lo;
+    if (bisect_right(starts, (double)position, &lo))
+        return -1;
     double total, weight;
     if (lo < 1 || lo > PyList_GET_SIZE(sums) || lo > PyList_GET_SIZE(weights)) {
         PyErr_SetString(PyExc_ValueError, "no block holds the position");
@@ -1316,69 +1309,132 @@ static int pav_value(PyObject *starts, PyObject *sums, PyObject *weights, Py_ssi
     return 0;
 }
 
-/* histogram_predict(starts, sums, weights, used, n_bins, score): histogram.py's
- * histogram_predict, the pooled rate of the score's bin (an empty bin takes its lower
- * neighbour's: `used`, the bins with weight, or None for all). */
-static PyObject *histogram_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* Whether the blocks' three lists and the fourth argument are lists (`none_ok`: the fourth,
+ * histogram's `used`, may be None; else it is isotonic's means, not empty). */
+static int check_maps(PyObject *const *args, int none_ok, const char *message)
 {
-    EXPECT_ARGS(6, "histogram_predict");
-    PyObject *starts = args[0], *sums = args[1], *weights = args[2], *used = args[3];
-    if (!PyList_CheckExact(starts) || !PyList_CheckExact(sums) || !PyList_CheckExact(weights) ||
-        (used != Py_None && !PyList_CheckExact(used))) {
-        PyErr_SetString(PyExc_TypeError, "the blocks must be lists, used a list or None");
-        return NULL;
+    for (int i = 0; i < 4; i++)
+        if (!PyList_CheckExact(args[i]) && !(i == 3 && none_ok && args[i] == Py_None)) {
+            PyErr_SetString(PyExc_TypeError, message);
+            return -1;
+        }
+    if (!none_ok && PyList_GET_SIZE(args[3]) == 0) {
+        PyErr_SetString(PyExc_TypeError, message);
+        return -1;
     }
-    Py_ssize_t bins = PyLong_AsSsize_t(args[4]);
-    double score = PyFloat_AsDouble(args[5]), value;
-    if (PyErr_Occurred())
-        return NULL;
+    return 0;
+}
+
+/* histogram.py's histogram_predict: the pooled rate of the score's bin (an empty bin takes its
+ * lower neighbour's: `used`, the bins with weight, or None for all). */
+static int histogram_value(PyObject *const *maps, Py_ssize_t bins, double score, double *out)
+{
+    PyObject *used = maps[3];
     double scaled = score * (double)bins;
     Py_ssize_t j = (Py_ssize_t)scaled; /* int(): truncation, the score being in [0, 1] */
     j = j < bins ? j : bins - 1;
     if (used != Py_None) { /* max(bisect_right(used, j) - 1, 0) */
-        Py_ssize_t lo = 0, hi = PyList_GET_SIZE(used);
-        while (lo < hi) {
-            Py_ssize_t mid = (lo + hi) / 2, bin = PyLong_AsSsize_t(PyList_GET_ITEM(used, mid));
-            if (bin == -1 && PyErr_Occurred())
-                return NULL;
-            if (j < bin)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+        Py_ssize_t lo;
+        if (bisect_right(used, (double)j, &lo))
+            return -1;
         j = lo - 1 > 0 ? lo - 1 : 0;
     }
-    if (pav_value(starts, sums, weights, j, &value))
+    return pav_value(maps[0], maps[1], maps[2], j, out);
+}
+
+/* isotonic.py's isotonic_predict: the pooled rates interpolated linearly between the bins'
+ * mean scores (maps[3]). */
+static int isotonic_value(PyObject *const *maps, double score, double *out)
+{
+    PyObject *starts = maps[0], *sums = maps[1], *weights = maps[2], *xs = maps[3];
+    double x0, x1, y0, y1;
+    Py_ssize_t i, n = PyList_GET_SIZE(xs);
+    if (bisect_right(xs, score, &i))
+        return -1;
+    if (i == 0 || i == n)
+        return pav_value(starts, sums, weights, i == 0 ? 0 : n - 1, out);
+    if (get_double(xs, i - 1, &x0) || get_double(xs, i, &x1) ||
+        pav_value(starts, sums, weights, i - 1, &y0) || pav_value(starts, sums, weights, i, &y1))
+        return -1;
+    *out = x1 == x0 ? y1 : y0 + (y1 - y0) * (score - x0) / (x1 - x0);
+    return 0;
+}
+
+#define HISTOGRAM_LISTS "the blocks must be lists, used a list or None"
+#define ISOTONIC_LISTS "the blocks and means must be lists, means non-empty"
+
+/* histogram_predict(starts, sums, weights, used, n_bins, score): histogram_value. */
+static PyObject *histogram_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "histogram_predict");
+    double score, value;
+    Py_ssize_t bins;
+    if (check_maps(args, 1, HISTOGRAM_LISTS))
+        return NULL;
+    bins = PyLong_AsSsize_t(args[4]);
+    score = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred() || histogram_value(args, bins, score, &value))
         return NULL;
     return PyFloat_FromDouble(value);
 }
 
-/* isotonic_predict(starts, sums, weights, means, score): isotonic.py's isotonic_predict, the
- * pooled rates interpolated linearly between the bins' mean scores. */
+/* isotonic_predict(starts, sums, weights, means, score): isotonic_value. */
 static PyObject *isotonic_predict(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     EXPECT_ARGS(5, "isotonic_predict");
-    PyObject *starts = args[0], *sums = args[1], *weights = args[2], *xs = args[3];
-    if (!PyList_CheckExact(starts) || !PyList_CheckExact(sums) || !PyList_CheckExact(weights) ||
-        !PyList_CheckExact(xs) || PyList_GET_SIZE(xs) == 0) {
-        PyErr_SetString(PyExc_TypeError, "the blocks and means must be lists, means non-empty");
+    double score, value;
+    if (check_maps(args, 0, ISOTONIC_LISTS))
         return NULL;
-    }
-    double score = PyFloat_AsDouble(args[4]), x0, x1, y0, y1;
-    Py_ssize_t i, n = PyList_GET_SIZE(xs);
-    if ((score == -1.0 && PyErr_Occurred()) || bisect_floats(xs, score, &i))
+    score = PyFloat_AsDouble(args[4]);
+    if ((score == -1.0 && PyErr_Occurred()) || isotonic_value(args, score, &value))
         return NULL;
-    if (i == 0 || i == n) {
-        if (pav_value(starts, sums, weights, i == 0 ? 0 : n - 1, &y0))
-            return NULL;
-        return PyFloat_FromDouble(y0);
-    }
-    if (get_double(xs, i - 1, &x0) || get_double(xs, i, &x1) ||
-        pav_value(starts, sums, weights, i - 1, &y0) || pav_value(starts, sums, weights, i, &y1))
+    return PyFloat_FromDouble(value);
+}
+
+/* The scores and out arrays of a *_predict_many: float64, one length. */
+static const buffer_spec many_specs[2] = {{'d', 0, "scores"}, {'d', 1, "out"}};
+
+/* histogram_predict_many(starts, sums, weights, used, n_bins, scores, out): histogram_value
+ * of each score of a float64 array, into out. */
+static PyObject *histogram_predict_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(7, "histogram_predict_many");
+    Py_buffer views[2];
+    Py_ssize_t n = -1, bins;
+    if (check_maps(args, 1, HISTOGRAM_LISTS))
         return NULL;
-    if (x1 == x0)
-        return PyFloat_FromDouble(y1);
-    return PyFloat_FromDouble(y0 + (y1 - y0) * (score - x0) / (x1 - x0));
+    bins = PyLong_AsSsize_t(args[4]);
+    if ((bins == -1 && PyErr_Occurred()) || get_buffers(args + 5, many_specs, 2, views, &n))
+        return NULL;
+    const double *scores = views[0].buf;
+    double *out = views[1].buf;
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < n && !failed; i++)
+        failed = histogram_value(args, bins, scores[i], &out[i]);
+    release_buffers(views, 2);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* isotonic_predict_many(starts, sums, weights, means, scores, out): isotonic_value of each
+ * score of a float64 array, into out. */
+static PyObject *isotonic_predict_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "isotonic_predict_many");
+    Py_buffer views[2];
+    Py_ssize_t n = -1;
+    if (check_maps(args, 0, ISOTONIC_LISTS) || get_buffers(args + 4, many_specs, 2, views, &n))
+        return NULL;
+    const double *scores = views[0].buf;
+    double *out = views[1].buf;
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < n && !failed; i++)
+        failed = isotonic_value(args, scores[i], &out[i]);
+    release_buffers(views, 2);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 /* ---------------------------------------------------------------- expert advice (EWA) */
@@ -1693,7 +1749,9 @@ static PyMethodDef methods[] = {
     METHOD(pav_update, "Pool Adjacent Violators' blocks re-fitted after one value changed."),
     METHOD(histogram_pool, "Histogram binning's rates and their pooled blocks, from scratch."),
     METHOD(histogram_predict, "Histogram binning's pooled rate of a score's bin."),
+    METHOD(histogram_predict_many, "Histogram binning's map of each score of an array."),
     METHOD(isotonic_predict, "Online isotonic regression's interpolated map of a score."),
+    METHOD(isotonic_predict_many, "Online isotonic regression's map of each score of an array."),
     METHOD(ewa_learn, "Expert advice's losses and weights after a pair, in place."),
     METHOD(ewa_predict, "Expert advice's weighted average of its members' predictions."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),

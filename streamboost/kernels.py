@@ -23,7 +23,8 @@ is imported, `compiled` is None and the Python loops run.
 * the other calibrators' per-example work: beta calibration's map and Online Newton Step
   (`beta_predict`, `beta_learn`), the Pool Adjacent Violators blocks of histogram binning and
   isotonic regression re-fitted after one bin changed (`pav_update`) or, with forgetting, from
-  scratch (`histogram_pool`), isotonic regression's interpolation (`isotonic_predict`), and
+  scratch (`histogram_pool`), their maps of a score (`histogram_predict`, `isotonic_predict`)
+  and of an array of scores (`histogram_predict_many`, `isotonic_predict_many`), and
   expert advice's losses and weights (`ewa_learn`, whose sum is `math.fsum`'s correctly
   rounded one) and average (`ewa_predict`);
 * `validation.check_features`'s common case (`floats_within`: every value a float within the

@@ -428,3 +428,26 @@ def test_copy_and_fit_go_by_the_listed_attributes_and_keep_the_original_inline(n
     # every attribute listed, no more (vars() materialises: only now)
     assert set(vars(frozen)) == set(vars(cal)) == set(type(cal)._ATTRIBUTES)
     assert set(vars(refit)) == set(type(refit)._ATTRIBUTES)
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("histogram", {}), ("histogram", {"n_bins": 7, "prior": 0.0}),
+    ("histogram", {"n_bins": 50, "forgetting": 0.99}),
+    ("isotonic", {}), ("isotonic", {"prior": 0.0}), ("isotonic", {"n_bins": 9, "forgetting": 0.9}),
+])
+def test_the_binned_calibrators_predict_many_is_their_predict_of_each_score(name, params):
+    # one compiled loop over the array: each score's own `_predict`, bit for bit
+    cal = make(name, **params)
+    rng = random.Random(11)
+    probes = [0.0, 1.0, 1e-12, 1 - 1e-12, 0.5, *(j / 7 for j in range(8)),
+              *(j / 50 for j in range(51))]  # bin edges
+    for step in range(600):
+        if step in (0, 3, 40, 599):  # untrained, a few examples (empty bins), then many
+            cal.predict_one(0.5)  # pooled now: `_means` are the map's points
+            scores = np.array(probes + [rng.random() for _ in range(100)]
+                              + cal._means)  # a point's own score: a tie in the search
+            expected = [cal._predict(s) for s in scores.tolist()]
+            assert cal._predict_many(scores).tolist() == expected
+            assert cal._predict_many(scores[::2]).tolist() == expected[::2]  # a strided view
+        s = rng.random() ** 2
+        cal.learn_one(s, rng.random() < s)

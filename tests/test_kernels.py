@@ -315,7 +315,9 @@ def test_a_kernels_module_built_before_the_platt_kernels_falls_back_to_the_twins
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
         assert pav._UPDATE is pav.pav_update and histogram._POOL is histogram.histogram_pool
         assert histogram._PREDICT is histogram.histogram_predict
+        assert histogram._PREDICT_MANY is histogram.histogram_predict_many
         assert isotonic._PREDICT is isotonic.isotonic_predict
+        assert isotonic._PREDICT_MANY is isotonic.isotonic_predict_many
         assert (ewa._LEARN, ewa._PREDICT) == (ewa.ewa_learn, ewa.ewa_predict)
         cal = platt.OnlinePlattCalibrator()
         cal.learn_one(0.8, True)
@@ -530,8 +532,10 @@ def python_calibrators():
         mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict),
         mock.patch.multiple(base, _UPDATE=base.pav_update),
         mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
-                            _PREDICT=histogram.histogram_predict),
-        mock.patch.multiple(isotonic, _PREDICT=isotonic.isotonic_predict),
+                            _PREDICT=histogram.histogram_predict,
+                            _PREDICT_MANY=histogram.histogram_predict_many),
+        mock.patch.multiple(isotonic, _PREDICT=isotonic.isotonic_predict,
+                            _PREDICT_MANY=isotonic.isotonic_predict_many),
         mock.patch.multiple(ewa, _LEARN=ewa.ewa_learn, _PREDICT=ewa.ewa_predict),
     ):
         yield
@@ -678,6 +682,11 @@ def test_the_calibrator_kernels_refuse_a_malformed_state():
         COMPILED.histogram_predict([0], [0.5], [1.0], (0,), 1, 0.5)
     with pytest.raises(ValueError, match="no block holds the position"):
         COMPILED.histogram_predict([0], [], [], None, 1, 0.5)
+    scores, out = np.array([0.5, 0.7]), np.empty(2)
+    with pytest.raises(TypeError, match="out must be a 1-d array of format 'd'"):
+        COMPILED.histogram_predict_many([0], [0.5], [1.0], None, 1, scores, np.empty(3))
+    with pytest.raises(TypeError, match="scores must be a 1-d array of format 'd'"):
+        COMPILED.isotonic_predict_many([0], [0.5], [1.0], [0.5], scores.astype(int), out)
     with pytest.raises(TypeError, match="means must be lists, means non-empty"):
         COMPILED.isotonic_predict([0], [0.5], [1.0], [], 0.5)
     with pytest.raises(TypeError, match="predictions must be a list of 2 items"):

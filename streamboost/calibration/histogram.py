@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 import numbers
 
+import numpy as np
+
 from .. import kernels
 from .base import _UPDATE as _update
 from .base import Blocks, Calibrator, check_forgetting, check_positive
@@ -163,6 +165,21 @@ class HistogramCalibrator(Calibrator):
         return _PREDICT(blocks.starts, blocks.sums, blocks.weights, self._used, self.n_bins,
                         score)
 
+    def _predict_many(self, scores: np.ndarray) -> np.ndarray:
+        # `_predict` of each score, in one compiled loop
+        if self._n_seen == 0 and self.prior == 0.0:
+            return np.array(scores, dtype=float)
+        blocks = self._fitted()
+        if not self._rates:
+            return np.array(scores, dtype=float)
+        out = np.empty(len(scores))
+        self._map_many(blocks, np.ascontiguousarray(scores, dtype=float), out)
+        return out
+
+    def _map_many(self, blocks: Blocks, scores: np.ndarray, out: np.ndarray) -> None:
+        _PREDICT_MANY(blocks.starts, blocks.sums, blocks.weights, self._used, self.n_bins,
+                      scores, out)
+
 
 def _bin(score: float, n_bins: int) -> int:
     """The bin of a score in [0, 1] among `n_bins` equal-width ones."""
@@ -201,7 +218,16 @@ def histogram_predict(starts: list[int], sums: list[float], weights: list[float]
     return Blocks(starts, sums, weights).value(j)
 
 
+def histogram_predict_many(starts: list[int], sums: list[float], weights: list[float],
+                           used: list[int] | None, n_bins: int, scores: np.ndarray,
+                           out: np.ndarray) -> None:
+    """`histogram_predict` of each score of a float array, into `out`; the twin of the compiled
+    `histogram_predict_many`."""
+    out[:] = [histogram_predict(starts, sums, weights, used, n_bins, s) for s in scores.tolist()]
+
+
 # The twins also serve a compiled module built before these kernels (an editable install not
 # rebuilt since): the same results, slower.
 _POOL = getattr(kernels.compiled, "histogram_pool", histogram_pool)
 _PREDICT = getattr(kernels.compiled, "histogram_predict", histogram_predict)
+_PREDICT_MANY = getattr(kernels.compiled, "histogram_predict_many", histogram_predict_many)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import bisect
 
+import numpy as np
+
 from .. import kernels
 from .base import Blocks
 from .histogram import HistogramCalibrator
@@ -66,6 +68,9 @@ class OnlineIsotonicCalibrator(HistogramCalibrator):
             return score
         return _PREDICT(blocks.starts, blocks.sums, blocks.weights, self._means, score)
 
+    def _map_many(self, blocks: Blocks, scores: np.ndarray, out: np.ndarray) -> None:
+        _PREDICT_MANY(blocks.starts, blocks.sums, blocks.weights, self._means, scores, out)
+
 
 def isotonic_predict(starts: list[int], sums: list[float], weights: list[float],
                      means: list[float], score: float) -> float:
@@ -85,6 +90,14 @@ def isotonic_predict(starts: list[int], sums: list[float], weights: list[float],
     return y0 + (y1 - y0) * (score - x0) / (x1 - x0)
 
 
-# The twin also serves a compiled module built before this kernel (an editable install not
+def isotonic_predict_many(starts: list[int], sums: list[float], weights: list[float],
+                          means: list[float], scores: np.ndarray, out: np.ndarray) -> None:
+    """`isotonic_predict` of each score of a float array, into `out`; the twin of the compiled
+    `isotonic_predict_many`."""
+    out[:] = [isotonic_predict(starts, sums, weights, means, s) for s in scores.tolist()]
+
+
+# The twins also serve a compiled module built before these kernels (an editable install not
 # rebuilt since): the same results, slower.
 _PREDICT = getattr(kernels.compiled, "isotonic_predict", isotonic_predict)
+_PREDICT_MANY = getattr(kernels.compiled, "isotonic_predict_many", isotonic_predict_many)
