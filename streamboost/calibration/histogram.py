@@ -156,21 +156,25 @@ class HistogramCalibrator(Calibrator):
         self._changed = None
         return self._blocks
 
-    def _predict(self, score: float) -> float:
+    def _map(self) -> Blocks | None:
+        """The pooled blocks the map reads, or None while it passes scores through (nothing
+        learned and no prior, or no bin with weight yet)."""
         if self._n_seen == 0 and self.prior == 0.0:
-            return score  # nothing learned and no prior: pass the score through
+            return None
         blocks = self._fitted()
-        if not self._rates:
+        return blocks if self._rates else None
+
+    def _predict(self, score: float) -> float:
+        blocks = self._map()
+        if blocks is None:
             return score
         return _PREDICT(blocks.starts, blocks.sums, blocks.weights, self._used, self.n_bins,
                         score)
 
     def _predict_many(self, scores: np.ndarray) -> np.ndarray:
-        # `_predict` of each score, in one compiled loop
-        if self._n_seen == 0 and self.prior == 0.0:
-            return np.array(scores, dtype=float)
-        blocks = self._fitted()
-        if not self._rates:
+        # `_predict` of each score, in one compiled loop (isotonic: its own, `_map_many`)
+        blocks = self._map()
+        if blocks is None:
             return np.array(scores, dtype=float)
         out = np.empty(len(scores))
         self._map_many(blocks, np.ascontiguousarray(scores, dtype=float), out)

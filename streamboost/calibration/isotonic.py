@@ -61,10 +61,8 @@ class OnlineIsotonicCalibrator(HistogramCalibrator):
         super().__init__(n_bins=n_bins, forgetting=forgetting, prior=prior)
 
     def _predict(self, score: float) -> float:
-        if self._n_seen == 0 and self.prior == 0.0:
-            return score
-        blocks = self._fitted()
-        if not self._means:
+        blocks = self._map()
+        if blocks is None:
             return score
         return _PREDICT(blocks.starts, blocks.sums, blocks.weights, self._means, score)
 
