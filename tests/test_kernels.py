@@ -295,8 +295,7 @@ def test_platt_kernels_refuse_a_malformed_state():
 
 def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_twins():
     # an editable install whose _kernels.so predates a kernel (platt_learn, floats_within, the
-    # other calibrators') must still
-    # import, check features and calibrate
+    # other calibrators') must still import, check features and calibrate
     # (a fresh interpreter: the stale module has to be in place before streamboost is imported)
     import subprocess
     import sys
