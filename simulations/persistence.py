@@ -39,7 +39,7 @@ from river import preprocessing
 from streamboost import datasets
 from streamboost.calibration import OnlinePlattCalibrator
 from streamboost.experiments.models import make_model
-from streamboost.reward import calibrated, losses
+from streamboost.reward import calibrated, mean_losses
 
 HERE = Path(__file__).resolve().parent
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
@@ -72,7 +72,7 @@ class Learner:
                 self.calibrator.learn_one(score, y)
             else:
                 self.model.learn_one(x, y)
-        return float(losses("log-likelihood", np.array(ps), np.array(ys)).mean())
+        return mean_losses("log-likelihood", np.array([ps]), ys)[0]
 
 
 def calibrates(base: str, batch: int) -> bool:

@@ -851,6 +851,29 @@ static PyObject *platt_predict(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyFloat_FromDouble(platt_sigmoid(-(a * platt_feature(s, c) + b)));
 }
 
+/* The scores and out arrays of a *_predict_many: float64, one length. */
+static const buffer_spec many_specs[2] = {{'d', 0, "scores"}, {'d', 1, "out"}};
+
+/* platt_predict_many(theta, consts, scores, out): platt_predict of each score of a float64
+ * array, into out (the same floats as one by one). */
+static PyObject *platt_predict_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(4, "platt_predict_many");
+    double c[P_N], a, b;
+    Py_buffer views[2];
+    Py_ssize_t n = -1;
+    if (check_list(args[0], T_N, "theta") || platt_consts(args[1], c) ||
+        get_double(args[0], T_A, &a) || get_double(args[0], T_B, &b) ||
+        get_buffers(args + 2, many_specs, 2, views, &n))
+        return NULL;
+    const double *scores = views[0].buf;
+    double *out = views[1].buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = platt_sigmoid(-(a * platt_feature(scores[i], c) + b));
+    release_buffers(views, 2);
+    Py_RETURN_NONE;
+}
+
 /* platt_learn(theta, consts, score, positive, project): platt.py's platt_learn, one Online
  * Newton Step (or Gauss-Newton step) of theta in place; `project` is _project_ball, called
  * back for the rare step that leaves the ball. */
@@ -1391,9 +1414,6 @@ static PyObject *isotonic_predict(PyObject *self, PyObject *const *args, Py_ssiz
     return PyFloat_FromDouble(value);
 }
 
-/* The scores and out arrays of a *_predict_many: float64, one length. */
-static const buffer_spec many_specs[2] = {{'d', 0, "scores"}, {'d', 1, "out"}};
-
 /* histogram_predict_many(starts, sums, weights, used, n_bins, scores, out): histogram_value
  * of each score of a float64 array, into out. */
 static PyObject *histogram_predict_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -1573,6 +1593,89 @@ static PyObject *ewa_predict(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyFloat_FromDouble(1.0 < p ? 1.0 : p);
 }
 
+/* ---------------------------------------------------------------- the reward's losses */
+
+#define LOSS_EPS 1e-15 /* reward.py: _LOG_EPS */
+enum { LOSS_LOG, LOSS_BRIER, LOSS_COST }; /* reward.py: LOSSES, in order */
+
+/* One example's loss (reward.py: _loss), its probability p, class and cost threshold t. */
+static double example_loss(int loss, double p, int positive, double t)
+{
+    if (loss == LOSS_LOG) {
+        p = fmin(fmax(p, LOSS_EPS), 1.0 - LOSS_EPS);
+        return -log(positive ? p : 1.0 - p);
+    }
+    if (loss == LOSS_BRIER) {
+        double d = p - (double)positive;
+        return d * d;
+    }
+    return ((p > t) != positive) ? (positive ? 1.0 - t : t) : 0.0;
+}
+
+/* loss_means(loss, probabilities, positives, thresholds): reward.py's loss_means, a list of
+ * each row's mean loss (math.fsum's correctly rounded sum over the row, divided by its length);
+ * loss an index of LOSSES, positives a list of bools, thresholds a list of floats (cost) or
+ * None. */
+static PyObject *loss_means(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(4, "loss_means");
+    long loss = PyLong_AsLong(args[0]);
+    if (loss == -1 && PyErr_Occurred())
+        return NULL;
+    if (loss < LOSS_LOG || loss > LOSS_COST) {
+        PyErr_Format(PyExc_ValueError, "loss must be 0, 1 or 2, got %ld", loss);
+        return NULL;
+    }
+    PyObject *positives = args[2], *thresholds = args[3];
+    Py_ssize_t any[2] = {-1, -1};
+    Py_buffer view;
+    if (get_matrix(args[1], &view, 2, any, "probabilities"))
+        return NULL;
+    Py_ssize_t rows = view.shape[0], n = view.shape[1];
+    PyObject *result = NULL;
+    double *values = NULL;
+    int *classes = NULL;
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "probabilities must have a column (an example)");
+        goto done;
+    }
+    if (check_list(positives, n, "positives") ||
+        (loss == LOSS_COST && check_list(thresholds, n, "thresholds")))
+        goto done;
+    values = PyMem_Malloc(3 * n * sizeof(double)); /* losses, partials, thresholds */
+    classes = PyMem_Malloc(n * sizeof(int));
+    if (values == NULL || classes == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *partials = values + n, *t = values + 2 * n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        classes[i] = PyObject_IsTrue(PyList_GET_ITEM(positives, i));
+        t[i] = 0.0;
+        if (classes[i] < 0 || (loss == LOSS_COST && get_double(thresholds, i, &t[i])))
+            goto done;
+    }
+    result = PyList_New(rows);
+    for (Py_ssize_t r = 0; result != NULL && r < rows; r++) {
+        const char *row = (const char *)view.buf + r * view.strides[0];
+        for (Py_ssize_t i = 0; i < n; i++)
+            values[i] = example_loss((int)loss, *(const double *)(row + i * view.strides[1]),
+                                     classes[i], t[i]);
+        PyObject *mean = PyFloat_FromDouble(exact_sum(values, n, partials) / (double)n);
+        if (mean == NULL)
+            Py_CLEAR(result);
+        else
+            PyList_SET_ITEM(result, r, mean);
+    }
+done:
+    PyMem_Free(values);
+    PyMem_Free(classes);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* ---------------------------------------------------------------- feature dicts and tables */
+
 /* floats_within(x, limit): whether x is a dict whose values are all floats (exactly) within
  * [-limit, limit]: validation.check_features's common case; anything else (another type, NaN,
  * inf, a value beyond the limit, an int or a string) answers False and Python looks closer. */
@@ -1743,6 +1846,7 @@ static PyMethodDef methods[] = {
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
+    METHOD(platt_predict_many, "Online Platt scaling's map of each score of an array."),
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
     METHOD(beta_predict, "Online beta calibration's map of a score."),
     METHOD(beta_learn, "One Online Newton Step of beta calibration."),
@@ -1754,6 +1858,7 @@ static PyMethodDef methods[] = {
     METHOD(isotonic_predict_many, "Online isotonic regression's map of each score of an array."),
     METHOD(ewa_learn, "Expert advice's losses and weights after a pair, in place."),
     METHOD(ewa_predict, "Expert advice's weighted average of its members' predictions."),
+    METHOD(loss_means, "The reward's mean loss of each row of a round's probabilities."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),

@@ -81,12 +81,13 @@ import typing
 
 import numpy as np
 
+from . import kernels
 from .decision import cost_threshold
 from .scores import FrozenScorer, positive_scores
 from .state import InlineState
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "check_rollback",
-           "held_out", "losses", "resolve_rollback", "squash"]
+           "held_out", "mean_losses", "resolve_rollback", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
 MAPPINGS = ("affine", "logistic")
@@ -99,28 +100,52 @@ _LOG_EPS = 1e-15
 LOSS_BOUNDS = {"log-likelihood": -math.log(_LOG_EPS), "brier": 1.0, "expected-cost": 1.0}
 
 
-def losses(name: str, p: np.ndarray, positive: np.ndarray, threshold: np.ndarray | None = None
-           ) -> np.ndarray:
-    """The loss `name` of each probability of `p` for examples of classes `positive` (bools);
-    the realised cost also needs each example's `threshold`, c_FP / (c_FP + c_FN). The last
-    axis of `p` runs over the examples (earlier axes: several models' probabilities of them).
+def mean_losses(name: str, probabilities: np.ndarray, positives: list[bool],
+                thresholds: list[float] | None = None) -> list[float]:
+    """The mean loss `name` of each row of `probabilities` (a 2-D float array, one column per
+    example) for examples of classes `positives`; the realised cost also needs each example's
+    threshold c_FP / (c_FP + c_FN). The log-loss clips p to [1e-15, 1 - 1e-15], as River's
+    LogLoss does. Each example's loss is taken with the C library's `log` (as `math.log`:
+    numpy's vectorised one differs from it in the last bit on some machines) and a row's sum
+    is `math.fsum`'s, correctly rounded, so the compiled kernel gives the same floats.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from streamboost.reward import losses
-    >>> p, y = np.array([0.9, 0.2]), np.array([True, True])
-    >>> losses("brier", p, y).round(2).tolist(), losses("expected-cost", p, y, np.array([0.5, 0.5]))
-    ([0.01, 0.64], array([0. , 0.5]))
+    >>> from streamboost.reward import mean_losses
+    >>> p = np.array([[0.9, 0.2], [0.5, 0.5]])
+    >>> [round(v, 3) for v in mean_losses("brier", p, [True, True])]
+    [0.325, 0.25]
+    >>> mean_losses("expected-cost", p, [True, True], [0.5, 0.5])  # positive iff p > 0.5
+    [0.25, 0.5]
 
     """
-    if name == "log-likelihood":
-        p = np.minimum(np.maximum(p, _LOG_EPS), 1.0 - _LOG_EPS)  # np.clip, without its wrapper
-        return -np.log(np.where(positive, p, 1.0 - p))
-    if name == "brier":
-        return (p - positive) ** 2
-    wrong = (p > threshold) != positive
-    return np.where(wrong, np.where(positive, 1.0 - threshold, threshold), 0.0)
+    return _MEAN_LOSSES(LOSSES.index(name), probabilities, positives, thresholds)
+
+
+def _loss(loss: int, p: float, positive: bool, threshold: float) -> float:
+    """One example's loss: `LOSSES[loss]` of probability `p` (the kernel's `example_loss`)."""
+    if loss == 0:
+        p = min(max(p, _LOG_EPS), 1.0 - _LOG_EPS)
+        return -math.log(p if positive else 1.0 - p)
+    if loss == 1:
+        d = p - positive
+        return d * d
+    return (1.0 - threshold if positive else threshold) if (p > threshold) != positive else 0.0
+
+
+def loss_means(loss: int, probabilities: np.ndarray, positives: list[bool],
+               thresholds: list[float] | None) -> list[float]:
+    """`mean_losses` with the loss's index in `LOSSES`; the twin of the compiled
+    `loss_means`."""
+    n = len(positives)
+    t = thresholds if loss == 2 else [0.0] * n
+    return [math.fsum(map(_loss, [loss] * n, row, positives, t)) / n
+            for row in probabilities.tolist()]
+
+
+# The twin also serves a compiled module built before this kernel: the same floats, slower.
+_MEAN_LOSSES = getattr(kernels.compiled, "loss_means", loss_means)
 
 
 def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
@@ -501,8 +526,6 @@ class PairedReward(InlineState):
                      else np.array(r.scores, dtype=float))
             scores = after[None] if r.model_before is None else np.array(
                 (r.model_before.scores(r.rows, like=self._model_start), after))
-        positive = np.array(r.positives, dtype=bool)
-        threshold = np.array(r.thresholds, dtype=float) if r.thresholds else None
         cal_before = r.calibrator_before
         cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
         # every (calibrator, model) pair's mean loss in one pass: rows = calibrator before and
@@ -513,11 +536,10 @@ class PairedReward(InlineState):
             probabilities = cal_before._predict_pair(cal_after, flat)
         else:
             probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
-        loss = losses(self.loss, probabilities.reshape(2, k, -1), positive, threshold)
-        # ndarray.mean's sum and division, unwrapped; then Python's floats (the same numbers)
-        mean = (loss.sum(axis=-1) / loss.shape[-1]).tolist()
+        means = mean_losses(self.loss, probabilities.reshape(2 * k, -1), r.positives,
+                            r.thresholds or None)
         pairs = {"train": (0, k - 1), "calibrate": (1, 0), "both": (1, k - 1)}
-        return [mean[0][0] - mean[i][j] for i, j in (pairs[name] for name in r.names)]
+        return [means[0] - means[i * k + j] for i, j in (pairs[name] for name in r.names)]
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
         """The round's improvements as rewards for a policy of range `reward_range` (None: any

@@ -346,7 +346,7 @@ def test_a_copy_predicts_as_the_original_did_and_learns_on_its_own(name):
 @pytest.mark.parametrize("name", sorted(CALIBRATORS))
 def test_a_pair_predicts_each_calibrators_floats(name):
     # The reward scores a round with the calibrator before and after it: `_predict_pair` may
-    # share their work (Platt's feature) but must give each one's `_predict_many`, bit for bit.
+    # share their work or their array but must give each one's `_predict_many`, bit for bit.
     scores = np.array([0.0, 1e-9, 0.25, 0.5, 0.75, 1.0 - 1e-9, 1.0, *np.linspace(0, 1, 57)])
     before = trained(name, 300, seed=6)
     after = before.copy()

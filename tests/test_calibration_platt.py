@@ -332,9 +332,10 @@ def test_learn_many_equals_learn_one_and_predict_many_equals_predict_one():
         one.learn_one(v, label)
     many = learned(s, y, forgetting=0.99)
     assert (one.A, one.B, one.n_seen) == (many.A, many.B, many.n_seen)
-    np.testing.assert_allclose(
-        many.predict_many(s), [many.predict_one(v) for v in s], rtol=1e-13, atol=1e-15
-    )
+    # the same floats: predict_many runs predict_one's map on each score (numpy's vectorised
+    # log differed from it in the last bit for a third of the scores)
+    assert many.predict_many(s).tolist() == [many.predict_one(v) for v in s]
+    assert many.predict_many(s[::3]).tolist() == [many.predict_one(v) for v in s[::3]]
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), float("inf"), "0.5", None, True, [0.5]])

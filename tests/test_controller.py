@@ -29,7 +29,7 @@ from streamboost.reward import (
     PairedReward,
     calibrated,
     held_out,
-    losses,
+    mean_losses,
 )
 
 
@@ -784,25 +784,30 @@ def test_a_full_budget_changes_nothing_and_a_bad_one_is_refused():
 
 
 @pytest.mark.parametrize("name", LOSSES)
-def test_losses_are_the_per_example_definitions(name):
+def test_mean_losses_are_the_per_example_definitions_summed_exactly(name):
     rng = np.random.default_rng(0)
-    p = np.concatenate([rng.random(500), [0.0, 1.0, 0.25, 0.25]])
-    positive = np.concatenate([rng.random(500) < 0.3, [True, False, True, False]])
-    threshold = np.concatenate([rng.random(500), [0.5, 0.5, 0.25, 0.25]])
-    expected = []
-    for q, y, t in zip(p.tolist(), positive.tolist(), threshold.tolist(), strict=True):
+    n = 504
+    p = np.concatenate([rng.random((3, n - 4)), [[0.0, 1.0, 0.25, 0.25]] * 3], axis=1)
+    p[1, :50] = 1e-17  # clipped by the log-loss
+    positive = np.concatenate([rng.random(n - 4) < 0.3, [True, False, True, False]]).tolist()
+    threshold = np.concatenate([rng.random(n - 4), [0.5, 0.5, 0.25, 0.25]]).tolist()
+
+    def loss(q, y, t):
         if name == "brier":
-            expected.append((q - y) ** 2)
-        elif name == "log-likelihood":
+            return (q - y) ** 2
+        if name == "log-likelihood":
             q = min(max(q, 1e-15), 1 - 1e-15)
-            expected.append(-math.log(q if y else 1 - q))
-        else:  # the realised cost, normalised: c_FN or c_FP over their sum, when wrong
-            expected.append(0.0 if (q > t) == y else (1 - t if y else t))
-    got = losses(name, p, positive, threshold if name == "expected-cost" else None)
-    assert got.tolist() == pytest.approx(expected, rel=1e-12, abs=0)
-    assert got[-4:].tolist()[-2:] == pytest.approx(
-        {"brier": [0.5625, 0.0625], "log-likelihood": [-math.log(0.25), -math.log(0.75)],
-         "expected-cost": [0.75, 0.0]}[name])
+            return -math.log(q if y else 1 - q)
+        return 0.0 if (q > t) == y else (1 - t if y else t)  # c_FN or c_FP over their sum
+
+    expected = [math.fsum(map(loss, row, positive, threshold)) / n for row in p.tolist()]
+    got = mean_losses(name, p, positive, threshold if name == "expected-cost" else None)
+    assert got == expected  # each example's loss, summed correctly rounded
+    assert mean_losses(name, p[:, -4:], positive[-4:], threshold[-4:])[0] == pytest.approx(
+        {"brier": (1 + 1 + 0.5625 + 0.0625) / 4,
+         "log-likelihood": (-math.log(1e-15) - math.log(1 - (1 - 1e-15)) - math.log(0.25)
+                            - math.log(0.75)) / 4,  # p = 1 is clipped to 1 - 1e-15 first
+         "expected-cost": (0.5 + 0.5 + 0.75) / 4}[name], rel=1e-15)
 
 
 def test_a_model_already_trained_keeps_what_it_learned():

@@ -247,7 +247,12 @@ PLATT_SETTINGS = [
 @pytest.mark.parametrize("params", PLATT_SETTINGS)
 def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
     from streamboost.calibration import OnlinePlattCalibrator
-    from streamboost.calibration.platt import _project_ball, platt_learn, platt_predict
+    from streamboost.calibration.platt import (
+        _project_ball,
+        platt_learn,
+        platt_predict,
+        platt_predict_many,
+    )
 
     cal = OnlinePlattCalibrator(**params)
     theta, consts = list(cal._theta), cal._consts
@@ -263,10 +268,17 @@ def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
         calls.append(args)
         return _project_ball(*args)
 
+    grid = np.array([0.0, 1e-300, 1e-9, *np.linspace(0.0, 1.0, 61), 1 - 1e-9, 1.0])
     flat = 0
-    for score, positive in pairs:
+    for step, (score, positive) in enumerate(pairs):
         assert COMPILED.platt_predict(cal._theta, consts, score) == platt_predict(
             theta, consts, score)
+        if step % 50 == 0:  # the map of an array: each score's, with the kernel and the twin
+            outs = np.empty(len(grid)), np.empty(len(grid))
+            COMPILED.platt_predict_many(cal._theta, consts, grid, outs[0])
+            platt_predict_many(theta, consts, grid, outs[1])
+            one = [platt_predict(theta, consts, g) for g in grid.tolist()]
+            assert outs[0].tolist() == outs[1].tolist() == one
         COMPILED.platt_learn(cal._theta, consts, score, positive, project)
         platt_learn(theta, consts, score, positive, project)
         assert cal._theta == theta  # every float, bit for bit
@@ -289,7 +301,12 @@ def test_platt_kernels_refuse_a_malformed_state():
         COMPILED.platt_predict(cal._theta, cal._consts[:9], 0.5)
     with pytest.raises(TypeError, match="takes 5 arguments"):
         COMPILED.platt_learn(cal._theta, cal._consts, 0.5, True)
-    assert cal._theta == [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    out = np.zeros(2)
+    with pytest.raises(TypeError, match="out must be a 1-d array of format 'd'"):
+        COMPILED.platt_predict_many(cal._theta, cal._consts, np.array([0.5, 0.7]), np.empty(3))
+    with pytest.raises(TypeError, match="scores must be a 1-d array of format 'd'"):
+        COMPILED.platt_predict_many(cal._theta, cal._consts, np.array([0, 1]), out)
+    assert cal._theta == [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0] and out.tolist() == [0.0, 0.0]
 
 
 
@@ -306,6 +323,9 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         sys.modules["streamboost._kernels"] = types.ModuleType("streamboost._kernels")
         from streamboost.calibration import platt
         assert platt._LEARN is platt.platt_learn and platt._PREDICT is platt.platt_predict
+        assert platt._PREDICT_MANY is platt.platt_predict_many
+        from streamboost import reward
+        assert reward._MEAN_LOSSES is reward.loss_means
         from streamboost import validation
         assert validation._FLOATS_WITHIN is None
         validation.check_features({"a": 1.0})
@@ -323,10 +343,12 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         cal.learn_one(0.8, True)
         mixed = ewa.EWACalibrator()
         mixed.learn_many([0.8, 0.3, 0.6], [True, False, True])
-        print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0, mixed.n_seen)
+        import numpy as np
+        means = reward.mean_losses("brier", np.array([[0.5, 1.0]]), [True, True])
+        print(cal.n_seen, 0.0 < cal.predict_one(0.8) < 1.0, mixed.n_seen, means)
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["1", "True", "3"]
+    assert out.stdout.split() == ["1", "True", "3", "[0.125]"]
 
 
 def _members_with_columns(keys):
@@ -526,9 +548,11 @@ def test_a_bandits_rounds_are_the_same_with_and_without_vote_scores(score, rollb
 def python_calibrators():
     """Every calibrator kernel replaced by its Python twin (the dispatchers are bound at
     import, so the names themselves are patched)."""
-    from streamboost.calibration import base, beta, ewa, histogram, isotonic
+    from streamboost.calibration import base, beta, ewa, histogram, isotonic, platt
 
     with (
+        mock.patch.multiple(platt, _LEARN=platt.platt_learn, _PREDICT=platt.platt_predict,
+                            _PREDICT_MANY=platt.platt_predict_many),
         mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict),
         mock.patch.multiple(base, _UPDATE=base.pav_update),
         mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
@@ -559,6 +583,7 @@ def calibrator_pairs(seed: int) -> list[tuple[float, bool]]:
 
 
 CALIBRATOR_KERNEL_SETTINGS = [
+    ("platt", {}),
     ("beta", {}),
     ("beta", {"forgetting": 0.99, "gamma": 0.5, "eps": 1e-6}),
     ("beta", {"radius": 1.5}),  # a small ball: the orthant's projection and the ball's scaling
@@ -694,3 +719,81 @@ def test_the_calibrator_kernels_refuse_a_malformed_state():
     with pytest.raises(TypeError, match="takes 2 arguments"):
         COMPILED.ewa_predict([0.5])
     assert cal._c == [0.0] * 6 and cal._theta == (1.0, 1.0, 0.0)  # nothing changed
+
+
+# ---------------------------------------------------------------- the reward's losses
+
+@needs_kernels
+def test_loss_means_are_the_python_twins_bit_for_bit():
+    from streamboost.reward import loss_means
+
+    rng = random.Random(11)
+    for _ in range(1_000):  # rounds of 1 to 130 examples, 1 to 6 (calibrator, model) pairs
+        n, rows = rng.randint(1, 130), rng.randint(1, 6)
+        p = np.array([[rng.choice([0.0, 1.0, 1e-17, 1 - 1e-16, 0.5, rng.random()])
+                       for _ in range(n)] for _ in range(rows)])
+        positives = [rng.random() < 0.4 for _ in range(n)]
+        thresholds = [rng.choice([0.5, rng.random()]) for _ in range(n)]
+        for loss in range(3):
+            t = thresholds if loss == 2 else None
+            assert COMPILED.loss_means(loss, p, positives, t) == loss_means(loss, p, positives, t)
+            assert COMPILED.loss_means(loss, p[::-1, ::2], positives[::2], t and t[::2]) == (
+                loss_means(loss, p[::-1, ::2], positives[::2], t and t[::2]))  # strided
+
+
+@needs_kernels
+def test_loss_means_sum_as_math_fsum_does():
+    from streamboost.reward import loss_means
+
+    # squared errors 1 and three of 1.1e-16: a left-to-right sum rounds each away, fsum does not
+    p = np.array([[1.0, *[math.sqrt(1.1e-16)] * 3]])
+    squares = [1.0, *[v * v for v in p[0, 1:].tolist()]]
+    assert sum(squares) != math.fsum(squares) and np.sum(squares) != math.fsum(squares)
+    positives = [False] * 4
+    expected = [math.fsum(squares) / 4]
+    assert COMPILED.loss_means(1, p, positives, None) == loss_means(1, p, positives, None) == (
+        expected)
+
+
+@needs_kernels
+def test_loss_means_refuses_malformed_arguments():
+    p, positives = np.array([[0.5, 0.7]]), [True, False]
+    with pytest.raises(ValueError, match="loss must be 0, 1 or 2, got 3"):
+        COMPILED.loss_means(3, p, positives, None)
+    with pytest.raises(TypeError, match="probabilities must be a float64 array of 2 dims"):
+        COMPILED.loss_means(0, p[0], positives, None)
+    with pytest.raises(ValueError, match="probabilities must have a column"):
+        COMPILED.loss_means(0, np.empty((2, 0)), [], None)
+    with pytest.raises(TypeError, match="positives must be a list of 2 items"):
+        COMPILED.loss_means(0, p, positives[:1], None)
+    with pytest.raises(TypeError, match="thresholds must be a list of 2 items"):
+        COMPILED.loss_means(2, p, positives, None)
+
+
+@needs_kernels
+@pytest.mark.parametrize("reward", ["log-likelihood", "brier", "expected-cost"])
+def test_a_bandits_rounds_are_the_same_with_the_reward_kernels_and_their_twins(reward):
+    # end to end: every reward of a bandit whose calibrator is Platt (the pair's map of the
+    # round's scores) and every prediction, equal to the last bit with the kernels and without
+    from streamboost import BanditCalibratedClassifier
+    from streamboost import reward as reward_module
+
+    rows = phishing(1_500)
+
+    def replay():
+        model = BanditCalibratedClassifier(
+            model=OzaBoostClassifier(linear_model.LogisticRegression(), n_models=4, seed=2),
+            policy="discounted-ucb", batch_size=16, reward=reward, c_fn=3.0, seed=2,
+            trace_size=200)
+        predictions = []
+        for x, y in rows:
+            predictions.append(model.predict_proba_one(x))
+            model.learn_one(x, y)
+        return predictions, [(r["arm"], r["improvements"]) for r in model.trace]
+
+    compiled = replay()
+    with python_calibrators(), mock.patch.object(reward_module, "_MEAN_LOSSES",
+                                                 reward_module.loss_means):
+        twins = replay()
+    assert compiled == twins
+    assert sum(improvements is not None for _, improvements in compiled[1]) > 50

@@ -323,22 +323,20 @@ class OnlinePlattCalibrator(Calibrator):
         return _PREDICT(self._theta, self._consts, score)
 
     def _predict_many(self, s: np.ndarray) -> np.ndarray:
-        return expit(-(self._theta[_A_] * self._features(s) + self._theta[_B_]))
+        # `_predict` of each score, in one compiled loop: the same floats as one by one
+        out = np.empty(len(s))
+        _PREDICT_MANY(self._theta, self._consts, np.ascontiguousarray(s, dtype=float), out)
+        return out
 
     def _predict_pair(self, other: Calibrator, s: np.ndarray) -> np.ndarray:
-        if type(other) is not type(self) or (other.feature, other.eps) != (self.feature, self.eps):
+        if type(other) is not type(self):
             return super()._predict_pair(other, s)
-        # the feature once for both maps; elementwise, the same floats as two `_predict_many`
-        a, b = self._theta, other._theta
-        slopes = np.array(((a[_A_],), (b[_A_],)))
-        return expit(-(slopes * self._features(s) + np.array(((a[_B_],), (b[_B_],)))))
-
-    def _features(self, s: np.ndarray) -> np.ndarray:
-        """The map's input u of each score: its logit (clipped to [eps, 1 - eps]) or itself."""
-        if self.feature == "logit":
-            c = np.minimum(np.maximum(s, self.eps), 1.0 - self.eps)  # np.clip, without its wrapper
-            return np.log(c) - np.log1p(-c)
-        return s
+        # both maps into the rows of one array (the controller's reward scores a round so)
+        out = np.empty((2, len(s)))
+        s = np.ascontiguousarray(s, dtype=float)
+        _PREDICT_MANY(self._theta, self._consts, s, out[0])
+        _PREDICT_MANY(other._theta, other._consts, s, out[1])
+        return out
 
     def _update(self, score: float, positive: bool) -> None:
         # the base's `_learn` and count in one call: every example of a wrapper comes here
@@ -366,6 +364,12 @@ def _feature(s: float, consts: tuple) -> float:
 def platt_predict(theta: list, consts: tuple, score: float) -> float:
     """Platt's map of a checked score; the twin of the compiled `platt_predict`."""
     return _sigmoid(-(theta[_A_] * _feature(score, consts) + theta[_B_]))
+
+
+def platt_predict_many(theta: list, consts: tuple, scores: np.ndarray, out: np.ndarray) -> None:
+    """`platt_predict` of each checked score of a float array, into `out`; the twin of the
+    compiled `platt_predict_many`."""
+    out[:] = [platt_predict(theta, consts, s) for s in scores.tolist()]
 
 
 def platt_learn(theta: list, consts: tuple, score: float, positive: bool, project) -> None:
@@ -418,6 +422,7 @@ def platt_learn(theta: list, consts: tuple, score: float, positive: bool, projec
 # rebuilt since): the same results, slower.
 _LEARN = getattr(kernels.compiled, "platt_learn", platt_learn)
 _PREDICT = getattr(kernels.compiled, "platt_predict", platt_predict)
+_PREDICT_MANY = getattr(kernels.compiled, "platt_predict_many", platt_predict_many)
 
 
 def platt_fit(
