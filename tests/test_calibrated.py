@@ -277,10 +277,11 @@ def _frames(rows, size):
         yield pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk])
 
 
+@pytest.mark.parametrize("calibrator", ["platt", "beta"])
 @pytest.mark.parametrize("name", ["lr", "oza", "ht"])
-def test_predict_many_equals_predict_one_row_by_row(name):
+def test_predict_many_equals_predict_one_row_by_row(name, calibrator):
     pd = pytest.importorskip("pandas")
-    model = CalibratedClassifier(models()[name], calibrator="beta", c_fn=4.0)
+    model = CalibratedClassifier(models()[name], calibrator=calibrator, c_fn=4.0)
     for x, y in ROWS[:600]:
         model.learn_one(x, y)
     X = pd.DataFrame([x for x, _ in ROWS[600:900]])
@@ -294,7 +295,8 @@ def test_predict_many_equals_predict_one_row_by_row(name):
         decisions = model.predict_many(X, **costs)
         expected = [model.predict_one(x, **costs) for x, _ in ROWS[600:900]]
         assert decisions.tolist() == expected
-    assert len(set(model.predict_many(X, c_fp=9.0, c_fn=1.0))) == 2
+    middle = float(many[True].median())  # costs whose threshold splits the frame's decisions
+    assert len(set(model.predict_many(X, c_fp=middle, c_fn=1.0 - middle))) == 2
     with pytest.raises(ValueError, match="c_fp"):
         model.predict_many(X, c_fp=-1.0)
 
