@@ -874,6 +874,32 @@ static PyObject *platt_predict_many(PyObject *self, PyObject *const *args, Py_ss
     Py_RETURN_NONE;
 }
 
+/* platt_predict_pair(theta, other, consts, scores, out, other_out): platt_predict_many of two
+ * calibrators of the same constants, each score's feature taken once. */
+static PyObject *platt_predict_pair(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(6, "platt_predict_pair");
+    static const buffer_spec specs[3] = {{'d', 0, "scores"}, {'d', 1, "out"},
+                                         {'d', 1, "other_out"}};
+    double c[P_N], a, b, a2, b2;
+    Py_buffer views[3];
+    Py_ssize_t n = -1;
+    if (check_list(args[0], T_N, "theta") || check_list(args[1], T_N, "other") ||
+        platt_consts(args[2], c) || get_double(args[0], T_A, &a) ||
+        get_double(args[0], T_B, &b) || get_double(args[1], T_A, &a2) ||
+        get_double(args[1], T_B, &b2) || get_buffers(args + 3, specs, 3, views, &n))
+        return NULL;
+    const double *scores = views[0].buf;
+    double *out = views[1].buf, *other_out = views[2].buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double u = platt_feature(scores[i], c);
+        out[i] = platt_sigmoid(-(a * u + b));
+        other_out[i] = platt_sigmoid(-(a2 * u + b2));
+    }
+    release_buffers(views, 3);
+    Py_RETURN_NONE;
+}
+
 /* platt_learn(theta, consts, score, positive, project): platt.py's platt_learn, one Online
  * Newton Step (or Gauss-Newton step) of theta in place; `project` is _project_ball, called
  * back for the rare step that leaves the ball. */
@@ -1674,6 +1700,36 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------- copies */
+
+/* share_attributes(source, target, names): object.__setattr__(target, name, getattr(source,
+ * name)) for each name of a tuple, in order (Calibrator._copy_changing's loop); reads and
+ * writes the attributes as Python does, so neither object's __dict__ is materialised. */
+static PyObject *share_attributes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "share_attributes");
+    PyObject *names = args[2];
+    if (!PyTuple_CheckExact(names)) {
+        PyErr_SetString(PyExc_TypeError, "names must be a tuple of str");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_CheckExact(name)) {
+            PyErr_SetString(PyExc_TypeError, "names must be a tuple of str");
+            return NULL;
+        }
+        PyObject *value = PyObject_GetAttr(args[0], name);
+        if (value == NULL)
+            return NULL;
+        int failed = PyObject_GenericSetAttr(args[1], name, value);
+        Py_DECREF(value);
+        if (failed)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* ---------------------------------------------------------------- feature dicts and tables */
 
 /* floats_within(x, limit): whether x is a dict whose values are all floats (exactly) within
@@ -1847,6 +1903,7 @@ static PyMethodDef methods[] = {
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
     METHOD(platt_predict_many, "Online Platt scaling's map of each score of an array."),
+    METHOD(platt_predict_pair, "Two Platt maps of the same constants, of each score of an array."),
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
     METHOD(beta_predict, "Online beta calibration's map of a score."),
     METHOD(beta_learn, "One Online Newton Step of beta calibration."),
@@ -1859,6 +1916,7 @@ static PyMethodDef methods[] = {
     METHOD(ewa_learn, "Expert advice's losses and weights after a pair, in place."),
     METHOD(ewa_predict, "Expert advice's weighted average of its members' predictions."),
     METHOD(loss_means, "The reward's mean loss of each row of a round's probabilities."),
+    METHOD(share_attributes, "Set attributes of one object to those of another, by name."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),

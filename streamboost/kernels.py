@@ -17,10 +17,11 @@ is imported, `compiled` is None and the Python loops run.
   `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
   (`oza_batch`) and the clipped log-loss gradients of logistic-regression members
   (`log_gradients`);
-* `OnlinePlattCalibrator`'s map of a score (`platt_predict`) and of an array of scores
-  (`platt_predict_many`: the same floats as one by one) and its Online Newton / Gauss-Newton
-  step (`platt_learn`, calling back the Python projection for the rare step that leaves its
-  ball): every wrapper's calibrator predicts and learns once per example;
+* `OnlinePlattCalibrator`'s map of a score (`platt_predict`), of an array of scores
+  (`platt_predict_many`: the same floats as one by one; `platt_predict_pair`: two maps, each
+  score's feature once) and its Online Newton / Gauss-Newton step (`platt_learn`, calling back
+  the Python projection for the rare step that leaves its ball): every wrapper's calibrator
+  predicts and learns once per example;
 * the other calibrators' per-example work: beta calibration's map and Online Newton Step
   (`beta_predict`, `beta_learn`), the Pool Adjacent Violators blocks of histogram binning and
   isotonic regression re-fitted after one bin changed (`pav_update`) or, with forgetting, from
@@ -34,7 +35,9 @@ is imported, `compiled` is None and the Python loops run.
   the matrix of a list of feature dicts (`fill_rows`, `ArrayMembers.rows`'s common case), the
   booster's scores of its rows from logistic-regression members' margins (`vote_scores`,
   `LinearMembers.batch_scores`) and each (calibrator, model) pair's mean loss of them
-  (`loss_means`: each example's loss with the C library's `log`, summed as `math.fsum`).
+  (`loss_means`: each example's loss with the C library's `log`, summed as `math.fsum`); and
+  the copy of its calibrator, whose attributes are shared by name (`share_attributes`) but
+  for the lists it learns in.
 
 What stays in numpy is the work on whole arrays (scores, updates); what moved to C is the Python
 bookkeeping between them, which cost more than the arithmetic: measured in

@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import typing
 
 import numpy as np
@@ -257,6 +258,13 @@ def squash(z: float, low: float, high: float) -> float:
     return low + (high - low) * s
 
 
+# the fields of an example `PairedReward.observe` records
+_X, _SCORE, _POSITIVE = (operator.itemgetter(i) for i in range(3))
+
+# arm -> (whether its calibrator is the one after the action, whether its model is)
+_CELLS = {"train": (0, 1), "calibrate": (1, 0), "both": (1, 1)}
+
+
 def calibrated(calibrator, score: float) -> float:
     """The calibrator's probability of a model's score (a float in [0, 1], unchecked), or the
     score itself while the calibrator has learned nothing."""
@@ -359,6 +367,7 @@ class PairedReward(InlineState):
         rollback: str = "copy",
     ):
         self.loss = loss
+        self._loss = LOSSES.index(loss)  # as `mean_losses` takes it
         self.mapping = mapping
         self.smoothing = smoothing
         # a range (every position) stays one: its size is the minibatch's, whatever that is
@@ -446,13 +455,12 @@ class PairedReward(InlineState):
             examples = [e for position, e in enumerate(examples) if position in sample]
         if not examples:
             return
-        xs, scores, positives, c_fp, c_fn = zip(*examples, strict=True)
         if self.keeps_rows:
-            r.rows.extend(xs)
-        r.scores.extend(scores)
-        r.positives.extend(positives)
+            r.rows.extend(map(_X, examples))
+        r.scores.extend(map(_SCORE, examples))
+        r.positives.extend(map(_POSITIVE, examples))
         if self.loss == "expected-cost":  # c_FP / (c_FP + c_FN) of each example, no overflow
-            r.thresholds.extend(map(cost_threshold, c_fp, c_fn))
+            r.thresholds.extend([cost_threshold(e[3], e[4]) for e in examples])
 
     @property
     def keeps_rows(self) -> bool:
@@ -523,7 +531,7 @@ class PairedReward(InlineState):
         else:
             # this minibatch trains: the model as it began (else the live model's scores)
             after = (self._model_start.scores(r.rows) if self._model_start is not None
-                     else np.array(r.scores, dtype=float))
+                     else np.fromiter(r.scores, float, len(r.scores)))
             scores = after[None] if r.model_before is None else np.array(
                 (r.model_before.scores(r.rows, like=self._model_start), after))
         cal_before = r.calibrator_before
@@ -536,16 +544,17 @@ class PairedReward(InlineState):
             probabilities = cal_before._predict_pair(cal_after, flat)
         else:
             probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
-        means = mean_losses(self.loss, probabilities.reshape(2 * k, -1), r.positives,
-                            r.thresholds or None)
-        pairs = {"train": (0, k - 1), "calibrate": (1, 0), "both": (1, k - 1)}
-        return [means[0] - means[i * k + j] for i, j in (pairs[name] for name in r.names)]
+        means = _MEAN_LOSSES(self._loss, probabilities.reshape(2 * k, -1), r.positives,
+                             r.thresholds or None)
+        # each arm's pair: row i * k (the calibrator before, after), column j * (k - 1) (the
+        # model before, after; the one column when it was not copied)
+        return [means[0] - means[i * k + j * (k - 1)] for i, j in map(_CELLS.get, r.names)]
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
         """The round's improvements as rewards for a policy of range `reward_range` (None: any
         real), by `mapping`; the running scale learns the round afterwards (before, for
         `"logistic"`)."""
-        square = sum(d * d for d in improvements) / len(improvements)
+        square = sum([d * d for d in improvements]) / len(improvements)
         w = self.smoothing
         earlier = self.scale
         self.scale = square if earlier == 0.0 else (1.0 - w) * earlier + w * square
@@ -558,4 +567,6 @@ class PairedReward(InlineState):
             return [d / root if root > 0.0 else 0.0 for d in improvements]
         low, high = reward_range
         bound = 2.0 * LOSS_BOUNDS[self.loss]
-        return [min(high, max(low, low + (high - low) * (0.5 + d / bound))) for d in improvements]
+        rewards = [low + (high - low) * (0.5 + d / bound) for d in improvements]
+        # clipped into the range (min(high, max(low, r)) without the calls; a NaN becomes low)
+        return [low if not r >= low else high if r > high else r for r in rewards]

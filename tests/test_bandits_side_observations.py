@@ -154,3 +154,23 @@ def test_same_seed_same_pulls(name):
         return arms, state(policy)
 
     assert run() == run()
+
+
+@pytest.mark.parametrize("name", SIDE)
+def test_a_plain_round_learns_what_the_checked_round_learns(name):
+    # update_round takes a dict of int arms and float rewards within range as it is (the
+    # controller's every round); numpy numbers or another mapping are checked and converted one
+    # by one: both must leave the same state, and the plain path still refuses what is not
+    plain, checked = (bandits.make(name, n_arms=3, seed=2) for _ in range(2))
+    high = plain.reward_range[1] if plain.reward_range else 1.0
+    for t in range(40):
+        rewards = {t % 3: high * (t % 7) / 6, (t + 1) % 3: high * (t % 4) / 3}
+        plain.update_round(rewards)
+        checked.update_round(Pairs([(np.int64(a), np.float64(r)) for a, r in rewards.items()]))
+        assert state(plain) == state(checked)
+        assert plain.select() == checked.select()
+    before = state(plain)
+    for bad in ({0: math.nan}, {3: 0.5}, {-1: 0.5}, {0: math.inf}):
+        with pytest.raises(ValueError):
+            plain.update_round(bad)
+    assert state(plain) == before

@@ -252,6 +252,7 @@ def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
         platt_learn,
         platt_predict,
         platt_predict_many,
+        platt_predict_pair,
     )
 
     cal = OnlinePlattCalibrator(**params)
@@ -279,6 +280,13 @@ def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
             platt_predict_many(theta, consts, grid, outs[1])
             one = [platt_predict(theta, consts, g) for g in grid.tolist()]
             assert outs[0].tolist() == outs[1].tolist() == one
+            other = [theta[0] * 0.5, theta[1] + 0.25, *theta[2:]]  # a second map, one feature
+            pairs = [np.empty((2, len(grid))) for _ in range(2)]
+            COMPILED.platt_predict_pair(theta, other, consts, grid, *pairs[0])
+            platt_predict_pair(theta, other, consts, grid, *pairs[1])
+            assert pairs[0].tolist() == pairs[1].tolist()
+            assert pairs[0][0].tolist() == one
+            assert pairs[0][1].tolist() == [platt_predict(other, consts, g) for g in grid.tolist()]
         COMPILED.platt_learn(cal._theta, consts, score, positive, project)
         platt_learn(theta, consts, score, positive, project)
         assert cal._theta == theta  # every float, bit for bit
@@ -324,6 +332,7 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         from streamboost.calibration import platt
         assert platt._LEARN is platt.platt_learn and platt._PREDICT is platt.platt_predict
         assert platt._PREDICT_MANY is platt.platt_predict_many
+        assert platt._PREDICT_PAIR is platt.platt_predict_pair
         from streamboost import reward
         assert reward._MEAN_LOSSES is reward.loss_means
         from streamboost import validation
@@ -334,6 +343,7 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         from streamboost.calibration import base as pav, beta, ewa, histogram, isotonic
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
         assert pav._UPDATE is pav.pav_update and histogram._POOL is histogram.histogram_pool
+        assert pav._SHARE is pav.share_attributes
         assert histogram._PREDICT is histogram.histogram_predict
         assert histogram._PREDICT_MANY is histogram.histogram_predict_many
         assert isotonic._PREDICT is isotonic.isotonic_predict
@@ -341,6 +351,7 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         assert (ewa._LEARN, ewa._PREDICT) == (ewa.ewa_learn, ewa.ewa_predict)
         cal = platt.OnlinePlattCalibrator()
         cal.learn_one(0.8, True)
+        assert cal.copy()._theta == cal._theta
         mixed = ewa.EWACalibrator()
         mixed.learn_many([0.8, 0.3, 0.6], [True, False, True])
         import numpy as np
@@ -552,9 +563,10 @@ def python_calibrators():
 
     with (
         mock.patch.multiple(platt, _LEARN=platt.platt_learn, _PREDICT=platt.platt_predict,
-                            _PREDICT_MANY=platt.platt_predict_many),
+                            _PREDICT_MANY=platt.platt_predict_many,
+                            _PREDICT_PAIR=platt.platt_predict_pair),
         mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict),
-        mock.patch.multiple(base, _UPDATE=base.pav_update),
+        mock.patch.multiple(base, _UPDATE=base.pav_update, _SHARE=base.share_attributes),
         mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
                             _PREDICT=histogram.histogram_predict,
                             _PREDICT_MANY=histogram.histogram_predict_many),
@@ -797,3 +809,30 @@ def test_a_bandits_rounds_are_the_same_with_the_reward_kernels_and_their_twins(r
         twins = replay()
     assert compiled == twins
     assert sum(improvements is not None for _, improvements in compiled[1]) > 50
+
+
+@needs_kernels
+def test_share_attributes_is_the_python_loop_and_keeps_attributes_inline():
+    import gc
+
+    from streamboost.calibration import make
+    from streamboost.calibration.base import share_attributes
+
+    for name in ("platt", "ewa"):
+        cal = make(name)
+        cal.learn_many([0.2, 0.9, 0.6], [False, True, True])
+        names = cal._ATTRIBUTES
+        copies = [object.__new__(type(cal)) for _ in range(2)]
+        COMPILED.share_attributes(cal, copies[0], names)
+        share_attributes(cal, copies[1], names)
+        for copy in copies:  # the same objects, by name; no __dict__ made on either side
+            assert all(getattr(copy, n) is getattr(cal, n) for n in names)
+            assert not any(isinstance(r, dict) and "_n_seen" in r
+                           for obj in (cal, copy) for r in gc.get_referents(obj))
+    target = object.__new__(type(cal))
+    with pytest.raises(TypeError, match="names must be a tuple of str"):
+        COMPILED.share_attributes(cal, target, list(names))
+    with pytest.raises(TypeError, match="names must be a tuple of str"):
+        COMPILED.share_attributes(cal, target, ("_n_seen", 3))
+    with pytest.raises(AttributeError, match="no_such"):
+        COMPILED.share_attributes(cal, target, ("no_such",))

@@ -48,6 +48,19 @@ def _first_unpulled(counts: typing.Sequence[float]) -> int:
     return counts.index(0) if 0 in counts else -1  # the list's own loops, in C
 
 
+def _plain(observed: list[tuple], n_arms: int, bounds: tuple[float, float] | None) -> bool:
+    """Whether every (arm, reward) of `observed` is an int arm in [0, `n_arms`) and a float
+    reward within `bounds` (None: +/-1e150): what `_check_arm` and `_check_reward` pass as
+    they are (a NaN is not within)."""
+    low, high = bounds if bounds is not None else (-1e150, 1e150)
+    for arm, reward in observed:
+        if type(arm) is not int or type(reward) is not float or not (
+            0 <= arm < n_arms and low <= reward <= high
+        ):
+            return False
+    return True
+
+
 def _argmax(values: typing.Sequence[float], rng: random.Random) -> int:
     """Index of the largest value, ties broken uniformly at random with `rng`."""
     best = max(values)
@@ -156,9 +169,13 @@ class Policy(Checkpointable, base.Base, abc.ABC):
                 f"{type(self).__name__} learns from the pulled arm only (its estimates need the "
                 f"probability of observing an arm); got rewards for arms {list(rewards)}"
             )
-        observed = [(self._check_arm(arm), self._check_reward(r)) for arm, r in rewards.items()]
-        if len({arm for arm, _ in observed}) != len(observed):
-            raise ValueError(f"rewards names an arm twice: {rewards!r}")
+        observed = list(rewards.items())
+        # a dict's keys are distinct, and plain ints and floats in range pass the checks as
+        # they are (the controller's every round); anything else is checked one by one
+        if type(rewards) is not dict or not _plain(observed, self.n_arms, self.reward_range):
+            observed = [(self._check_arm(arm), self._check_reward(r)) for arm, r in observed]
+            if len({arm for arm, _ in observed}) != len(observed):
+                raise ValueError(f"rewards names an arm twice: {rewards!r}")
         self._record(observed)
 
     def _record(self, observed: list[tuple[int, float]]) -> None:

@@ -154,8 +154,7 @@ class Calibrator(Checkpointable, base.Base):
         other attribute is shared. The controller copies its calibrator on every measured
         minibatch; the generic copy's checks cost most of a histogram's or an ensemble's."""
         new = object.__new__(type(self))
-        for name in self._ATTRIBUTES:  # not through __dict__, which would materialise it
-            object.__setattr__(new, name, getattr(self, name))
+        _SHARE(self, new, self._ATTRIBUTES)  # not through __dict__, which would materialise it
         for name in changing:
             value = getattr(self, name)
             if value is not None:
@@ -171,8 +170,9 @@ class Calibrator(Checkpointable, base.Base):
         return np.array([self._predict(s) for s in scores.tolist()], dtype=float)
 
     def _predict_pair(self, other: Calibrator, scores: np.ndarray) -> np.ndarray:
-        """`_predict_many` of this calibrator and of `other` (two that have learned), as the
-        rows of one array: the controller's reward scores a round with two calibrators.
+        """`_predict_many` of this calibrator and of `other` (two that have learned) of a
+        contiguous float array of scores, as the rows of one array: the controller's reward
+        scores a round with two calibrators.
         Subclasses may share the work the two do alike; the floats must stay the same."""
         return np.array((self._predict_many(scores), other._predict_many(scores)))
 
@@ -307,6 +307,14 @@ def pav_update(starts: list[int], sums: list[float], weights: list[float], posit
             break
 
 
-# The twin also serves a compiled module built before this kernel (an editable install not
+def share_attributes(source: object, target: object, names: tuple[str, ...]) -> None:
+    """`object.__setattr__(target, name, getattr(source, name))` for each of `names`, in
+    order: the twin of the compiled `share_attributes`."""
+    for name in names:
+        object.__setattr__(target, name, getattr(source, name))
+
+
+# The twins also serve a compiled module built before these kernels (an editable install not
 # rebuilt since): the same results, slower.
 _UPDATE = getattr(kernels.compiled, "pav_update", pav_update)
+_SHARE = getattr(kernels.compiled, "share_attributes", share_attributes)

@@ -331,11 +331,14 @@ class OnlinePlattCalibrator(Calibrator):
     def _predict_pair(self, other: Calibrator, s: np.ndarray) -> np.ndarray:
         if type(other) is not type(self):
             return super()._predict_pair(other, s)
-        # both maps into the rows of one array (the controller's reward scores a round so)
+        # both maps into the rows of one array (the controller's reward scores a round so),
+        # each score's feature once when the two share their constants (a copy does)
         out = np.empty((2, len(s)))
-        s = np.ascontiguousarray(s, dtype=float)
-        _PREDICT_MANY(self._theta, self._consts, s, out[0])
-        _PREDICT_MANY(other._theta, other._consts, s, out[1])
+        if other._consts is self._consts or other._consts == self._consts:
+            _PREDICT_PAIR(self._theta, other._theta, self._consts, s, out[0], out[1])
+        else:
+            _PREDICT_MANY(self._theta, self._consts, s, out[0])
+            _PREDICT_MANY(other._theta, other._consts, s, out[1])
         return out
 
     def _update(self, score: float, positive: bool) -> None:
@@ -370,6 +373,14 @@ def platt_predict_many(theta: list, consts: tuple, scores: np.ndarray, out: np.n
     """`platt_predict` of each checked score of a float array, into `out`; the twin of the
     compiled `platt_predict_many`."""
     out[:] = [platt_predict(theta, consts, s) for s in scores.tolist()]
+
+
+def platt_predict_pair(theta: list, other: list, consts: tuple, scores: np.ndarray,
+                       out: np.ndarray, other_out: np.ndarray) -> None:
+    """`platt_predict_many` of two states `theta` and `other` of the same constants, into
+    `out` and `other_out`; the twin of the compiled `platt_predict_pair`."""
+    platt_predict_many(theta, consts, scores, out)
+    platt_predict_many(other, consts, scores, other_out)
 
 
 def platt_learn(theta: list, consts: tuple, score: float, positive: bool, project) -> None:
@@ -423,6 +434,7 @@ def platt_learn(theta: list, consts: tuple, score: float, positive: bool, projec
 _LEARN = getattr(kernels.compiled, "platt_learn", platt_learn)
 _PREDICT = getattr(kernels.compiled, "platt_predict", platt_predict)
 _PREDICT_MANY = getattr(kernels.compiled, "platt_predict_many", platt_predict_many)
+_PREDICT_PAIR = getattr(kernels.compiled, "platt_predict_pair", platt_predict_pair)
 
 
 def platt_fit(
