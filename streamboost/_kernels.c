@@ -1789,7 +1789,16 @@ static PyObject *fill_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
             break;
         }
         double *row = out + i * width + offset;
-        for (Py_ssize_t j = 0; j < k; j++) {
+        /* the usual row: the dict's own keys are `keys`, the same objects in the same order */
+        Py_ssize_t position = 0, j = 0;
+        PyObject *key, *value;
+        while (j < k && PyDict_Next(x, &position, &key, &value) &&
+               key == PyList_GET_ITEM(keys, j) && PyFloat_CheckExact(value) &&
+               isfinite(PyFloat_AS_DOUBLE(value)))
+            row[j++] = PyFloat_AS_DOUBLE(value);
+        if (j == k)
+            continue;
+        for (j = 0; j < k; j++) {
             PyObject *value = PyDict_GetItemWithError(x, PyList_GET_ITEM(keys, j));
             if (value == NULL) {
                 if (PyErr_Occurred()) { /* an unhashable key, say */

@@ -416,6 +416,24 @@ def test_fill_rows_leaves_a_value_it_cannot_take_to_python(value):
     assert table[:, 1:].tolist() == [[1.0, 2.0], [1.0, 2.0]] and table[:, 0].tolist() == [0, 0]
 
 
+@needs_kernels
+def test_fill_rows_reads_keys_by_identity_or_by_lookup_alike():
+    # a row whose keys are the very objects of `keys`, in order, is read in one pass; equal
+    # keys that are other objects, or another order, or a value it cannot take midway, by lookup
+    keys = ["price", "demand", "period"]
+    other = ["".join(["pri", "ce"]), "".join(["dem", "and"]), "".join(["per", "iod"])]
+    assert other == keys and other[0] is not keys[0]
+    rows = [dict(zip(keys, (1.5, -2.0, 0.25), strict=True)),
+            dict(zip(other, (3.0, 4.0, -0.0), strict=True)),
+            dict(zip(keys[::-1], (5.0, 6.0, 7.0), strict=True))]
+    table = np.full((3, 4), 9.0)
+    assert COMPILED.fill_rows(rows, keys, table) is True
+    assert table[:, 1:].tolist() == [[1.5, -2.0, 0.25], [3.0, 4.0, -0.0], [7.0, 6.0, 5.0]]
+    assert np.signbit(table[1, 3]) and table[:, 0].tolist() == [9.0] * 3  # the lead untouched
+    bad = [dict(zip(keys, (1.0, 2, 3.0), strict=True))]  # an int midway: Python's to convert
+    assert COMPILED.fill_rows(bad, keys, np.zeros((1, 3))) is False
+
+
 def test_fill_rows_refuses_mismatched_arguments():
     if COMPILED is None:
         pytest.skip("the C kernels are not built")
