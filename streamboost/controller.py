@@ -493,7 +493,7 @@ class BanditCalibratedClassifier(
             return  # nothing measured on this minibatch, nor from it
         arm = self._arm if measured else None
         self._meter.begin(
-            trains=self.current_arm != "calibrate",
+            trains=self._route != "calibrate",
             arm=arm,
             names=self._arms,
             measured=self._measured(arm) if arm is not None else (),
@@ -559,7 +559,7 @@ class BanditCalibratedClassifier(
             )
             raise
         finally:
-            self.arm_counts[self.current_arm] += 1
+            self.arm_counts[self._route] += 1
             self.n_batches += 1
             self._in_batch = 0
             self.trace.append(record)
@@ -573,7 +573,8 @@ class BanditCalibratedClassifier(
             self._seen = []
         if self._held:  # the round scored on this minibatch is scored after the model learns them
             self._learn(self._held)
-        held_scores = self._score_held_out()  # rollback "holdout": the round's "after"
+        # rollback "holdout": the round's "after"
+        held_scores = self._score_held_out() if self._held_out else None
         scored = (self._meter.end(self._policy.reward_range, held_scores)
                   if self._policy.uses_rewards else None)
         if held_scores is not None:  # the round is scored; its examples come last
@@ -622,12 +623,10 @@ class BanditCalibratedClassifier(
         finally:
             self._scorer.forget()
 
-    def _score_held_out(self) -> list[float] | None:
-        """Rollback "holdout": the model's scores of the examples held out of this minibatch,
-        as it ends (None: none held). A `"train"` minibatch of model-free arms needs none (its
+    def _score_held_out(self) -> list[float]:
+        """Rollback "holdout": the model's scores of the examples held out of this minibatch
+        (some are), as it ends. A `"train"` minibatch of model-free arms needs none (its
         round leaves the model out, and `"train"` routes without a score): zeros."""
-        if not self._held_out:
-            return None
         if self._route == "train" and self._meter.model_free:
             return [0.0] * len(self._held_out)
         return positive_scores(self._model, [x for x, *_ in self._held_out], self._score_key)
