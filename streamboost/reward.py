@@ -554,7 +554,10 @@ class PairedReward(InlineState):
         """The round's improvements as rewards for a policy of range `reward_range` (None: any
         real), by `mapping`; the running scale learns the round afterwards (before, for
         `"logistic"`)."""
-        square = sum([d * d for d in improvements]) / len(improvements)
+        square = 0.0
+        for d in improvements:  # sum's own order, without a comprehension's frame
+            square += d * d
+        square /= len(improvements)
         w = self.smoothing
         earlier = self.scale
         self.scale = square if earlier == 0.0 else (1.0 - w) * earlier + w * square
@@ -567,6 +570,8 @@ class PairedReward(InlineState):
             return [d / root if root > 0.0 else 0.0 for d in improvements]
         low, high = reward_range
         bound = 2.0 * LOSS_BOUNDS[self.loss]
-        rewards = [low + (high - low) * (0.5 + d / bound) for d in improvements]
-        # clipped into the range (min(high, max(low, r)) without the calls; a NaN becomes low)
-        return [low if not r >= low else high if r > high else r for r in rewards]
+        rewards = []
+        for d in improvements:  # clipped as min(high, max(low, r)), without the calls; NaN: low
+            r = low + (high - low) * (0.5 + d / bound)
+            rewards.append(low if not r >= low else high if r > high else r)
+        return rewards

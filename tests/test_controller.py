@@ -331,6 +331,8 @@ def test_the_affine_map_uses_the_losss_bound_or_the_earlier_rounds_scale():
     brier = PairedReward("brier", smoothing=0.5, sample=(0,))
     assert brier._rewards([0.02, -0.5, 1.0], (0.0, 1.0)) == pytest.approx([0.51, 0.25, 1.0])
     assert brier._rewards([0.02], (-1.0, 3.0)) == pytest.approx([1.04])
+    # clipped into the range (past the bound by rounding, or a NaN: the range's low end)
+    assert brier._rewards([1.0 + 1e-9, -1.0 - 1e-9, math.nan], (0.0, 1.0)) == [1.0, 0.0, 0.0]
     bound = -math.log(1e-15)  # the log-loss of a probability clipped at 1e-15
     log = PairedReward("log-likelihood", smoothing=0.5, sample=(0,))
     assert log._rewards([-bound, bound], (0.0, 1.0)) == [0.0, 1.0]

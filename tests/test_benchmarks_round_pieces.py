@@ -1,0 +1,22 @@
+"""benchmarks/round_pieces.py: each piece of a reward round, called on realistic state."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.simulation_loader import load
+
+pieces = load("round_pieces", "benchmark_round_pieces", folder="benchmarks")
+
+
+@pytest.mark.parametrize("name", pieces.PIECES)
+def test_every_piece_runs_again_and_again(name):
+    call = pieces.piece(name, "phishing", None)
+    first = call()
+    for _ in range(3):  # what callgrind counts: the same call, repeated
+        again = call()
+    if name == "copy":
+        assert again is not first and again._theta == first._theta
+    if name == "pair":  # the two calibrators' rows, the same floats at every call
+        assert again.shape == (2, 32) and again.tolist() == first.tolist()
+
