@@ -51,6 +51,7 @@ def piece(name: str, dataset: str, data_dir: str | None):
     examples = [({}, rng.random(), rng.random() < 0.4, 1.0, 1.0) for _ in range(32)]
     scores = np.array([e[1] for e in examples])
     positives = [e[2] for e in examples]
+    probabilities = np.array([scores, 1.0 - scores])  # two rows, as a round of two arms
     meter = PairedReward("log-likelihood", smoothing=0.05, sample=range(32), model_free=True)
     meter.begin(True, 1, ("train", "both"), (0, 1), model=None, calibrator=cal)
     meter.end((0.0, 1.0))  # the round measured on the next minibatch, which observe records
@@ -85,8 +86,7 @@ def piece(name: str, dataset: str, data_dir: str | None):
         "update_round": lambda: policy.update_round({0: 0.5, 1: 0.49, 2: 0.51}),
         "copy": cal.copy,
         "pair": lambda: cal._predict_pair(after, scores),
-        "mean_losses": lambda: mean_losses("log-likelihood", np.array([scores, scores]),
-                                           positives),
+        "mean_losses": lambda: mean_losses("log-likelihood", probabilities, positives),
         "rewards": rewards,
         "observe": observe,
     }[name]
