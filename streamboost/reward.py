@@ -121,6 +121,10 @@ def mean_losses(name: str, probabilities: np.ndarray, positives: list[bool],
     [0.25, 0.5]
 
     """
+    if name not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {name!r}")
+    if name == "expected-cost" and thresholds is None:
+        raise ValueError("the expected cost needs each example's threshold: pass thresholds")
     return _MEAN_LOSSES(LOSSES.index(name), probabilities, positives, thresholds)
 
 

@@ -812,6 +812,14 @@ def test_mean_losses_are_the_per_example_definitions_summed_exactly(name):
          "expected-cost": (0.5 + 0.5 + 0.75) / 4}[name], rel=1e-15)
 
 
+def test_mean_losses_names_a_bad_loss_or_a_missing_threshold():
+    p = np.array([[0.5, 0.7]])
+    with pytest.raises(ValueError, match=r"loss must be one of .*got 'hinge'"):
+        mean_losses("hinge", p, [True, False])
+    with pytest.raises(ValueError, match="the expected cost needs each example's threshold"):
+        mean_losses("expected-cost", p, [True, False])
+
+
 def test_a_model_already_trained_keeps_what_it_learned():
     # "Calibrate the model you have": the controller used to clone its model, silently starting
     # a trained one over; it learns in place now, as CalibratedClassifier always did
