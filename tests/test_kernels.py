@@ -539,32 +539,33 @@ def test_vote_scores_refuses_mismatched_arguments():
         COMPILED.vote_scores(margins, [1.0, "a", 2.0], 3.0, False, 1e-9, out)
 
 
+def replay_bandit(rows: list, booster: dict, field: str, **params) -> tuple[list, list]:
+    """Every prediction of discounted UCB over boosted logistic regressions (`booster`'s
+    parameters) on `rows`, and each minibatch's (arm, `field` of its trace)."""
+    from streamboost import BanditCalibratedClassifier
+
+    model = BanditCalibratedClassifier(
+        model=OzaBoostClassifier(linear_model.LogisticRegression(), **booster),
+        policy="discounted-ucb", batch_size=16, trace_size=200, **params)
+    predictions = []
+    for x, y in rows:
+        predictions.append(model.predict_proba_one(x))
+        model.learn_one(x, y)
+    return predictions, [(r["arm"], r[field]) for r in model.trace]
+
+
 @needs_kernels
 @pytest.mark.parametrize("score", ["vote", "logistic"])
 @pytest.mark.parametrize("rollback", ["copy", "defer"])
 def test_a_bandits_rounds_are_the_same_with_and_without_vote_scores(score, rollback):
     # end to end: every reward a bandit over boosted logistic regressions measures (its frozen
     # copies score each round's table), and every prediction, equal to the last bit both ways
-    from streamboost import BanditCalibratedClassifier
-
     rows = phishing(1_500)
-
-    def replay():
-        model = BanditCalibratedClassifier(
-            model=OzaBoostClassifier(linear_model.LogisticRegression(), n_models=6, seed=4,
-                                     score=score),
-            policy="discounted-ucb", batch_size=16, rollback=rollback, seed=4,
-            trace_size=200)
-        predictions = []
-        for x, y in rows:
-            predictions.append(model.predict_proba_one(x))
-            model.learn_one(x, y)
-        return predictions, [(r["arm"], r["rewards"]) for r in model.trace]
-
     results = []
     for vote_scores in (COMPILED.vote_scores, None):
         with mock.patch("streamboost.members.linear._VOTE_SCORES", vote_scores):
-            results.append(replay())
+            results.append(replay_bandit(rows, {"n_models": 6, "seed": 4, "score": score},
+                                         "rewards", rollback=rollback, seed=4))
     (fast, fast_trace), (slow, slow_trace) = results
     assert fast == slow
     assert fast_trace == slow_trace
@@ -805,21 +806,13 @@ def test_loss_means_refuses_malformed_arguments():
 def test_a_bandits_rounds_are_the_same_with_the_reward_kernels_and_their_twins(reward):
     # end to end: every reward of a bandit whose calibrator is Platt (the pair's map of the
     # round's scores) and every prediction, equal to the last bit with the kernels and without
-    from streamboost import BanditCalibratedClassifier
     from streamboost import reward as reward_module
 
     rows = phishing(1_500)
 
     def replay():
-        model = BanditCalibratedClassifier(
-            model=OzaBoostClassifier(linear_model.LogisticRegression(), n_models=4, seed=2),
-            policy="discounted-ucb", batch_size=16, reward=reward, c_fn=3.0, seed=2,
-            trace_size=200)
-        predictions = []
-        for x, y in rows:
-            predictions.append(model.predict_proba_one(x))
-            model.learn_one(x, y)
-        return predictions, [(r["arm"], r["improvements"]) for r in model.trace]
+        return replay_bandit(rows, {"n_models": 4, "seed": 2}, "improvements", reward=reward,
+                             c_fn=3.0, seed=2)
 
     compiled = replay()
     with python_calibrators(), mock.patch.object(reward_module, "_MEAN_LOSSES",
