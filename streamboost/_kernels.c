@@ -1799,7 +1799,7 @@ static PyObject *fill_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
         if (j == k)
             continue;
         for (j = 0; j < k; j++) {
-            PyObject *value = PyDict_GetItemWithError(x, PyList_GET_ITEM(keys, j));
+            value = PyDict_GetItemWithError(x, PyList_GET_ITEM(keys, j));
             if (value == NULL) {
                 if (PyErr_Occurred()) { /* an unhashable key, say */
                     PyBuffer_Release(&view);
