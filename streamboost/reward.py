@@ -91,6 +91,7 @@ __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "ch
            "held_out", "mean_losses", "resolve_rollback", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
+_LOSS_INDEX = {name: i for i, name in enumerate(LOSSES)}  # as the kernel `loss_means` takes it
 MAPPINGS = ("affine", "logistic")
 ROLLBACKS = ("copy", "defer", "holdout")
 
@@ -121,11 +122,11 @@ def mean_losses(name: str, probabilities: np.ndarray, positives: list[bool],
     [0.25, 0.5]
 
     """
-    if name not in LOSSES:
+    if name not in _LOSS_INDEX:
         raise ValueError(f"loss must be one of {LOSSES}, got {name!r}")
     if name == "expected-cost" and thresholds is None:
         raise ValueError("the expected cost needs each example's threshold: pass thresholds")
-    return _MEAN_LOSSES(LOSSES.index(name), probabilities, positives, thresholds)
+    return _MEAN_LOSSES(_LOSS_INDEX[name], probabilities, positives, thresholds)
 
 
 def _loss(loss: int, p: float, positive: bool, threshold: float) -> float:
@@ -371,7 +372,6 @@ class PairedReward(InlineState):
         rollback: str = "copy",
     ):
         self.loss = loss
-        self._loss = LOSSES.index(loss)  # as `mean_losses` takes it
         self.mapping = mapping
         self.smoothing = smoothing
         # a range (every position) stays one: its size is the minibatch's, whatever that is
@@ -548,8 +548,8 @@ class PairedReward(InlineState):
             probabilities = cal_before._predict_pair(cal_after, flat)
         else:
             probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
-        means = _MEAN_LOSSES(self._loss, probabilities.reshape(2 * k, -1), r.positives,
-                             r.thresholds or None)
+        means = _MEAN_LOSSES(_LOSS_INDEX[self.loss], probabilities.reshape(2 * k, -1),
+                             r.positives, r.thresholds or None)
         # each arm's pair: row i * k (the calibrator before, after), column j * (k - 1) (the
         # model before, after; the one column when it was not copied)
         return [means[0] - means[i * k + j * (k - 1)] for i, j in map(_CELLS.get, r.names)]

@@ -329,16 +329,14 @@ class OnlinePlattCalibrator(Calibrator):
         return out
 
     def _predict_pair(self, other: Calibrator, s: np.ndarray) -> np.ndarray:
-        if type(other) is not type(self):
+        if type(other) is not type(self) or not (
+            other._consts is self._consts or other._consts == self._consts
+        ):
             return super()._predict_pair(other, s)
         # both maps into the rows of one array (the controller's reward scores a round so),
-        # each score's feature once when the two share their constants (a copy does)
+        # each score's feature once: the two share their constants (a copy does)
         out = np.empty((2, len(s)))
-        if other._consts is self._consts or other._consts == self._consts:
-            _PREDICT_PAIR(self._theta, other._theta, self._consts, s, out[0], out[1])
-        else:
-            _PREDICT_MANY(self._theta, self._consts, s, out[0])
-            _PREDICT_MANY(other._theta, other._consts, s, out[1])
+        _PREDICT_PAIR(self._theta, other._theta, self._consts, s, out[0], out[1])
         return out
 
     def _update(self, score: float, positive: bool) -> None:
