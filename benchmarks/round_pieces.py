@@ -48,9 +48,10 @@ def piece(name: str, dataset: str, data_dir: str | None):
     for _ in range(32):
         s = rng.random()
         after.learn_one(s, rng.random() < s * s)
-    examples = [({}, rng.random(), rng.random() < 0.4, 1.0, 1.0) for _ in range(32)]
-    scores = np.array([e[1] for e in examples])
-    positives = [e[2] for e in examples]
+    xs = [{} for _ in range(32)]
+    score_list = [rng.random() for _ in range(32)]
+    positives = [rng.random() < 0.4 for _ in range(32)]
+    scores = np.array(score_list)
     probabilities = np.array([scores, 1.0 - scores])  # two rows, as a round of two arms
     meter = PairedReward("log-likelihood", smoothing=0.05, sample=range(32), model_free=True)
     meter.begin(True, 1, ("train", "both"), (0, 1), model=None, calibrator=cal)
@@ -60,7 +61,7 @@ def piece(name: str, dataset: str, data_dir: str | None):
     def observe():
         meter._round.scores.clear()
         meter._round.positives.clear()
-        meter.observe(examples)
+        meter.observe(xs, score_list, positives)
 
     def rewards():
         meter._rewards([0.0, 0.001, -0.002], (0.0, 1.0))

@@ -14,7 +14,7 @@ from .boosting import OzaBoostClassifier
 from .calibrated import FramePredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
+from .decision import BinaryLabels, CostSensitiveMixin, cost_threshold, validate_costs
 from .reward import (
     LOSSES,
     MAPPINGS,
@@ -301,8 +301,9 @@ class BanditCalibratedClassifier(
         self._waiting: list[tuple] = []
         # rollback "holdout": the current minibatch's scored examples, as (x, y, positive, kwargs)
         self._held_out: list[tuple] = []
-        # the current minibatch's examples for the meter, while it is recording
-        self._seen: list[tuple] = []
+        # the current minibatch's examples for the meter, while it is recording, as columns
+        # (`_columns`): x, score, positive and, for the realised cost, the cost threshold
+        self._seen = self._columns()
 
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
@@ -419,7 +420,12 @@ class BanditCalibratedClassifier(
             held = meter.holds_out and self._in_batch in meter.sample
             if taken is x and (held or meter.keeps_rows):
                 taken = dict(x)  # the caller's, kept past this call: it may refill it
-            self._seen.append((taken, score, positive, self.c_fp, self.c_fn))
+            xs, scores, positives, thresholds = self._seen
+            xs.append(taken)
+            scores.append(score)
+            positives.append(positive)
+            if thresholds is not None:
+                thresholds.append(cost_threshold(self.c_fp, self.c_fn))
             if held:  # "holdout": only these, learned at the end
                 self._held_out.append((taken, y, positive, kwargs))
                 self._next_example()
@@ -542,6 +548,12 @@ class BanditCalibratedClassifier(
             return tuple(range(len(self._arms)))
         return (arm,)
 
+    def _columns(self) -> tuple[list, list, list, list | None]:
+        """Empty columns for the examples of a minibatch that the meter records (x, score,
+        positive, and the cost threshold where the reward is the realised cost, else None):
+        four lists are cheaper to fill and to hand over than a tuple per example."""
+        return [], [], [], [] if self.reward == "expected-cost" else None
+
     def _end_batch(self) -> None:
         record = _EMPTY_RECORD.copy()
         record["batch"] = self.n_batches
@@ -568,9 +580,9 @@ class BanditCalibratedClassifier(
     def _close_round(self, record: dict) -> None:
         """The minibatch's end: learn what waited for it, score the round measured on it (route
         -> measure -> update) and record it in `record`."""
-        if self._seen:
-            self._meter.observe(self._seen)
-            self._seen = []
+        if self._seen[0]:
+            self._meter.observe(*self._seen)
+            self._seen = self._columns()
         if self._held:  # the round scored on this minibatch is scored after the model learns them
             self._learn(self._held)
         # rollback "holdout": the round's "after"
@@ -603,7 +615,7 @@ class BanditCalibratedClassifier(
         lost = sum(len(x) if kwargs is None else 1  # a frame that waited, or one example
                    for x, _, kwargs in self._held + self._waiting)
         lost += len(self._held_out)
-        self._held, self._waiting, self._held_out, self._seen = [], [], [], []
+        self._held, self._waiting, self._held_out, self._seen = [], [], [], self._columns()
         self._meter.drop()
         self._scorer.forget()
         return lost
@@ -666,7 +678,7 @@ class BanditCalibratedClassifier(
         if not (self._held or self._waiting or self._held_out):
             return
         self._meter.drop()
-        self._seen = []  # recorded for a round now dropped
+        self._seen = self._columns()  # recorded for a round now dropped
         try:
             self._learn(self._held)
             self._learn(self._waiting)
@@ -730,9 +742,10 @@ class BanditCalibratedClassifier(
         held = 0
         if meter.recording:
             rows = records(X)  # new dicts
-            c_fp, c_fn = self.c_fp, self.c_fn
-            meter.observe([(x, score, target, c_fp, c_fn)
-                           for x, score, target in zip(rows, scores, targets, strict=True)])
+            thresholds = self._columns()[3]
+            if thresholds is not None:
+                thresholds.extend([cost_threshold(self.c_fp, self.c_fn)] * len(rows))
+            meter.observe(rows, scores, targets, thresholds)
             if scored.table is not None:
                 meter.lend(scored.table)
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored

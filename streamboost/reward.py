@@ -77,13 +77,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import operator
 import typing
 
 import numpy as np
 
 from . import kernels
-from .decision import cost_threshold
 from .scores import FrozenScorer, positive_scores
 from .state import InlineState
 
@@ -263,8 +261,6 @@ def squash(z: float, low: float, high: float) -> float:
     return low + (high - low) * s
 
 
-# the fields of an example `PairedReward.observe` records
-_X, _SCORE, _POSITIVE = (operator.itemgetter(i) for i in range(3))
 
 # arm -> (whether its calibrator is the one after the action, whether its model is)
 _CELLS = {"train": (0, 1), "calibrate": (1, 0), "both": (1, 1)}
@@ -354,7 +350,7 @@ class PairedReward(InlineState):
     >>> meter.end((0.0, 1.0)) is None  # nothing was being scored yet
     True
     >>> meter.begin(True, None, names, (), model=None, calibrator=calibrator)
-    >>> meter.observe([({}, 0.9, False, 1.0, 1.0), ({}, 0.8, False, 1.0, 1.0)])
+    >>> meter.observe([{}, {}], [0.9, 0.8], [False, False])
     >>> arm, arms, scored, improvements, rewards = meter.end((0.0, 1.0))
     >>> scored, improvements[0], improvements[1] > 0, rewards[1] > 0.5
     (('train', 'both'), 0.0, True, True)
@@ -444,27 +440,36 @@ class PairedReward(InlineState):
         )
         self.recording = True
 
-    def observe(self, examples: list[tuple]) -> None:
+    def observe(self, xs: list[dict], scores: list[float], positives: list[bool],
+                thresholds: list[float] | None = None) -> None:
         """Record the current minibatch's examples for the round being measured on it, once
-        the minibatch has seen them all: (x, score, positive, c_fp, c_fn) of each, in order,
-        `score` the live model's score of `x` before anything learned `x` (a copy of `x` that
-        no one changes: a frozen or deferred model scores it at the minibatch's end)."""
+        the minibatch has seen them all, as columns in order: each `x` (a copy that no one
+        changes: a frozen or deferred model scores it at the minibatch's end), its `score` by
+        the live model before anything learned it, whether it is positive and, for the realised
+        cost, its cost threshold c_FP / (c_FP + c_FN) (`decision.cost_threshold`)."""
+        if thresholds is None and self.loss == "expected-cost":
+            raise ValueError("the realised cost needs each example's cost threshold (thresholds)")
         r = self._round
         if r is None:
             return
         sample = self.sample
         if type(sample) is range and sample.start == 0 and sample.step == 1:
-            examples = examples[: sample.stop]  # the usual sample: a prefix, or every example
+            keep = slice(sample.stop)  # the usual sample: a prefix, or every example
+            xs, scores, positives = xs[keep], scores[keep], positives[keep]
+            thresholds = thresholds[keep] if thresholds is not None else None
         else:
-            examples = [e for position, e in enumerate(examples) if position in sample]
-        if not examples:
+            xs, scores, positives, thresholds = (
+                [v for position, v in enumerate(column) if position in sample]
+                if column is not None else None
+                for column in (xs, scores, positives, thresholds))
+        if not scores:
             return
         if self.keeps_rows:
-            r.rows.extend(map(_X, examples))
-        r.scores.extend(map(_SCORE, examples))
-        r.positives.extend(map(_POSITIVE, examples))
-        if self.loss == "expected-cost":  # c_FP / (c_FP + c_FN) of each example, no overflow
-            r.thresholds.extend([cost_threshold(e[3], e[4]) for e in examples])
+            r.rows.extend(xs)
+        r.scores.extend(scores)
+        r.positives.extend(positives)
+        if self.loss == "expected-cost":
+            r.thresholds.extend(thresholds)
 
     @property
     def keeps_rows(self) -> bool:

@@ -972,10 +972,10 @@ def test_flush_teaches_what_waits_and_measuring_resumes():
     for x, y in data[:205]:  # halfway through a minibatch whose examples wait
         model.learn_one(x, y)
         raw.learn_one(x, y)
-    assert model._held and model._waiting and len(model._seen) == 5
+    assert model._held and model._waiting and len(model._seen[0]) == 5
     model.flush()
     assert not model._held and not model._waiting and not model._meter.recording
-    assert model._seen == []  # the examples recorded for the dropped round are let go
+    assert model._seen == ([], [], [], None)  # the examples of the dropped round are let go
     probe = [x for x, _ in data[:10]]
     assert [model.model_.score_one(p) for p in probe] == pytest.approx(
         [raw.score_one(p) for p in probe], abs=1e-12)
@@ -1690,10 +1690,14 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     meter.begin(True, 1, names, (0, 1), model=None, calibrator=calibrator)
     meter.end((0.0, 1.0))  # minibatch 0 measured: its round is scored on the next
     meter.begin(True, None, names, (), model=None, calibrator=calibrator)
-    examples = [({"i": i}, i / 10, i % 2 == 0, 1.0 + i, 2.0) for i in range(10)]
-    meter.observe(examples)
+    meter.observe([{"i": i} for i in range(10)], [i / 10 for i in range(10)],
+                  [i % 2 == 0 for i in range(10)],
+                  [cost_threshold(1.0 + i, 2.0) for i in range(10)])
     r = meter._round
     assert r.scores == [i / 10 for i in kept] and r.positives == [i % 2 == 0 for i in kept]
     assert r.thresholds == [cost_threshold(1.0 + i, 2.0) for i in kept]  # c_FP / (c_FP + c_FN)
     assert r.thresholds[0] == pytest.approx((1.0 + kept[0]) / (3.0 + kept[0]))
     assert r.rows == []  # model-free: no model scores the examples again
+    with pytest.raises(ValueError, match="cost threshold"):  # the realised cost needs them
+        meter.observe([{}], [0.5], [True])
+    assert len(r.scores) == len(kept)  # nothing recorded
