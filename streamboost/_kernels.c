@@ -1702,12 +1702,29 @@ done:
 
 /* ---------------------------------------------------------------- copies */
 
-/* share_attributes(source, target, names): object.__setattr__(target, name, getattr(source,
- * name)) for each name of a tuple, in order (Calibrator._copy_changing's loop); reads and
- * writes the attributes as Python does, so neither object's __dict__ is materialised. */
-static PyObject *share_attributes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *ndarray_type; /* numpy.ndarray */
+static PyObject *copy_name;    /* "copy" */
+
+/* `value` copied one level deep if it is a numpy array, a list or a dict (state.one_level: its
+ * `copy` method; a plain list or dict is copied directly), else `value` itself; a new
+ * reference. */
+static PyObject *one_level(PyObject *value)
 {
-    EXPECT_ARGS(3, "share_attributes");
+    if (PyList_CheckExact(value))
+        return PyList_GetSlice(value, 0, PyList_GET_SIZE(value));
+    if (PyDict_CheckExact(value))
+        return PyDict_Copy(value);
+    if (PyList_Check(value) || PyDict_Check(value)
+        || PyObject_TypeCheck(value, (PyTypeObject *)ndarray_type))
+        return PyObject_CallMethodNoArgs(value, copy_name);
+    Py_INCREF(value);
+    return value;
+}
+
+/* target.name = getattr(source, name) (copied one level deep if `copy`) for each name of the
+ * tuple `names`, in order, through object.__setattr__. */
+static PyObject *set_attributes(PyObject *const *args, int copy)
+{
     PyObject *names = args[2];
     if (!PyTuple_CheckExact(names)) {
         PyErr_SetString(PyExc_TypeError, "names must be a tuple of str");
@@ -1720,6 +1737,8 @@ static PyObject *share_attributes(PyObject *self, PyObject *const *args, Py_ssiz
             return NULL;
         }
         PyObject *value = PyObject_GetAttr(args[0], name);
+        if (value != NULL && copy)
+            Py_SETREF(value, one_level(value));
         if (value == NULL)
             return NULL;
         int failed = PyObject_GenericSetAttr(args[1], name, value);
@@ -1728,6 +1747,23 @@ static PyObject *share_attributes(PyObject *self, PyObject *const *args, Py_ssiz
             return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* share_attributes(source, target, names): object.__setattr__(target, name, getattr(source,
+ * name)) for each name of a tuple, in order (Calibrator._copy_changing's loop); reads and
+ * writes the attributes as Python does, so neither object's __dict__ is materialised. */
+static PyObject *share_attributes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "share_attributes");
+    return set_attributes(args, 0);
+}
+
+/* copy_attributes(source, target, names): share_attributes with each value copied one level
+ * deep (state.copy_attributes: ArrayMembers.copy's loop). */
+static PyObject *copy_attributes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "copy_attributes");
+    return set_attributes(args, 1);
 }
 
 /* ---------------------------------------------------------------- feature dicts and tables */
@@ -1926,6 +1962,7 @@ static PyMethodDef methods[] = {
     METHOD(ewa_predict, "Expert advice's weighted average of its members' predictions."),
     METHOD(loss_means, "The reward's mean loss of each row of a round's probabilities."),
     METHOD(share_attributes, "Set attributes of one object to those of another, by name."),
+    METHOD(copy_attributes, "Set attributes of one object to one-level copies of another's."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),
@@ -1944,6 +1981,14 @@ PyMODINIT_FUNC PyInit__kernels(void)
     py_lgamma = PyObject_GetAttrString(math, "lgamma");
     Py_DECREF(math);
     if (py_lgamma == NULL)
+        return NULL;
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (numpy == NULL)
+        return NULL;
+    ndarray_type = PyObject_GetAttrString(numpy, "ndarray");
+    Py_DECREF(numpy);
+    copy_name = PyUnicode_InternFromString("copy");
+    if (ndarray_type == NULL || copy_name == NULL)
         return NULL;
     return PyModule_Create(&module);
 }

@@ -340,6 +340,8 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         validation.check_features({"a": 1.0})
         from streamboost.members import base, linear
         assert base._FILL_ROWS is None and linear._VOTE_SCORES is None
+        from streamboost.state import copy_attributes
+        assert base._COPY is copy_attributes
         from streamboost.calibration import base as pav, beta, ewa, histogram, isotonic
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
         assert pav._UPDATE is pav.pav_update and histogram._POOL is histogram.histogram_pool
@@ -847,3 +849,76 @@ def test_share_attributes_is_the_python_loop_and_keeps_attributes_inline():
         COMPILED.share_attributes(cal, target, ("_n_seen", 3))
     with pytest.raises(AttributeError, match="no_such"):
         COMPILED.share_attributes(cal, target, ("no_such",))
+
+
+class _Holder:
+    __slots__ = ("array", "items", "number", "ordered", "sublist", "table", "text", "view")
+
+
+class _List(list):
+    pass
+
+
+@needs_kernels
+def test_copy_attributes_copies_one_level_as_the_python_loop_does():
+    import collections
+
+    from streamboost.state import copy_attributes, one_level
+
+    source = _Holder()
+    source.array, source.items, source.table = np.arange(4.0), [1.0, [2.0]], {"a": [1.0]}
+    source.ordered = collections.OrderedDict(b=2.0)
+    source.sublist, source.view, source.number = _List([3.0]), np.zeros((3, 3))[:, :2], 5.0
+    source.text = "kept"
+    names = _Holder.__slots__
+    copies = [_Holder(), _Holder()]
+    COMPILED.copy_attributes(source, copies[0], names)
+    copy_attributes(source, copies[1], names)
+    for copy in copies:
+        for name in names:
+            value, copied = getattr(source, name), getattr(copy, name)
+            expected = one_level(value)
+            assert type(copied) is type(expected), name  # OrderedDict stays one; _List: list
+            if isinstance(value, np.ndarray):
+                assert np.array_equal(copied, value) and copied.flags.c_contiguous
+                assert not np.shares_memory(copied, value)
+            else:
+                assert copied == value, name
+            # containers are new, one level deep; numbers and strings are shared
+            assert (copied is value) == (name in ("number", "text")), name
+        assert copy.items[1] is source.items[1] and copy.table["a"] is source.table["a"]
+    target = _Holder()
+    with pytest.raises(TypeError, match="names must be a tuple of str"):
+        COMPILED.copy_attributes(source, target, list(names))
+    with pytest.raises(TypeError, match="names must be a tuple of str"):
+        COMPILED.copy_attributes(source, target, ("array", 3))
+    with pytest.raises(AttributeError, match="no_such"):
+        COMPILED.copy_attributes(source, target, ("items", "no_such"))
+    assert target.items == source.items  # set in order until the missing one
+
+
+def test_a_frozen_copy_of_linear_members_is_independent_and_scores_alike():
+    # ArrayMembers.copy (the kernel or its twin): the copy's columns and weights are its own
+    from streamboost.members import base
+    from streamboost.state import copy_attributes
+
+    rows = phishing(300)
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=4, seed=1)
+    for x, y in rows[:200]:
+        model.learn_one(x, y)
+    held = model._members
+    xs = [x for x, _ in rows[200:]]
+    kernels = [copy_attributes] + ([COMPILED.copy_attributes] if COMPILED else [])
+    for kernel in kernels:
+        with mock.patch.object(base, "_COPY", kernel):
+            copy = held.copy()
+        assert copy._x is None and copy._keys == held._keys
+        table = held.rows(xs)
+        assert np.array_equal(copy.rows(xs), table)
+        assert np.array_equal(copy.batch_votes(table), held.batch_votes(table))
+        assert copy._keys is not held._keys and copy._columns is not held._columns
+        assert not np.shares_memory(copy.weights, held.weights)
+        before = held.weights.copy()
+        copy.weights += 1.0
+        copy._add_column("new")
+        assert np.array_equal(held.weights, before) and "new" not in held._columns

@@ -13,7 +13,7 @@ import typing
 import numpy as np
 
 from ..kernels import compiled
-from ..state import InlineState, get_state, new_from, one_level, slot_names
+from ..state import InlineState, copy_attributes, get_state, new_from, slot_names
 from ..validation import matrix
 
 __all__ = ["ArrayMembers"]
@@ -21,6 +21,8 @@ __all__ = ["ArrayMembers"]
 # `rows`'s common case in C (streamboost.kernels); None: numpy's conversion (no kernels, or a
 # module built before this kernel)
 _FILL_ROWS = getattr(compiled, "fill_rows", None)
+# `copy`'s loop in C; the twin for a module built before this kernel (the same copies)
+_COPY = getattr(compiled, "copy_attributes", copy_attributes)
 
 
 class ArrayMembers(InlineState, abc.ABC):
@@ -162,8 +164,7 @@ class ArrayMembers(InlineState, abc.ABC):
             state = {**self.__getstate__(), "_x": None, "_frame_columns": _no_frame_columns()}
             return new_from(type(self), state)
         new = object.__new__(type(self))  # `new_from`, without building a dict of the state
-        for name in self._scoring:
-            object.__setattr__(new, name, one_level(getattr(self, name)))
+        _COPY(self, new, self._scoring)
         new._x = None
         new._frame_columns = _no_frame_columns()
         return new
