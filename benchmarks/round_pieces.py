@@ -13,6 +13,14 @@ whole runs).
 
     python benchmarks/round_pieces.py --data-dir ../shared/data
     python benchmarks/round_pieces.py --data-dir ../shared/data --pieces copy pair
+
+`--in-run` counts the same work where it happens: discounted UCB (three arms, defaults) over
+Oza-LR learns the first 3,000 rows of `--dataset`, then each listed method (`IN_RUN`) is counted
+with what it calls, in its own process, over the next 2,000 rows, and printed per round (a
+measured minibatch of 32): where a round's instructions go, bookkeeping and deallocation
+included, which the isolated pieces leave out.
+
+    python benchmarks/round_pieces.py --data-dir ../shared/data --in-run
 """
 
 from __future__ import annotations
@@ -25,13 +33,27 @@ import callgrind
 import numpy as np
 from controller_overhead import load_rows, make
 
-from streamboost import __version__, bandits
+from streamboost import BanditCalibratedClassifier, __version__, bandits
 from streamboost.calibration import OnlinePlattCalibrator
 from streamboost.reward import PairedReward, mean_losses
 from streamboost.scores import FrozenScorer
 
 PIECES = ("select", "update_round", "copy", "pair", "mean_losses", "rewards", "observe",
           "frozen_copy", "frozen_scores")
+# `--in-run`: the controller's methods around a round, and what they call, by the name printed
+IN_RUN = {
+    "minibatch start": (BanditCalibratedClassifier, "_start_batch"),
+    "  select": (bandits.base.Policy, "select"),
+    "  meter.begin": (PairedReward, "begin"),
+    "    frozen copy": (FrozenScorer, "__init__"),
+    "minibatch close": (BanditCalibratedClassifier, "_close_round"),
+    "  meter.observe": (PairedReward, "observe"),
+    "  meter.end": (PairedReward, "end"),
+    "    improvements": (PairedReward, "_improvements"),
+    "      frozen scores": (FrozenScorer, "scores"),
+    "    rewards": (PairedReward, "_rewards"),
+    "  update_round": (bandits.base.Policy, "update_round"),
+}
 
 
 def piece(name: str, dataset: str, data_dir: str | None):
@@ -93,20 +115,63 @@ def piece(name: str, dataset: str, data_dir: str | None):
     }[name]
 
 
+def in_run(name: str, dataset: str, data_dir: str | None, rows: int = 5_000,
+           warm: int = 3_000) -> int:
+    """Discounted UCB over Oza-LR on the first `rows` of `dataset`, the method `name` of
+    `IN_RUN` run inside `callgrind.loop` after the first `warm` rows (counted: it and what it
+    calls); the number of minibatches run meanwhile."""
+    data = load_rows(dataset, data_dir, rows)
+    model = make("oza-lr", "D-UCB, defaults", {})
+    for x, y in data[:warm]:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    owner, method = IN_RUN[name]
+    inner = owner.__dict__[method]
+
+    def counted(*args, **kwargs):
+        out = []
+        callgrind.loop(lambda: out.append(inner(*args, **kwargs)), [()])
+        return out[0]
+
+    setattr(owner, method, counted)
+    start = model.n_batches
+    try:
+        for x, y in data[warm:]:
+            model.predict_proba_one(x)
+            model.learn_one(x, y)
+    finally:
+        setattr(owner, method, inner)
+    return model.n_batches - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="electricity")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--pieces", nargs="+", default=list(PIECES), choices=PIECES)
     parser.add_argument("--calls", type=int, default=2_000)
+    parser.add_argument("--in-run", action="store_true", help="count IN_RUN's methods in a run")
     parser.add_argument("--child", default=None, choices=(*PIECES, "nothing"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--child-in-run", default=None, choices=IN_RUN, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         callgrind.loop(piece(args.child, args.dataset, args.data_dir), [()] * args.calls)
         return
+    if args.child_in_run:
+        print(in_run(args.child_in_run, args.dataset, args.data_dir))
+        return
     if not callgrind.available():
         sys.exit("round_pieces.py counts with valgrind's callgrind: install valgrind")
+    if args.in_run:
+        print(f"instructions per minibatch of discounted UCB over Oza-LR, counted by callgrind "
+              f"in a run ({args.dataset}, rows 3,000-5,000); streamboost {__version__}")
+        argv = [__file__, "--dataset", args.dataset]
+        argv += ["--data-dir", args.data_dir] if args.data_dir else []
+        for name in IN_RUN:
+            instructions, out = callgrind.count([*argv, "--child-in-run", name])
+            print(f"{name:<22}{instructions / int(out):>10,.0f}")
+        return
     print(f"instructions per call, counted by callgrind ({args.calls:,} calls each, "
           f"{args.dataset}); streamboost {__version__}")
     argv = [__file__, "--calls", str(args.calls), "--dataset", args.dataset]

@@ -35,9 +35,10 @@ is imported, `compiled` is None and the Python loops run.
   the matrix of a list of feature dicts (`fill_rows`, `ArrayMembers.rows`'s common case), the
   booster's scores of its rows from logistic-regression members' margins (`vote_scores`,
   `LinearMembers.batch_scores`) and each (calibrator, model) pair's mean loss of them
-  (`loss_means`: each example's loss with the C library's `log`, summed as `math.fsum`); and
-  the copy of its calibrator, whose attributes are shared by name (`share_attributes`) but
-  for the lists it learns in.
+  (`loss_means`: each example's loss with the C library's `log`, summed as `math.fsum`); the
+  copy of its calibrator, whose attributes are shared by name (`share_attributes`) but for the
+  lists it learns in, and of the booster's members, whose scoring attributes are copied one
+  level deep (`copy_attributes`).
 
 What stays in numpy is the work on whole arrays (scores, updates); what moved to C is the Python
 bookkeeping between them, which cost more than the arithmetic: measured in

@@ -20,3 +20,14 @@ def test_every_piece_runs_again_and_again(name):
     if name == "pair":  # the two calibrators' rows, the same floats at every call
         assert again.shape == (2, 32) and again.tolist() == first.tolist()
 
+
+
+def test_in_run_counts_a_method_and_puts_it_back():
+    # the counted method runs as usual inside the count, and is put back afterwards
+    from streamboost import BanditCalibratedClassifier
+
+    before = BanditCalibratedClassifier.__dict__["_close_round"]
+    batches = pieces.in_run("minibatch close", "phishing", None, rows=700, warm=300)
+    assert batches == 12 and BanditCalibratedClassifier.__dict__["_close_round"] is before
+    with pytest.raises(KeyError):
+        pieces.in_run("no such method", "phishing", None, rows=40, warm=20)
