@@ -261,7 +261,6 @@ def squash(z: float, low: float, high: float) -> float:
     return low + (high - low) * s
 
 
-
 # arm -> (whether its calibrator is the one after the action, whether its model is)
 _CELLS = {"train": (0, 1), "calibrate": (1, 0), "both": (1, 1)}
 
@@ -449,6 +448,12 @@ class PairedReward(InlineState):
         cost, its cost threshold c_FP / (c_FP + c_FN) (`decision.cost_threshold`)."""
         if thresholds is None and self.loss == "expected-cost":
             raise ValueError("the realised cost needs each example's cost threshold (thresholds)")
+        n = len(scores)
+        if len(xs) != n or len(positives) != n or (thresholds is not None and len(thresholds) != n):
+            raise ValueError(
+                f"observe takes columns of one length; got {len(xs)} xs, {n} scores, "
+                f"{len(positives)} positives and "
+                f"{'no' if thresholds is None else len(thresholds)} thresholds")
         r = self._round
         if r is None:
             return

@@ -1700,4 +1700,6 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     assert r.rows == []  # model-free: no model scores the examples again
     with pytest.raises(ValueError, match="cost threshold"):  # the realised cost needs them
         meter.observe([{}], [0.5], [True])
+    with pytest.raises(ValueError, match="got 1 xs, 2 scores, 2 positives and 2 thresholds"):
+        meter.observe([{}], [0.5, 0.6], [True, False], [0.5, 0.5])
     assert len(r.scores) == len(kept)  # nothing recorded
