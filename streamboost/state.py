@@ -100,7 +100,16 @@ def one_level(value):
 
 def copy_attributes(source: object, target: object, names: tuple[str, ...]) -> None:
     """`object.__setattr__(target, name, one_level(getattr(source, name)))` for each of
-    `names`, in order: the twin of the compiled `copy_attributes`."""
+    `names`, in order: the twin of the compiled `copy_attributes`.
+
+    >>> import types
+    >>> from streamboost.state import copy_attributes
+    >>> source, target = types.SimpleNamespace(keys=["a"], n=3), types.SimpleNamespace()
+    >>> copy_attributes(source, target, ("keys", "n"))
+    >>> target.keys == source.keys, target.keys is source.keys, target.n
+    (True, False, 3)
+
+    """
     for name in names:
         object.__setattr__(target, name, one_level(getattr(source, name)))
 

@@ -309,7 +309,16 @@ def pav_update(starts: list[int], sums: list[float], weights: list[float], posit
 
 def share_attributes(source: object, target: object, names: tuple[str, ...]) -> None:
     """`object.__setattr__(target, name, getattr(source, name))` for each of `names`, in
-    order: the twin of the compiled `share_attributes`."""
+    order: the twin of the compiled `share_attributes`.
+
+    >>> import types
+    >>> from streamboost.calibration.base import share_attributes
+    >>> source, target = types.SimpleNamespace(keys=["a"]), types.SimpleNamespace()
+    >>> share_attributes(source, target, ("keys",))
+    >>> target.keys is source.keys
+    True
+
+    """
     for name in names:
         object.__setattr__(target, name, getattr(source, name))
 
