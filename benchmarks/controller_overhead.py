@@ -62,6 +62,9 @@ CONFIGS = {
     "CalibratedClassifier": None,  # the wrapper without a controller ("both", tested equal)
     "both": {"policy": "both"},
     "D-UCB, all 32 examples": {"policy": "discounted-ucb", "reward_examples": 32},
+    "D-UCB, 16 examples": {"policy": "discounted-ucb", "reward_examples": 16},
+    "D-UCB, 8 examples": {"policy": "discounted-ucb", "reward_examples": 8},
+    "D-UCB, 4 examples": {"policy": "discounted-ucb", "reward_examples": 4},
     "D-UCB, defaults": {"policy": "discounted-ucb"},
     "D-UCB, reward_every=4": {"policy": "discounted-ucb", "reward_every": 4},
     "D-UCB, reward_every=16": {"policy": "discounted-ucb", "reward_every": 16},

@@ -1,0 +1,104 @@
+"""Scoring a round on fewer examples (`reward_examples`): what a smaller sample costs in quality.
+
+A bandit's round is scored on the minibatch after it: every example of it by default, or
+`reward_examples` of them, spread evenly. A frozen copy's scoring, the calibrators' maps and
+the losses grow with the sample, so a smaller one is cheaper (`benchmarks/README.md`), but a
+round then rests on less evidence. docs/controller.md measured this before 0.4, with the
+logistic reward map: with 8 or 4 examples the bandit settled on `"train"` alone on phishing.
+This measures it again with the affine map (the default since 0.4) and the other defaults
+since (`reward_start`, `rollback="auto"`).
+
+For each base model (`oza-lr`: Oza boosting of 10 logistic regressions, `lr`: River's logistic
+regression; `--models`), stream (the 7 of `slides_part2.py`, first 20,000 rows) and seed:
+discounted UCB over train / calibrate / both (Platt, counterfactual rewards, measuring every
+minibatch) scoring each round on 32 (all), 16, 8 or 4 examples of the next minibatch, against
+`"both"`. Prequential Brier score and the shares of minibatches on `"train"` alone and on
+`"both"`, mean over seeds.
+
+    python simulations/reward_sample.py --data-dir ../shared/data --seeds 5
+
+About 15 minutes on 2 cores. Writes `simulations/reward_sample.md`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import sys
+
+from reporting import grid_main
+
+from streamboost import BanditCalibratedClassifier, datasets, evaluate
+from streamboost.experiments.models import encoding, make_model, pipeline
+
+DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
+MODELS = ("oza-lr", "lr")
+SAMPLES = (32, 16, 8, 4)
+MAX_ROWS = 20_000
+LABELS = ("both", *(f"{n} examples" for n in SAMPLES))
+
+
+def run(model: str, name: str, label: str, seed: int,
+        data_dir: str | None) -> tuple[float, float, float]:
+    """The prequential Brier score of one configuration `label` on one stream, and the shares
+    of its minibatches on `"train"` and on `"both"`."""
+    length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
+    stream = datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model))
+    params = ({"policy": "both"} if label == "both"
+              else {"policy": "discounted-ucb", "reward_examples": int(label.split()[0])})
+    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), seed=seed, **params)
+    brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
+    counts, n = wrapper.arm_counts, wrapper.n_batches
+    return brier, counts["train"] / n, counts["both"] / n
+
+
+def report(results: dict, models, names, seeds: int) -> str:
+    """Per model: a row per stream, the mean Brier score of each label (shares of `"train"` and
+    `"both"` in brackets) and how far each smaller sample is from all 32; a summary line per
+    sample."""
+    smaller = list(LABELS[2:])
+    lines = [f"Prequential Brier score, mean of {seeds} seed(s) (first {MAX_ROWS:,} rows); in "
+             "brackets the shares of minibatches on `train` alone and on `both`; `vs 32`: a "
+             "smaller sample against scoring every example of the next minibatch."]
+    for model in models:
+        lines += ["", f"### {model}", "",
+                  "| stream | " + " | ".join(LABELS) + " | "
+                  + " | ".join(f"{label.split()[0]} vs 32" for label in smaller) + " |",
+                  "|---|" + "---:|" * (len(LABELS) + len(smaller))]
+        gaps: dict = {label: [] for label in smaller}
+        stuck: dict = {label: 0 for label in LABELS[1:]}  # runs spent (nearly) all on "train"
+        for name in names:
+            cells, means = [], {}
+            for label in LABELS:
+                runs = results[(model, name, label)]
+                means[label] = statistics.fmean(b for b, _, _ in runs)
+                train = statistics.fmean(t for _, t, _ in runs)
+                both = statistics.fmean(s for _, _, s in runs)
+                if label in stuck:
+                    stuck[label] += sum(t >= 0.9 for _, t, _ in runs)
+                cells.append(f"{means[label]:.4f} ({train:.2f} / {both:.2f})")
+            for label in smaller:
+                gap = means[label] / means[LABELS[1]] - 1.0
+                gaps[label].append((gap, name))
+                cells.append(f"{100 * gap:+.2f} %")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append("")
+        for label in smaller:
+            worst, where = max(gaps[label])
+            within = sum(gap <= 0.01 for gap, _ in gaps[label])
+            mean = statistics.fmean(gap for gap, _ in gaps[label])
+            lines.append(
+                f"- `{label}` against 32: mean {100 * mean:+.2f} %, "
+                f"worst {100 * worst:+.2f} % ({where}), within 1 % on {within} of {len(names)}; "
+                f"runs with 90 % or more of their minibatches on `train` alone: "
+                f"{stuck[label]} of {len(names) * seeds} (all 32: {stuck[LABELS[1]]}).")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    return grid_main(argv, __doc__, "reward_sample.py", "A round scored on fewer examples",
+                     (MODELS, DATASETS, 5), (LABELS,), run, report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
