@@ -9,8 +9,10 @@ import sys
 import typing
 
 import numpy as np
-from river import base, compose
+from river import base, compose, linear_model, optim
+from scipy.special import expit
 
+from . import kernels
 from .boosting import OzaBoostClassifier, table_scores
 from .decision import positive_proba
 from .members import ArrayMembers
@@ -21,6 +23,7 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "FrozenLogistic",
     "FrozenScorer",
     "PrequentialScore",
     "ScoredFrame",
@@ -34,6 +37,9 @@ __all__ = [
     "positive_scores",
     "snapshot",
 ]
+
+# `ArrayMembers.rows`'s kernel: a list of dicts of the same keys into a float table (None: none)
+_FILL_ROWS = getattr(kernels.compiled, "fill_rows", None)
 
 
 def booster(model) -> OzaBoostClassifier | None:
@@ -496,6 +502,83 @@ def _borrowed(key: int) -> random.Random:
     return _LENT[key]
 
 
+class FrozenLogistic:
+    r"""A River `LogisticRegression` frozen as its weights, scoring a list of examples at once.
+
+    River's logistic regression predicts $P(\text{True} \mid x) = \sigma(w \cdot x + b)$
+    (`BinaryLoss.mean_func`: exactly 0 below a logit of -30 and 1 above 30). A frozen copy
+    needs nothing else: $w$ as an array over the weights' keys and $b$. A list of examples is
+    then scored with one product and the sigmoid, where a `snapshot` pickles the whole model
+    and calls `predict_proba_one` per example. A feature the model holds no weight for counts
+    0, as in River's `VectorDict.dot`. Scores equal River's to rounding (the product adds the
+    terms in another order, scipy's `expit` is not `math.exp`; the tests bound both).
+    Supported (`supports`): `LogisticRegression` itself, with a loss whose mean function is
+    the sigmoid and zero initial weights (River's defaults), whatever it learned with.
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.scores import FrozenLogistic
+    >>> model = linear_model.LogisticRegression()
+    >>> for x, y in [({"a": 1.0}, True), ({"a": -1.0}, False)] * 20:
+    ...     model.learn_one(x, y)
+    >>> xs = [{"a": 1.0}, {"a": -1.0, "b": 5.0}]  # "b": no weight, counts 0
+    >>> before = [round(model.predict_proba_one(x)[True], 4) for x in xs]
+    >>> frozen = FrozenLogistic(model)
+    >>> model.learn_one({"a": 1.0}, False)  # the copy stays as it was
+    >>> frozen.scores(xs).round(4).tolist(), before
+    ([0.5476, 0.4524], [0.5476, 0.4524])
+
+    """
+
+    __slots__ = ("intercept", "keys", "weights")
+
+    def __init__(self, model: base.Classifier):
+        weights = model._weights.to_dict()
+        self.keys = list(weights)
+        self.weights = np.fromiter(weights.values(), float, len(weights))
+        self.intercept = float(model.intercept)
+
+    @staticmethod
+    def supports(model) -> bool:
+        """Whether `model` is a logistic regression whose scores this class reproduces.
+
+        Examples
+        --------
+        >>> from river import linear_model, optim, preprocessing
+        >>> from streamboost.scores import FrozenLogistic
+        >>> FrozenLogistic.supports(linear_model.LogisticRegression(optimizer=optim.Adam()))
+        True
+        >>> lr = linear_model.LogisticRegression()
+        >>> FrozenLogistic.supports(preprocessing.StandardScaler() | lr)  # a snapshot copies it
+        False
+
+        """
+        return (type(model) is linear_model.LogisticRegression
+                and type(model.loss).mean_func is optim.losses.BinaryLoss.mean_func
+                and type(model.initializer) is optim.initializers.Zeros)
+
+    def rows(self, xs: list[dict]) -> np.ndarray:
+        """The examples `xs` (checked dicts of numbers) as a float matrix over `keys`."""
+        keys = self.keys
+        table = np.empty((len(xs), len(keys)))
+        if xs and keys and not (_FILL_ROWS is not None and _FILL_ROWS(xs, keys, table)):
+            table[:] = [[x.get(key, 0.0) for key in keys] for x in xs]
+        return table
+
+    def scores(self, xs: list[dict], table: np.ndarray | None = None) -> np.ndarray:
+        """P(True | x) of each example of `xs`, as the model was; `table`: `rows(xs)`, made
+        already (by a copy with the same `keys`)."""
+        logits = (self.rows(xs) if table is None else table) @ self.weights
+        logits += self.intercept
+        p = expit(logits)  # River's 1 / (1 + exp(-z)), to rounding, without overflow
+        z = logits.tolist()
+        if max(z, default=0.0) > 30.0 or min(z, default=0.0) < -30.0:
+            p[logits > 30.0] = 1.0  # River's cut-offs (`utils.math.sigmoid`), rarely reached
+            p[logits < -30.0] = 0.0
+        return p
+
+
 class FrozenScorer:
     """A frozen copy of `model` that scores lists of examples: P(`pos_label` | x) of each.
 
@@ -503,8 +586,10 @@ class FrozenScorer:
     `OzaBoostClassifier` whose members are arrays with a minibatch path
     (`streamboost.members`) is copied as its members' arrays and vote weights, and scores a
     list with one matrix product (a tenth of a pickle's copy, a fraction of a score per
-    example); any other model is a `snapshot`, scored example by example. Scores equal
-    `positive_score`'s on the model as it was (to rounding, which the tests bound).
+    example); a River `LogisticRegression` as its weights (`FrozenLogistic`, scored P(True):
+    the controller's score of a model that learns bools); any other model is a `snapshot`,
+    scored example by example. Scores equal `positive_score`'s on the model as it was (to
+    rounding, which the tests bound).
 
     Examples
     --------
@@ -525,18 +610,29 @@ class FrozenScorer:
         self.pos_label = pos_label
         held = model._members if booster(model) is not None else None
         self._table: tuple = (None, None)  # the last examples scored, and their matrix
+        self._members = self._linear = self.model = None
         if held is not None and held.minibatch:
-            self.model = None
             self._members = held.copy()
             self._alphas = list(model._vote_weights())
             self._score = model.score
+        elif pos_label is True and FrozenLogistic.supports(model):
+            self._linear = FrozenLogistic(model)
         else:
             self.model = snapshot(model)
 
     def scores(self, xs: list[dict], like: FrozenScorer | None = None) -> np.ndarray:
         """The frozen model's P(positive) of each checked example of `xs`. `like`, a later copy
-        of the same booster that scored `xs` last, lends its matrix of them (its columns extend
-        this copy's, `ArrayMembers.can_borrow`)."""
+        of the same model that scored `xs` last, lends its matrix of them where it fits: a
+        booster's columns extend this copy's (`ArrayMembers.can_borrow`), a logistic
+        regression's keys are this copy's."""
+        linear = self._linear
+        if linear is not None:
+            if (like is not None and like._table[0] is xs and like._linear is not None
+                    and like._linear.keys == linear.keys):
+                return linear.scores(xs, like._table[1])  # the later copy's matrix of xs
+            table = linear.rows(xs)
+            self._table = (xs, table)
+            return linear.scores(xs, table)
         if self.model is not None:
             return np.array([positive_score(self.model, x, self.pos_label) for x in xs],
                             dtype=float)
@@ -555,9 +651,9 @@ class FrozenScorer:
         """Score `xs` from `table`, the matrix of them that the booster this copy was taken
         from made as it stood then (`ScoredFrame.table`: the same columns), instead of
         converting the dicts again (a later `scores(xs)`, or an earlier copy's `like`)."""
-        if self.model is not None:
-            return
         held = self._members
+        if held is None:  # not an array booster: it scores from the dicts
+            return
         # columns are only appended: the same width is the same columns (a key the booster met
         # in between, in a `predict_proba_one`, would widen this copy and not the table)
         if table.shape[1] == len(held._keys) + (held.lead is not None):

@@ -1703,3 +1703,57 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     with pytest.raises(ValueError, match="got 1 xs, 2 scores, 2 positives and 2 thresholds"):
         meter.observe([{}], [0.5, 0.6], [True, False], [0.5, 0.5])
     assert len(r.scores) == len(kept)  # nothing recorded
+
+
+def test_a_logistic_regressions_rounds_are_the_snapshots_to_rounding(monkeypatch):
+    # River's logistic regression is frozen as its weights (`scores.FrozenLogistic`), not
+    # pickled: the rounds' improvements must be the snapshot's to rounding, the arms the same
+    from streamboost import scores
+
+    rows = list(itertools.islice(datasets.Phishing(), 1200))
+    scored = []
+    real = scores.FrozenLogistic.scores
+    monkeypatch.setattr(scores.FrozenLogistic, "scores", lambda self, xs, table=None: (
+        scored.append(len(xs)) or real(self, xs, table)))
+
+    def run() -> list[tuple]:
+        model = BanditCalibratedClassifier(
+            model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=16,
+            warmup=2, rollback="copy", seed=1)
+        for x, y in rows:
+            model.predict_proba_one(x)
+            model.learn_one(x, y)
+        return [(r["arm"], r.get("improvements")) for r in model.trace]
+
+    as_weights = run()
+    assert len(scored) > 60 and set(scored) == {16}  # the frozen weights scored the rounds
+    monkeypatch.setattr(scores.FrozenLogistic, "supports", staticmethod(lambda model: False))
+    calls = len(scored)
+    as_snapshots = run()
+    assert len(scored) == calls  # pickled snapshots scored these
+    assert [arm for arm, _ in as_weights] == [arm for arm, _ in as_snapshots]
+    rounds = [(a, b) for (_, a), (_, b) in zip(as_weights, as_snapshots, strict=True) if a]
+    assert len(rounds) > 60 and all(set(a) == set(b) == {"train", "calibrate", "both"}
+                                    for a, b in rounds if len(a) == 3)
+    for a, b in rounds:
+        assert a.keys() == b.keys()
+        assert [a[k] for k in a] == pytest.approx([b[k] for k in b], rel=0.0, abs=1e-12)
+
+
+def test_a_round_frozen_as_weights_survives_a_checkpoint(tmp_path):
+    rows = list(itertools.islice(datasets.Phishing(), 600))
+    model = BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
+                                       policy="discounted-ucb", batch_size=16, warmup=1, seed=1)
+    for x, y in rows[:300]:
+        model.learn_one(x, y)
+    from streamboost import checkpoint
+    from streamboost.scores import FrozenLogistic
+
+    assert isinstance(model._meter._round.model_before._linear, FrozenLogistic)  # mid-round
+    checkpoint.save(model, tmp_path / "model.ckpt")
+    loaded = checkpoint.load(tmp_path / "model.ckpt")
+    for x, y in rows[300:]:
+        assert loaded.predict_proba_one(x) == model.predict_proba_one(x)
+        model.learn_one(x, y)
+        loaded.learn_one(x, y)
+    assert loaded.trace == model.trace and len(model.trace) == 600 // 16

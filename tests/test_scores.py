@@ -8,8 +8,8 @@ import random
 import pytest
 from river import datasets, forest, linear_model, optim, preprocessing, tree
 
-from streamboost import OzaBoostClassifier
-from streamboost.scores import FrozenScorer, positive_score, snapshot
+from streamboost import OzaBoostClassifier, scores
+from streamboost.scores import FrozenLogistic, FrozenScorer, positive_score, snapshot
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 ROWS = list(datasets.Phishing()) * 3  # 3,750 examples
@@ -216,7 +216,7 @@ def test_a_frozen_scorer_of_a_features_subset_borrows_only_its_columns():
 
 
 def test_a_frozen_scorer_of_any_other_model_is_a_snapshot():
-    model = linear_model.LogisticRegression()
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
     for x, y in ROWS[:300]:
         model.learn_one(x, y)
     frozen = FrozenScorer(model, True)
@@ -224,8 +224,69 @@ def test_a_frozen_scorer_of_any_other_model_is_a_snapshot():
     expected = [positive_score(model, x, True) for x in xs]
     for x, y in ROWS[300:600]:
         model.learn_one(x, y)
-    assert frozen.model is not None
+    assert frozen.model is not None and frozen._linear is None
     assert frozen.scores(xs).tolist() == expected
+
+
+@pytest.mark.parametrize("rate", [0.01, 50.0])
+def test_a_frozen_logistic_regression_scores_as_the_model_did(rate):
+    # rate 50: logits far beyond River's cut-offs at +/-30, where its sigmoid is exactly 0 or 1
+    model = linear_model.LogisticRegression(optimizer=optim.SGD(rate))
+    checked = cut = 0
+    for i, (x, y) in enumerate(ROWS[:3000]):
+        if i % 500 == 0:
+            frozen = FrozenScorer(model, True)
+            assert frozen.model is None and isinstance(frozen._linear, FrozenLogistic)
+            later = [z for z, _ in ROWS[i : i + 300]]
+            expected = [positive_score(model, z, True) for z in later]
+            got = frozen.scores(later).tolist()
+            assert got == pytest.approx(expected, rel=0.0, abs=1e-12)
+            assert [g for g, e in zip(got, expected, strict=True) if e in (0.0, 1.0)] == [
+                e for e in expected if e in (0.0, 1.0)]
+            checked += len(later)
+            cut += sum(e in (0.0, 1.0) for e in expected)
+        model.learn_one(x, y)
+    assert checked == 1800 and (cut > 500 if rate == 50.0 else cut == 0)
+
+
+def test_a_frozen_logistic_regression_reads_any_dict_of_numbers_alike(monkeypatch):
+    model = linear_model.LogisticRegression()
+    for x, y in [({"a": 1.0, "b": 2.0}, True), ({"a": -1.0, "b": 0.5}, False)] * 30:
+        model.learn_one(x, y)
+    frozen = FrozenLogistic(model)
+    xs = [
+        {"a": 1.0, "b": 2.0},  # the usual row: the kernel's
+        {"b": 2.0, "a": 1.0},  # other order
+        {"a": 1, "b": True},  # ints and a bool
+        {"a": 0.5},  # a feature missing: 0
+        {"a": 0.5, "b": 1.0, "c": 9.0},  # a feature without a weight: 0
+        {},
+    ]
+    expected = [positive_score(model, x, True) for x in xs]
+    assert frozen.scores(xs).tolist() == pytest.approx(expected, rel=0.0, abs=1e-15)
+    monkeypatch.setattr(scores, "_FILL_ROWS", None)  # a module built without the kernel
+    assert frozen.scores(xs).tolist() == pytest.approx(expected, rel=0.0, abs=1e-15)
+    assert frozen.scores([]).tolist() == []
+    untrained = FrozenLogistic(linear_model.LogisticRegression())
+    assert untrained.scores(xs).tolist() == [0.5] * len(xs)
+
+
+def test_only_a_plain_logistic_regression_scored_for_true_is_frozen_as_weights():
+    def lr(**params):
+        model = linear_model.LogisticRegression(**params)
+        model.learn_one({"a": 1.0}, True)
+        return model
+
+    class Custom(linear_model.LogisticRegression):
+        pass
+
+    assert FrozenLogistic.supports(lr(optimizer=optim.Adam(), l2=0.1))
+    assert FrozenLogistic.supports(lr(loss=optim.losses.Hinge()))  # its mean is the sigmoid too
+    assert not FrozenLogistic.supports(lr(initializer=optim.initializers.Normal(seed=0)))
+    assert not FrozenLogistic.supports(Custom())
+    assert not FrozenLogistic.supports(preprocessing.StandardScaler() | lr())
+    assert FrozenScorer(lr(), True)._linear is not None
+    assert FrozenScorer(lr(), "yes").model is not None  # a score of another label: a snapshot
 
 
 def test_a_pipeline_ending_in_a_booster_is_scored_through_the_pipeline():
@@ -328,3 +389,25 @@ def test_a_prequential_score_is_taken_once_and_not_pickled():
     assert scorer.take(x)[0] == score and scorer._x is None  # taken: a second learn scores afresh
     model.learn_one(x, False)
     assert scorer.take(x)[0] == positive_score(model, x, True) < score
+
+
+def test_an_earlier_logistic_copy_borrows_a_later_ones_matrix_only_with_the_same_keys():
+    model = linear_model.LogisticRegression()
+    for x, y in ROWS[:200]:
+        model.learn_one(x, y)
+    old = FrozenScorer(model, True)
+    for x, y in ROWS[200:400]:
+        model.learn_one(x, y)
+    new = FrozenScorer(model, True)
+    assert old._linear.keys == new._linear.keys  # phishing's features, all met by row 200
+    xs = [x for x, _ in ROWS[400:432]]
+    new.scores(xs)
+    lent = old.scores(xs, like=new)
+    assert old._table[0] is None  # it borrowed: no matrix of its own
+    assert lent.tolist() == FrozenLogistic.scores(old._linear, xs).tolist()
+    model.learn_one({**ROWS[432][0], "a new feature": 1.0}, True)
+    newer = FrozenScorer(model, True)  # one key more: its matrix does not fit `new`
+    newer.scores(xs)
+    own = new._table[1]
+    assert new.scores(xs, like=newer).tolist() == FrozenLogistic.scores(new._linear, xs).tolist()
+    assert new._table[0] is xs and new._table[1] is not own  # made its own again
