@@ -25,3 +25,17 @@ def load(script: str, name: str | None = None, folder: str = "simulations") -> t
     finally:
         sys.path.remove(where)
     return module
+
+
+def spy_on(monkeypatch, module: types.ModuleType, name: str) -> list[dict]:
+    """Replace `module.<name>` (a class the script builds with keyword arguments) by a
+    function that records each call's arguments and builds the real thing; the list they are
+    recorded in, in order."""
+    built, real = [], getattr(module, name)
+
+    def spy(**params):
+        built.append(params)
+        return real(**params)
+
+    monkeypatch.setattr(module, name, spy)
+    return built

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from streamboost import datasets
-from tests.simulation_loader import load
+from tests.simulation_loader import load, spy_on
 
 sample = load("reward_sample")
 
 
 def test_a_run_builds_the_controller_its_label_names(monkeypatch):
-    built = []
-    real = sample.BanditCalibratedClassifier
-
-    def spy(**params):
-        built.append(params)
-        return real(**params)
-
-    monkeypatch.setattr(sample, "BanditCalibratedClassifier", spy)
+    built = spy_on(monkeypatch, sample, "BanditCalibratedClassifier")
     monkeypatch.setattr(sample, "MAX_ROWS", 320)
     for label in sample.LABELS:
         brier, train, both = sample.run("lr", "phishing", label, 0, None)

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from streamboost import datasets
-from tests.simulation_loader import load
+from tests.simulation_loader import load, spy_on
 
 thinned = load("thinned_drift")
 
 
 def test_a_run_builds_the_controller_its_label_names(monkeypatch):
-    built = []
-    real = thinned.BanditCalibratedClassifier
-
-    def spy(**params):
-        built.append(params)
-        return real(**params)
-
-    monkeypatch.setattr(thinned, "BanditCalibratedClassifier", spy)
+    built = spy_on(monkeypatch, thinned, "BanditCalibratedClassifier")
     monkeypatch.setattr(thinned, "MAX_ROWS", 400)
     for label in thinned.LABELS:
         brier, share = thinned.run("oza-lr", "phishing", "flip", label, 0, None)
