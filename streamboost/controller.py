@@ -550,9 +550,14 @@ class BanditCalibratedClassifier(
 
     def _columns(self) -> tuple[list, list, list, list | None]:
         """Empty columns for the examples of a minibatch that the meter records (x, score,
-        positive, and the cost threshold where the reward is the realised cost, else None):
-        four lists are cheaper to fill and to hand over than a tuple per example."""
-        return [], [], [], [] if self.reward == "expected-cost" else None
+        positive, and `_threshold_column`): four lists are cheaper to fill and to hand over
+        than a tuple per example."""
+        return [], [], [], self._threshold_column()
+
+    def _threshold_column(self) -> list | None:
+        """An empty column for the examples' cost thresholds where the reward is the realised
+        cost, else None (no other reward reads them)."""
+        return [] if self.reward == "expected-cost" else None
 
     def _end_batch(self) -> None:
         record = _EMPTY_RECORD.copy()
@@ -742,7 +747,7 @@ class BanditCalibratedClassifier(
         held = 0
         if meter.recording:
             rows = records(X)  # new dicts
-            thresholds = self._columns()[3]
+            thresholds = self._threshold_column()
             if thresholds is not None:
                 thresholds.extend([cost_threshold(self.c_fp, self.c_fn)] * len(rows))
             meter.observe(rows, scores, targets, thresholds)

@@ -534,6 +534,11 @@ class FrozenLogistic:
     __slots__ = ("intercept", "keys", "weights")
 
     def __init__(self, model: base.Classifier):
+        if not self.supports(model):
+            raise TypeError(
+                f"FrozenLogistic freezes River's LogisticRegression with a sigmoid loss and zero "
+                f"initial weights (see `supports`), got {type(model).__name__} "
+                f"({one_line(model)}); FrozenScorer copies any model")
         weights = model._weights.to_dict()
         self.keys = list(weights)
         self.weights = np.fromiter(weights.values(), float, len(weights))

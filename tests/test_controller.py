@@ -1757,3 +1757,27 @@ def test_a_round_frozen_as_weights_survives_a_checkpoint(tmp_path):
         model.learn_one(x, y)
         loaded.learn_one(x, y)
     assert loaded.trace == model.trace and len(model.trace) == 600 // 16
+
+
+@pytest.mark.parametrize("reward", ["expected-cost", "brier"])
+@pytest.mark.parametrize("by_frames", [False, True])
+def test_the_meter_gets_each_examples_cost_threshold_only_for_the_realised_cost(
+        reward, by_frames, monkeypatch):
+    seen = []
+    real = PairedReward.observe
+    monkeypatch.setattr(PairedReward, "observe", lambda self, xs, scores, positives,
+                        thresholds=None: (seen.append((len(xs), thresholds)),
+                                          real(self, xs, scores, positives, thresholds))[1])
+    data = phishing(160)
+    model = BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
+                                       policy="discounted-ucb", batch_size=16, warmup=1,
+                                       reward=reward, c_fp=1.0, c_fn=3.0, seed=0)
+    if by_frames:
+        for i in range(0, len(data), 16):
+            model.learn_many(*frame(data[i : i + 16]))
+    else:
+        for x, y in data:
+            model.learn_one(x, y)
+    assert len(seen) == 8  # minibatches 2-9 score the rounds of 1-8 (0 is the warm-up)
+    for n, thresholds in seen:
+        assert thresholds == ([0.25] * n if reward == "expected-cost" else None)

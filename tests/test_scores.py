@@ -286,6 +286,10 @@ def test_only_a_plain_logistic_regression_scored_for_true_is_frozen_as_weights()
     assert not FrozenLogistic.supports(Custom())
     assert not FrozenLogistic.supports(preprocessing.StandardScaler() | lr())
     assert FrozenScorer(lr(), True)._linear is not None
+    with pytest.raises(TypeError, match="got HoeffdingTreeClassifier"):
+        FrozenLogistic(tree.HoeffdingTreeClassifier())
+    with pytest.raises(TypeError, match="got Custom"):
+        FrozenLogistic(Custom())
     assert FrozenScorer(lr(), "yes").model is not None  # a score of another label: a snapshot
 
 
