@@ -37,7 +37,7 @@ import sys
 from pathlib import Path
 
 from moa_peers import C_FN, C_FP, DATASETS, cost  # the peers' streams, costs and realised cost
-from reporting import write_report
+from reporting import table_head, table_row, write_report
 from river import tree
 
 from streamboost import OzaBoostClassifier, datasets
@@ -115,10 +115,10 @@ def report(results: dict, seeds: int) -> str:
     lines = [f"Realised cost per example at c_FN / c_FP = 5, mean of {seeds} seeds, first "
              f"{ROWS:,} rows, {N_MODELS} Hoeffding trees; lower is better. Each numbered "
              "column changes one more term of MOA's rule into the thesis's.", "",
-             "| dataset | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+             *table_head("dataset", *names)]
     for name in sorted({n for n, _ in results}, key=DATASETS.index):
         cells = [f"{statistics.mean(results[name, m]):.4f}" for m in methods]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(table_row(name, *cells))
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ import itertools
 import sys
 
 from drift import _significance, run
-from reporting import grid_main, mean_and_error
+from reporting import grid_main, mean_and_error, table_head, table_row
 from thinned_drift import DATASETS
 
 MODELS = ("oza-lr", "lr", "ht")
@@ -46,9 +46,8 @@ def report(scores: dict, models: list[str], names: list[str], seeds: int) -> str
              "calibrate and both.", ""]
     for model in models:
         lines += [f"### {model}", "",
-                  "| stream, drift | " + " | ".join((*FIXED, *CHOSEN))
-                  + " | " + " | ".join(f"{p} vs best fixed" for p in CHOSEN) + " |",
-                  "|---|" + "---:|" * (len(FIXED) + 2 * len(CHOSEN))]
+                  *table_head("stream, drift", *FIXED, *CHOSEN,
+                              *(f"{p} vs best fixed" for p in CHOSEN))]
         excess = {p: [] for p in CHOSEN}
         paired = {p: [] for p in CHOSEN}
         for name, kind in itertools.product(names, DRIFTS):
@@ -61,9 +60,9 @@ def report(scores: dict, models: list[str], names: list[str], seeds: int) -> str
                     ratios = [v / w - 1.0 for v, w in zip(by_label[p], by_label[best],
                                                            strict=True)]
                     paired[p].append(((name, kind), *mean_and_error(ratios)))
-            cells = " | ".join(f"{means[p]:.4f}" for p in (*FIXED, *CHOSEN))
-            gaps = " | ".join(f"{100 * excess[p][-1]:+.2f} %" for p in CHOSEN)
-            lines.append(f"| {name}, {kind} | {cells} | {gaps} |")
+            lines.append(table_row(f"{name}, {kind}",
+                                   *(f"{means[p]:.4f}" for p in (*FIXED, *CHOSEN)),
+                                   *(f"{100 * excess[p][-1]:+.2f} %" for p in CHOSEN)))
         lines.append("")
         for p in CHOSEN:
             worst = max(excess[p])

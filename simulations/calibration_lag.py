@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 import thesis_protocol as protocol
+from reporting import table_head, table_row
 from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, weak
@@ -139,13 +140,13 @@ def rate_table(data_dir: Path | None, name: str = "waveform", last: int = 500) -
 
 def prequential_table(data_dir: Path | None) -> list[str]:
     """Markdown rows: per stream and members, the prequential Brier score per refit period."""
-    head = " | ".join("never" if e is None else f"every {e}" for e in REFIT_EVERY)
-    lines = [f"| stream | members | {head} |", "|---|---|" + "---:|" * len(REFIT_EVERY)]
+    lines = table_head("stream", "members",
+                       *("never" if e is None else f"every {e}" for e in REFIT_EVERY), left=2)
     for name in STREAMS:
         for members in ("univariate", "lr"):
             label = "100 univariate LR" if members == "univariate" else "10 LR"
             cells = [f"{prequential(name, members, e, data_dir):.4f}" for e in REFIT_EVERY]
-            lines.append(f"| {name} | {label} | " + " | ".join(cells) + " |")
+            lines.append(table_row(name, label, *cells))
     return lines
 
 
@@ -158,8 +159,7 @@ def report(
 ) -> str:
     """Markdown: the mean over repetitions per dataset, and the mean over datasets."""
     methods = list(next(iter(results.values()))[0])
-    header = "| dataset | " + " | ".join(methods) + " |"
-    lines = [header, "|---|" + "---:|" * len(methods)]
+    lines = table_head("dataset", *methods)
     means = {m: [] for m in methods}
     for name, reps in results.items():
         cells = []
@@ -167,9 +167,8 @@ def report(
             value = statistics.mean(r[m] for r in reps)
             means[m].append(value)
             cells.append(f"{value:.4f}")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines.append("| mean | " + " | ".join(f"{statistics.mean(v):.4f}" for v in means.values()))
-    lines[-1] += " |"
+        lines.append(table_row(name, *cells))
+    lines.append(table_row("mean", *(f"{statistics.mean(v):.4f}" for v in means.values())))
     reps = len(next(iter(results.values())))
     return "\n".join(
         [

@@ -75,7 +75,7 @@ import sys
 import typing
 from pathlib import Path
 
-from reporting import mean_and_error, run_grid, write_report
+from reporting import mean_and_error, run_grid, table_head, table_row, write_report
 from river import preprocessing
 from river.datasets import synth
 
@@ -252,8 +252,7 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
 
 def _head(caption: str, columns: typing.Sequence[str]) -> list[str]:
     """A table's caption and header, one row per (stream, drift)."""
-    return [caption, "", "| stream, drift | " + " | ".join(columns) + " |",
-            "|---|" + "---:|" * len(columns)]  # fmt: skip
+    return [caption, "", *table_head("stream, drift", *columns)]
 
 
 def _means(by_label: dict) -> dict:
@@ -278,8 +277,8 @@ def report(scores: dict, seeds: int, both: dict | None = None) -> str:
             fixed = min(means[schedule], statistics.mean(both[name, kind]))
             fixed_wins += means[bandit] < fixed
             worst = max(worst, means[bandit] / fixed - 1.0)
-        cells = " | ".join(f"{means[p]:.4f}" for p in POLICIES)
-        lines.append(f"| {name}, {kind} | {cells} | {schedule} | {bandit} |")
+        lines.append(table_row(f"{name}, {kind}", *(f"{means[p]:.4f}" for p in POLICIES),
+                               schedule, bandit))
     lines += ["", f"A bandit beats the best fixed schedule on {wins} of {len(scores)} "
               "(stream, drift) pairs."]
     if both is not None:
@@ -316,14 +315,14 @@ def calibrator_report(scores: dict, seeds: int,
     for (name, kind), by_label in scores.items():
         means = _means(by_label)
         best = min(fixed, key=means.get)
-        cells = " | ".join(f"{means[c]:.4f}" for c in labels)
         gaps = []
         for ewa in mixtures:
             ratio = means[ewa] / means[best]
             wins[ewa] += ratio < 1.0
             worst[ewa] = max(worst[ewa], ratio)
             gaps.append(f"{100 * (ratio - 1):+.2f} %")
-        lines.append(f"| {name}, {kind} | {cells} | {best} | {' | '.join(gaps)} |")
+        lines.append(table_row(f"{name}, {kind}", *(f"{means[c]:.4f}" for c in labels), best,
+                               *gaps))
     lines.append("")
     for ewa in mixtures:
         lines.append(f"`{ewa}` beats the best of {what[0]} chosen in hindsight on "
@@ -359,10 +358,13 @@ def budget_report(scores: dict, shares: dict, seeds: int, budget: float) -> str:
         gains.append(means[ORACLE] / fixed - 1.0)
         for p in CHOSEN_ONLINE:
             chosen[p].append(means[p] / fixed - 1.0)
-        cells = " | ".join(f"{means[p]:.4f}" for p in (*BUDGET_POLICIES, *CHOSEN_ONLINE, ORACLE))
-        excess = " | ".join(f"{100 * (v / fixed - 1):+.2f} %"
-                            for v in (bandit, *(means[p] for p in CHOSEN_ONLINE)))  # fmt: skip
-        lines.append(f"| {key[0]}, {key[1]} | {cells} | {excess} | {100 * gains[-1]:+.2f} % |")
+        lines.append(table_row(
+            f"{key[0]}, {key[1]}",
+            *(f"{means[p]:.4f}" for p in (*BUDGET_POLICIES, *CHOSEN_ONLINE, ORACLE)),
+            *(f"{100 * (v / fixed - 1):+.2f} %"
+              for v in (bandit, *(means[p] for p in CHOSEN_ONLINE))),
+            f"{100 * gains[-1]:+.2f} %",
+        ))
     # training spent by each bandit, as a share of what `both` spent on the same stream
     spent = [statistics.mean(values) / statistics.mean(shares[name, kind, "both"])
              for (name, kind, policy), values in shares.items()

@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 import drift  # the drifts and the stream length of the forced-split tables
-from reporting import write_report
+from reporting import table_head, table_row, write_report
 
 from streamboost import BanditCalibratedClassifier, bandits, datasets, evaluate
 from streamboost.experiments.models import make_model, pipeline
@@ -84,7 +84,7 @@ def report(results: dict, seeds: int) -> str:
              "counterfactual improvement of the next minibatch's log-loss over the training "
              "rounds, and at the end of the stream calibrate minus train of the arms' mean "
              "rewards and of their bonuses.", "",
-             "| stream, drift | " + " | ".join(columns) + " |", "|---|" + "---:|" * len(columns)]
+             *table_head("stream, drift", *columns)]
     better_calibrate = collapsed = bonus_decides = 0
     small_wins = {xi: 0 for xi in XIS[1:]}
     for key in keys:
@@ -93,7 +93,7 @@ def report(results: dict, seeds: int) -> str:
         gains = [mean(key, CONFIGS[3], f) for f in ("gain_train", "gain_calibrate")]
         gaps = [mean(key, CONFIGS[3], f) for f in ("mean_gap", "bonus_gap")]
         cells += [f"{gains[0]:+.4f}", f"{gains[1]:+.4f}", f"{gaps[0]:+.1e}", f"{gaps[1]:+.1e}"]
-        lines.append(f"| {key[0]}, {key[1]} | " + " | ".join(cells) + " |")
+        lines.append(table_row(f"{key[0]}, {key[1]}", *cells))
         if gains[1] > gains[0]:
             better_calibrate += 1
             collapsed += mean(key, CONFIGS[3], "calibrate") < 0.05

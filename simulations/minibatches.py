@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from reporting import write_report
+from reporting import table_head, table_row, write_report
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets
@@ -107,8 +107,8 @@ def report(results: dict, args) -> str:
     lines = [f"Mean over {args.seeds} seeds, the first {args.rows:,} rows, frames of {SIZE}: "
              "prequential Brier score of each way, and the speed of each way of running frames "
              "relative to one example at a time.", "",
-             "| model | policy | stream | examples | frames, learn_one | frames, learn_many | "
-             "speed, learn_one | speed, learn_many |", "|---|---|---|---:|---:|---:|---:|---:|"]
+             *table_head("model", "policy", "stream", "examples", "frames, learn_one",
+                         "frames, learn_many", "speed, learn_one", "speed, learn_many", left=3)]
     summary = {}
     for name, model, policy in keys:
         runs = {way: [results[name, model, policy, s, way] for s in range(args.seeds)]
@@ -117,20 +117,20 @@ def report(results: dict, args) -> str:
         speed = [statistics.mean(r[1] / o[1] for r, o in zip(runs[way], runs[WAYS[0]],
                                                               strict=True))
                  for way in WAYS[1:]]
-        lines.append(f"| {model} | {policy} | {name} | " + " | ".join(f"{b:.4f}" for b in brier)
-                     + " | " + " | ".join(f"{v:.2f}x" for v in speed) + " |")
+        lines.append(table_row(model, policy, name, *(f"{b:.4f}" for b in brier),
+                               *(f"{v:.2f}x" for v in speed)))
         summary.setdefault((model, policy), []).append((*brier, *speed))
     lines += ["", "Over the streams: the mean of each column; `worse` counts the streams where "
               "learning the frames with `learn_many` gave a higher Brier score than learning "
               "their rows one by one.", "",
-              "| model | policy | examples | frames, learn_one | frames, learn_many | worse | "
-              "speed, learn_one | speed, learn_many |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+              *table_head("model", "policy", "examples", "frames, learn_one",
+                          "frames, learn_many", "worse", "speed, learn_one", "speed, learn_many",
+                          left=2)]
     for (model, policy), cells in summary.items():
         means = [statistics.mean(c[i] for c in cells) for i in range(5)]
         worse = sum(c[2] > c[1] for c in cells)
-        lines.append(f"| {model} | {policy} | " + " | ".join(f"{m:.4f}" for m in means[:3])
-                     + f" | {worse} of {len(cells)} | "
-                     + " | ".join(f"{m:.2f}x" for m in means[3:]) + " |")
+        lines.append(table_row(model, policy, *(f"{m:.4f}" for m in means[:3]),
+                               f"{worse} of {len(cells)}", *(f"{m:.2f}x" for m in means[3:])))
     return "\n".join(lines)
 
 

@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from reporting import write_report
+from reporting import table_head, table_row, write_report
 from river import tree
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
@@ -109,8 +109,7 @@ def report(results: dict, seeds: int) -> str:
         f"Realised cost per example at c_FN / c_FP = 5 (seconds per run), mean of {seeds} "
         f"seeds, first {ROWS:,} rows, 10 Hoeffding trees; lower is better.",
         "",
-        "| dataset | " + " | ".join(methods) + " |",
-        "|---|" + "---:|" * len(methods),
+        *table_head("dataset", *methods),
     ]
     for name in DATASETS:
         cells = []
@@ -118,7 +117,7 @@ def report(results: dict, seeds: int) -> str:
             runs = results[name, method]
             cells.append(f"{statistics.mean(c for c, _ in runs):.4f} "
                          f"({statistics.mean(s for _, s in runs):.0f} s)")  # fmt: skip
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(table_row(name, *cells))
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ import math
 import statistics
 import sys
 
-from reporting import grid_main, mean_and_error
+from reporting import grid_main, mean_and_error, table_head, table_row
 from thinned_drift import DATASETS, MAX_ROWS, MODELS
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
@@ -70,9 +70,8 @@ def report(results: dict, models, names, seeds: int) -> str:
              "their ratio t (|t| < 2: the rounds cannot tell the arms apart)."]
     for model in models:
         lines += ["", f"### {model}", "",
-                  "| stream | `both` | `never` | D-UCB | on both | rounds | both - train | t "
-                  "| both - calibrate | t |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  *table_head("stream", "`both`", "`never`", "D-UCB", "on both", "rounds",
+                              "both - train", "t", "both - calibrate", "t")]
         blind, against, seen = [], [], []
         for name in names:
             runs = {p: results[(model, name, p)] for p in POLICIES}
@@ -90,7 +89,7 @@ def report(results: dict, models, names, seeds: int) -> str:
             for arm in PAIRS:
                 mean, error, t = stats[arm]
                 cells += [f"{mean:+.1e} ({error:.1e})", f"{t:+.1f}"]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append(table_row(name, *cells))
             worth = f"{name} ({100 * (brier['never'] / brier['both'] - 1):+.1f} %)"
             t = stats["train"][2]
             (blind if abs(t) < 2.0 else against if t <= -2.0 else seen).append(worth)

@@ -1,7 +1,8 @@
 """What a simulation does with its report: the command that made it, above the text; and the
-grid of runs a report is made from.
+grid of runs a report is made from; its tables' rows.
 
-    from reporting import write_report
+    from reporting import table_head, table_row, write_report
+    text = "\n".join([*table_head("stream", "Brier"), table_row("phishing", f"{0.0557:.4f}")])
     write_report(out, "A title", "script.py", argv, text)
 """
 
@@ -23,6 +24,17 @@ def write_report(out: Path, title: str, script: str, argv: list[str] | None, tex
     command = " ".join(["python simulations/" + script, *args])
     out.write_text(f"# {title}\n\n`{command}`\n\n{text}\n")
     print(text)
+
+
+def table_row(*cells: object) -> str:
+    """One row of a Markdown table: `| a | b | c |`."""
+    return "| " + " | ".join(map(str, cells)) + " |"
+
+
+def table_head(*labels: object, left: int = 1) -> list[str]:
+    """A Markdown table's header row and its rule: the first `left` columns aligned left (names),
+    the others right (numbers)."""
+    return [table_row(*labels), "|" + "---|" * left + "---:|" * (len(labels) - left)]
 
 
 def mean_and_error(values: typing.Sequence[float]) -> tuple[float, float]:

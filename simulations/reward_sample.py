@@ -26,7 +26,7 @@ import itertools
 import statistics
 import sys
 
-from reporting import grid_main
+from reporting import grid_main, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -62,9 +62,8 @@ def report(results: dict, models, names, seeds: int) -> str:
              "smaller sample against scoring every example of the next minibatch."]
     for model in models:
         lines += ["", f"### {model}", "",
-                  "| stream | " + " | ".join(LABELS) + " | "
-                  + " | ".join(f"{label.split()[0]} vs 32" for label in smaller) + " |",
-                  "|---|" + "---:|" * (len(LABELS) + len(smaller))]
+                  *table_head("stream", *LABELS,
+                              *(f"{label.split()[0]} vs 32" for label in smaller))]
         gaps: dict = {label: [] for label in smaller}
         stuck: dict = {label: 0 for label in LABELS[1:]}  # runs spent (nearly) all on "train"
         for name in names:
@@ -81,7 +80,7 @@ def report(results: dict, models, names, seeds: int) -> str:
                 gap = means[label] / means[LABELS[1]] - 1.0
                 gaps[label].append((gap, name))
                 cells.append(f"{100 * gap:+.2f} %")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append(table_row(name, *cells))
         lines.append("")
         for label in smaller:
             worst, where = max(gaps[label])

@@ -34,6 +34,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from reporting import table_head, table_row
+
 from streamboost.experiments import Cell, run_grid
 from streamboost.reward import ROLLBACKS, held_out
 
@@ -132,11 +134,10 @@ def report(summary: dict, models, datasets, every, command: str) -> str:
         )
     variants = [f"{r} {n}" for n in every for r in ("copy", *_others(n))]
     lines += ["", "Per stream (Brier):", "",
-              "| model | stream | both | " + " | ".join(variants) + " |",
-              "|---|---|---|" + "---|" * len(variants)]
+              *table_head("model", "stream", "both", *variants, left=3 + len(variants))]
     for model, dataset in itertools.product(models, datasets):
         cellsv = [summary[(model, dataset, v)]["brier"] for v in ("both", *variants)]
-        lines.append(f"| {model} | {dataset} | " + " | ".join(f"{b:.4f}" for b in cellsv) + " |")
+        lines.append(table_row(model, dataset, *(f"{b:.4f}" for b in cellsv)))
     return "\n".join(lines) + "\n"
 
 

@@ -33,6 +33,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from reporting import table_head, table_row
+
 from streamboost.evaluate import RunResult
 from streamboost.experiments import figures, make_grid, run_grid
 from streamboost.experiments.execution import write_table
@@ -85,14 +87,13 @@ def cells(seeds, data_dir, max_rows, reward_map="affine"):
 
 def table(rows, datasets, policies, value, fmt="{:.4f}") -> list[str]:
     """A Markdown table: policies x datasets, mean over seeds of `value(row)`."""
-    lines = ["| policy | " + " | ".join(datasets) + " |",
-             "|---|" + "---:|" * len(datasets)]
+    lines = table_head("policy", *datasets)
     for policy in policies:
         cells_ = []
         for dataset in datasets:
             values = [value(r) for r in rows if r["policy"] == policy and r["dataset"] == dataset]
             cells_.append(fmt.format(statistics.fmean(values)) if values else "")
-        lines.append(f"| {policy} | " + " | ".join(cells_) + " |")
+        lines.append(table_row(policy, *cells_))
     return lines
 
 
@@ -138,17 +139,14 @@ def report(rows, results, datasets) -> str:
                    f"most chosen arm in the last tenth {top:.2f}")
     out.append("4. Realised cost per example against the uncalibrated booster with threshold "
                "1/2 (mean over datasets and seeds; lower is better):")
-    out += ["", "| policy | " + " | ".join(f"c_FN/c_FP = {c:g}" for c in COST_RATIOS) + " |",
-            "|---|" + "---:|" * len(COST_RATIOS)]
+    out += ["", *table_head("policy", *(f"c_FN/c_FP = {c:g}" for c in COST_RATIOS))]
     never = [r for key, r in results.items() if key[1] == "never"]
-    out.append("| never, threshold 1/2 | " + " | ".join(
-        f"{statistics.fmean(r.cost_at_half(1.0, c) for r in never):.4f}" for c in COST_RATIOS)
-        + " |")
+    out.append(table_row("never, threshold 1/2", *(
+        f"{statistics.fmean(r.cost_at_half(1.0, c) for r in never):.4f}" for c in COST_RATIOS)))
     for p in policies:
         runs = [r for key, r in results.items() if key[1] == p]
-        out.append(f"| {p}, threshold c | " + " | ".join(
-            f"{statistics.fmean(r.cost_at_threshold(c) for r in runs):.4f}" for c in COST_RATIOS)
-            + " |")
+        out.append(table_row(f"{p}, threshold c", *(
+            f"{statistics.fmean(r.cost_at_threshold(c) for r in runs):.4f}" for c in COST_RATIOS)))
     return "\n".join(out) + "\n"
 
 

@@ -52,6 +52,7 @@ import time
 import typing
 from pathlib import Path
 
+from reporting import table_head, table_row
 from river import compose, linear_model, preprocessing
 from scipy.special import expit
 
@@ -505,7 +506,7 @@ def results_table(summary: typing.Sequence[dict], passes: int, metric: str = "br
     methods = [m for m in METHODS if any(k[1] == m for k in index)]
     names = [n for n in THESIS_TABLE_8_1 if any(k[0] == n for k in index)]
     header = ["dataset", "n train/test", "thesis AdaMEC", "thesis Cal. AdaMEC", *methods]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * 2 + "---:|" * (len(header) - 2)]
+    lines = table_head(*header, left=2)
     for name in names:
         entries = [index.get((name, m)) for m in methods]
         means = [e[metric] for e in entries if e is not None]
@@ -513,7 +514,7 @@ def results_table(summary: typing.Sequence[dict], passes: int, metric: str = "br
         size = f"{first['n_train']}/{first['n_test']}"
         adamec, cal = THESIS_TABLE_8_1[name]
         cells = [_cell(e, metric, e is not None and e[metric] == min(means)) for e in entries]
-        lines.append(f"| {name} | {size} | {adamec:.4f} | {cal:.4f} | " + " | ".join(cells) + " |")
+        lines.append(table_row(name, size, f"{adamec:.4f}", f"{cal:.4f}", *cells))
     mean_row = [
         "mean",
         "",
@@ -522,7 +523,7 @@ def results_table(summary: typing.Sequence[dict], passes: int, metric: str = "br
     for m in methods:
         values = [index[(n, m)][metric] for n in names if (n, m) in index]
         mean_row.append(f"{sum(values) / len(values):.4f}" if len(values) == len(names) else "–")
-    lines.append("| " + " | ".join(mean_row) + " |")
+    lines.append(table_row(*mean_row))
     return "\n".join(lines)
 
 

@@ -29,7 +29,7 @@ import statistics
 import sys
 
 from drift import drift
-from reporting import grid_main
+from reporting import grid_main, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -66,10 +66,9 @@ def report(results: dict, models, names, seeds: int) -> str:
              "thinned budget against measuring every minibatch (`every 1`)."]
     for model in models:
         lines += ["", f"### {model}", "",
-                  "| stream | drift | " + " | ".join(LABELS) + " | "
-                  + " | ".join(f"{label.removeprefix('every ')} vs 1" for label in thinned)
-                  + " |",
-                  "|---|---|" + "---:|" * (len(LABELS) + len(thinned))]
+                  *table_head("stream", "drift", *LABELS,
+                              *(f"{label.removeprefix('every ')} vs 1" for label in thinned),
+                              left=2)]
         gaps: dict = {label: {kind: [] for kind in DRIFTS} for label in thinned}
         for name, kind in itertools.product(names, DRIFTS):
             cells, means = [], {}
@@ -82,7 +81,7 @@ def report(results: dict, models, names, seeds: int) -> str:
                 gap = means[label] / means["every 1"] - 1.0
                 gaps[label][kind].append(gap)
                 cells.append(f"{100 * gap:+.2f} %")
-            lines.append(f"| {name} | {kind} | " + " | ".join(cells) + " |")
+            lines.append(table_row(name, kind, *cells))
         lines.append("")
         for label in thinned:
             parts = [f"{kind}: mean {100 * statistics.fmean(g):+.2f} %, worst "

@@ -24,7 +24,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from reporting import write_report
+from reporting import table_head, table_row, write_report
 from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, metrics
@@ -99,8 +99,7 @@ def main(argv=None) -> int:
         f"Realised cost per example at c_FN / c_FP = 5 (Brier score), mean of {args.seeds} "
         f"seeds, first 10,000 rows, {setting}; lower is better.",
         "",
-        "| dataset | " + " | ".join(methods) + " |",
-        "|---|" + "---:|" * len(methods),
+        *table_head("dataset", *methods),
     ]
     for name in names:
         cells = []
@@ -109,7 +108,7 @@ def main(argv=None) -> int:
             cost = statistics.mean(c for c, _ in runs)
             brier = statistics.mean(b for _, b in runs)
             cells.append(f"{cost:.4f} ({brier:.4f})")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append(table_row(name, *cells))
     rows = [
         {"dataset": name, "policy": method, "seed": seed, "cost_ratio": C_FN, "status": "ok",
          "cost": cost}

@@ -44,6 +44,7 @@ import typing
 from pathlib import Path
 
 import thesis_protocol as protocol
+from reporting import table_head, table_row
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
 from streamboost.decision import cost_threshold
@@ -254,12 +255,12 @@ def report(rows: list[dict], command: str, out: Path) -> str:
         )
     lines += ["", "Per dataset (mean area over repetitions; bold = best of the row):", ""]
     for block in (methods[0::2], methods[1::2]):
-        lines += ["| dataset | " + " | ".join(block) + " |", "|---|" + "---:|" * len(block)]
+        lines += table_head("dataset", *block)
         for name in names:
             values = [mean("area", m, name) for m in block]
             best = min(values)
             cells = [f"**{v:.4f}**" if v == best else f"{v:.4f}" for v in values]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append(table_row(name, *cells))
         lines.append("")
     lines += ["```", ranked.format(), "```"]
     seconds = sum(r["seconds"] for r in rows) / 2 / len(reps)  # each run fills two rows

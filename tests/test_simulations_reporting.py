@@ -41,3 +41,16 @@ def test_grid_main_defaults_name_the_report_after_the_script(monkeypatch):
                         (), lambda *job: 1.0, lambda results, *_: str(results))
     assert seen["out"] == reporting.Path(reporting.__file__).resolve().parent / "grid.md"
     assert seen["script"] == "grid.py"
+
+
+def test_table_head_aligns_the_name_columns_left_and_the_numbers_right():
+    assert reporting.table_head("stream", "drift", "both", "D-UCB", left=2) == [
+        "| stream | drift | both | D-UCB |",
+        "|---|---|---:|---:|",
+    ]
+    assert reporting.table_head("policy", "phishing")[1] == "|---|---:|"  # one name column
+    assert reporting.table_head("a", "b", left=2)[1] == "|---|---|"  # every column a name
+
+
+def test_table_row_joins_its_cells_as_text():
+    assert reporting.table_row("phishing", "0.0557", 3) == "| phishing | 0.0557 | 3 |"
