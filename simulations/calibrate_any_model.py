@@ -40,6 +40,7 @@ import statistics
 import time
 from pathlib import Path
 
+from reporting import table_head, table_row
 from river import metrics
 
 from streamboost import BanditCalibratedClassifier, datasets
@@ -175,55 +176,50 @@ def report(rows: list[dict], seeds: int, max_rows: int) -> str:
     models = [m for m in MODELS if any(r["model"] == m for r in rows)]
     for metric, title in (("brier", "Brier score"), ("log_loss", "Log-loss")):
         lines += [f"## {title} (lower is better)", ""]
-        head = "| stream | model | " + " | ".join(VARIANTS) + " |"
-        lines += [head, "|" + "---|" * (len(VARIANTS) + 2)]
+        lines += table_head("stream", "model", *VARIANTS, left=2)
         for d in DATASETS:
             for m in models:
                 vals = [mean(rows, d, m, v, metric) for v in VARIANTS]
                 best = min(v for v in vals if not math.isnan(v))
                 cells = [("**%.4f**" if v == best else "%.4f") % v for v in vals]
-                lines.append(f"| {d} | {m} | " + " | ".join(cells) + " |")
+                lines.append(table_row(d, m, *cells))
         lines.append("")
     # Claims.
     lines += ["## Does calibration beat the raw model?", ""]
     lines += ["Streams (of 7) on which each calibrated variant has a lower mean Brier score than "
-              "the raw model:", "", "| model | " + " | ".join(VARIANTS[1:]) + " |",
-              "|" + "---|" * len(VARIANTS)]
+              "the raw model:", "", *table_head("model", *VARIANTS[1:])]
     for m in models:
         wins = [sum(mean(rows, d, m, v, "brier") < mean(rows, d, m, "raw", "brier")
                     for d in DATASETS) for v in VARIANTS[1:]]
-        lines.append(f"| {m} | " + " | ".join(f"{w}/7" for w in wins) + " |")
+        lines.append(table_row(m, *(f"{w}/7" for w in wins)))
     lines += ["", "Best calibrated model against best raw River model (lr, ht, arf) per stream "
-              "(Brier):", "", "| stream | best raw River model | best calibrated | |",
-              "|---|---|---|---|"]
+              "(Brier):", "", *table_head("stream", "best raw River model", "best calibrated",
+                                          "verdict", left=4)]
     for d in DATASETS:
         raw = min((mean(rows, d, m, "raw", "brier"), m) for m in models if m in ("lr", "ht", "arf"))
         cal = min((mean(rows, d, m, v, "brier"), f"{m} {v}") for m in models for v in VARIANTS[1:])
         verdict = "calibrated wins" if cal[0] < raw[0] else "raw wins"
-        lines.append(f"| {d} | {raw[1]} {raw[0]:.4f} | {cal[1]} {cal[0]:.4f} | {verdict} |")
+        lines.append(table_row(d, f"{raw[1]} {raw[0]:.4f}", f"{cal[1]} {cal[0]:.4f}", verdict))
     # Costs.
     lines += ["", "## Realised cost per example (cheaper error = 1), mean over the 7 streams", "",
-              "| model | variant | " + " | ".join(f"c_FN:c_FP {k}" for k in COSTS) + " |",
-              "|---|---|" + "---|" * len(COSTS)]
+              *table_head("model", "variant", *(f"c_FN:c_FP {k}" for k in COSTS), left=2)]
     for m in models:
         for v in VARIANTS:
             vals = [statistics.fmean(mean(rows, d, m, v, f"cost {k}") for d in DATASETS)
                     for k in COSTS]
-            lines.append(f"| {m} | {v} | " + " | ".join(f"{c:.4f}" for c in vals) + " |")
+            lines.append(table_row(m, v, *(f"{c:.4f}" for c in vals)))
     # Speed and the bandit's arms.
     lines += ["", "## Throughput relative to the model alone, and the bandit's arms", "",
               "Mean over streams and seeds of (model's time) / (variant's time); measured in "
               "the same process, two tasks running at once on 2 cores.", "",
-              "| model | " + " | ".join(VARIANTS[1:])
-              + " | D-UCB arms (train / calibrate / both) |",
-              "|" + "---|" * (len(VARIANTS) + 1)]
+              *table_head("model", *VARIANTS[1:], "D-UCB arms (train / calibrate / both)")]
     for m in models:
         speeds = [statistics.fmean(mean(rows, d, m, v, "speed") for d in DATASETS)
                   for v in VARIANTS[1:]]
         shares = [statistics.fmean(mean(rows, d, m, "D-UCB", f"share {a}") for d in DATASETS)
                   for a in ("train", "calibrate", "both")]
-        lines.append(f"| {m} | " + " | ".join(f"{s:.2f}x" for s in speeds) + " | "
-                     + " / ".join(f"{100 * s:.0f}%" for s in shares) + " |")
+        lines.append(table_row(m, *(f"{s:.2f}x" for s in speeds),
+                               " / ".join(f"{100 * s:.0f}%" for s in shares)))
     return "\n".join(lines) + "\n"
 
 
