@@ -3,11 +3,11 @@
 CPython 3.11 keeps a plain object's attributes in an array inside the object and reads them by
 specialised fast paths. The first read of the object's `__dict__` (by `vars`, `copy.copy`, a
 pickle, or `obj.__dict__` itself) turns that array into a dict, and every later attribute
-access of that object takes a slower path for the rest of its life: 2.4x the time of an
-access on this machine (`docs/reliability.md`). An object unpickled by the default rule is
-born that way (one born with more than 30 attributes has a dict too, at a much smaller cost).
-On a hot path that costs: one frozen copy of the booster's members made their every later example
-9 % slower (the controller made one at its first measured reward).
+access of that object takes a slower path for the rest of its life. An object unpickled by
+the default rule is born that way (one born with more than 30 attributes has a dict too, at a
+much smaller cost). On a hot path that costs: one frozen copy of the booster's members made
+their every later example slower (the controller made one at its first measured reward; the
+figures: `docs/reliability.md`).
 
 So the objects of the hot path keep out of their own `__dict__`: the array members declare
 `__slots__` (no dict at all), what copies or pickles an object goes through `get_state`,

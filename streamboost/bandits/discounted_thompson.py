@@ -120,9 +120,8 @@ class DiscountedGaussianThompson(GaussianThompson):
     Noise model and prior defaults as in `GaussianThompson` ($m_0 = 0$, $s_0 = 1$,
     $\sigma = 1$, Agrawal & Goyal's choice for $[0, 1]$ rewards; any finite reward is
     accepted). Default $\gamma = 0.998$ (memory 500 rounds, as `DiscountedUCB`): with the
-    wide default noise model a memory of 100 rounds keeps the posteriors so wide that the
-    better of Bernoulli(0.4) and Bernoulli(0.6) gets only 79% of the pulls (90% with 0.998).
-    Memory is $O(K)$.
+    wide default noise model a shorter memory keeps the posteriors too wide to settle on the
+    better arm (measured: `docs/bandits.md`). Memory is $O(K)$.
     `means` are the posterior means, `discounted_counts` the $n_j$.
 
     Parameters

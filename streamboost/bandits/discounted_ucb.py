@@ -34,12 +34,10 @@ class DiscountedUCB(Policy):
     Defaults: $\xi = 0.6$, just above the theorem's $\xi > 1/2$, and $\gamma = 0.998$, an
     effective memory $1/(1-\gamma)$ of 500 rounds. That is the paper's tuning
     $\gamma = 1 - \frac{1}{4B}\sqrt{\Upsilon_T/T}$ (Section 3) for about one breakpoint
-    $\Upsilon_T$ per 16,000 rounds. With the paper's padding a shorter memory explores a lot:
-    on Bernoulli(0.4) vs Bernoulli(0.6), $\gamma = 0.995$ pulls the better arm in only 74% of
-    10,000 rounds, $\gamma = 0.998$ in 81%, while still moving to the new best arm within a few
-    hundred rounds of a change. The price of forgetting is permanent exploration: the worse arm
-    keeps a share of the pulls that does not vanish, so the regret grows linearly in a
-    stationary problem (figures in `docs/bandits.md`). Memory is $O(K)$.
+    $\Upsilon_T$ per 16,000 rounds; with the paper's padding a shorter memory explores a lot.
+    The price of forgetting is permanent exploration: the worse arm keeps a share of the pulls
+    that does not vanish, so the regret grows linearly in a stationary problem (the shares and
+    regrets measured: `docs/bandits.md`). Memory is $O(K)$.
 
     `means` are the discounted means $\bar X_t(\gamma, i)$ (`nan` while $N_t(\gamma, i) = 0$);
     `discounted_counts` are the $N_t(\gamma, i)$.
