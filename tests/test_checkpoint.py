@@ -166,6 +166,27 @@ def test_every_flipped_byte_is_refused(tmp_path):
             checkpoint.load(tmp_path / "bad.ckpt")
 
 
+def test_each_damaged_header_field_is_refused_with_its_own_message(tmp_path):
+    data = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt").read_bytes()
+    line, payload = data[len(checkpoint.MAGIC):].split(b"\n", 1)
+    header = json.loads(line)
+
+    def load_with(new_line: bytes) -> None:
+        (tmp_path / "bad.ckpt").write_bytes(checkpoint.MAGIC + new_line + b"\n" + payload)
+        checkpoint.load(tmp_path / "bad.ckpt")
+
+    with pytest.raises(ValueError, match=r"the checkpoint's header is corrupted$"):
+        load_with(line[:-1])  # not JSON
+    with pytest.raises(ValueError, match=r"the checkpoint's header is corrupted$"):
+        load_with(json.dumps({k: v for k, v in header.items() if k != "sha256"}).encode())
+    with pytest.raises(ValueError, match=rf"checkpoint format 99; expected {checkpoint.FORMAT}"):
+        load_with(json.dumps({**header, "format": 99}).encode())
+    # the payload's checksum holds, the class it names does not: refused after unpickling
+    with pytest.raises(ValueError, match=r"header is corrupted \(class 'x\.Y'\)"):
+        load_with(json.dumps({**header, "class": "x.Y"}).encode())
+    load_with(json.dumps(header).encode())  # the same header rewritten loads
+
+
 def test_a_plain_pickle_or_a_directory_is_refused(tmp_path):
     (tmp_path / "raw.pkl").write_bytes(pickle.dumps(calibration.OnlinePlattCalibrator()))
     with pytest.raises(ValueError, match="is not a streamboost checkpoint"):

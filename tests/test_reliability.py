@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import fractions
 import gzip
 import itertools
 import math
@@ -345,6 +346,41 @@ def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
                 x[key] = value
         rows.append(x)
     return rows
+
+
+@pytest.mark.parametrize(
+    ("value", "bad"),
+    [
+        (np.float32(2.5), False),
+        (np.float32("inf"), True),
+        (np.int64(7), False),
+        (fractions.Fraction(1, 3), False),
+        (fractions.Fraction(10**400), True),  # float() overflows: refused, not an error
+        (np.float64("nan"), True),  # a float subclass
+    ],
+)
+def test_check_features_judges_other_number_types_by_their_float_value(value, bad):
+    x = {"a": 1.0, "b": value}
+    for fast in {validation._FLOATS_WITHIN, None}:
+        with mock.patch.object(validation, "_FLOATS_WITHIN", fast):
+            if not bad:
+                assert check_features(x) is x
+                continue
+            with pytest.raises(ValueError, match=r"^feature 'b' is "):
+                check_features(x)
+
+
+def test_records_of_a_mixed_frame_keep_each_cell_as_it_is_and_name_the_first_bad_number():
+    # not one float array (a column of strings): the rows go through pandas' own dicts
+    X = pd.DataFrame({"colour": ["red", "blue", "green"], "n": [1, 2, 3],
+                      "v": [0.5, float("nan"), 2.0]}, index=["r1", "r2", "r3"])
+    rows = validation.records(X)
+    assert rows == [{"colour": "red", "n": 1, "v": 0.5}, {"colour": "blue", "n": 2},
+                    {"colour": "green", "n": 3, "v": 2.0}]
+    assert type(rows[0]["n"]) is int  # as pandas gives it, not made a float
+    X.loc["r3", "v"] = float("-inf")
+    with pytest.raises(ValueError, match=r"^row 'r3', column 'v' is -inf; expected a finite"):
+        validation.records(X)
 
 
 @settings(max_examples=200, deadline=None)
