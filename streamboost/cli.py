@@ -853,6 +853,11 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     handlers = {"run": _run, "compare": _compare, "datasets": _datasets}
     try:
         return handlers[args.command](args)
+    except BrokenPipeError:  # first: it is a ConnectionError, which the next clause reports
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python from printing a
+        # second error when it flushes stdout at exit.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
     except (
         ValueError, FileNotFoundError, ConnectionError, ImportError, IsADirectoryError
     ) as error:
@@ -864,11 +869,6 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nstreamboost: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, and keep Python from printing a
-        # second error when it flushes stdout at exit.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

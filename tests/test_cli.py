@@ -494,3 +494,37 @@ def test_a_run_logged_to_a_file_has_no_progress_bar(tmp_path):
     text = log.read_text()
     assert status == 0 and "examples" in text
     assert "ex/s" not in text and "%|" not in text
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--c-fn", "abc", "expected a finite number > 0, got 'abc'"),
+    ("--batch-size", "ten", "expected an integer >= 1, got 'ten'"),
+])
+def test_a_word_where_a_number_goes_is_named(option, value, said, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "--dataset", "phishing", option, value])
+    assert exit_info.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_ctrl_c_in_a_command_exits_130_without_a_traceback(monkeypatch, capsys):
+    import streamboost.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_datasets", interrupted)
+    assert main(["datasets"]) == 130
+    assert capsys.readouterr().err == "\nstreamboost: interrupted\n"
+
+
+def test_a_reader_gone_away_ends_the_command_quietly(monkeypatch, capsys):
+    import streamboost.cli as cli
+
+    def piped(args):  # as `streamboost datasets | head` when head has read enough
+        raise BrokenPipeError
+
+    monkeypatch.setattr(cli, "_datasets", piped)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # main points it at os.devnull: put back
+    assert main(["datasets"]) == 0
+    assert capsys.readouterr().err == ""
