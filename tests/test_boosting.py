@@ -127,6 +127,8 @@ def test_labels_must_differ_and_parameters_are_validated():
         OzaBoostClassifier(linear_model.LogisticRegression(), n_models=0)
     with pytest.raises(ValueError, match="score"):
         OzaBoostClassifier(linear_model.LogisticRegression(), score="soft")
+    with pytest.raises(ValueError, match=r"^weak_rule must be one of .*, got 'halt'$"):
+        OzaBoostClassifier(linear_model.LogisticRegression(), weak_rule="halt")
     with pytest.raises(TypeError, match="river Classifier"):
         OzaBoostClassifier(preprocessing.StandardScaler())
 

@@ -106,6 +106,12 @@ def test_make_names_each_calibrator_and_refuses_others():
         (OnlineBetaCalibrator, {"eps": 0.5}, r"eps must be a real in \(0, 0.5\)"),
         (OnlineBetaCalibrator, {"radius": 1.0}, "radius must contain the start"),
         (OnlineBetaCalibrator, {"forgetting": float("nan")}, "forgetting must be in"),
+        # not numbers at all, bools included, are named as such
+        (HistogramCalibrator, {"forgetting": "0.9"}, "forgetting must be a real number in "
+                                                     r"\(0, 1\], got '0.9'"),
+        (OnlineBetaCalibrator, {"forgetting": True}, "forgetting must be a real number"),
+        (OnlineBetaCalibrator, {"gamma": "1"}, "gamma must be a real number, got '1'"),
+        (OnlineBetaCalibrator, {"radius": None}, "radius must be a real number, got None"),
     ],
 )
 def test_bad_parameters_are_named(cls, params, message):
