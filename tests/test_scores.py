@@ -415,3 +415,32 @@ def test_an_earlier_logistic_copy_borrows_a_later_ones_matrix_only_with_the_same
     own = new._table[1]
     assert new.scores(xs, like=newer).tolist() == FrozenLogistic.scores(new._linear, xs).tolist()
     assert new._table[0] is xs and new._table[1] is not own  # made its own again
+
+
+class _Frames(linear_model.LogisticRegression):
+    """A minibatch model whose probability frame is given: what River's models return while
+    they know one class only, or with a gap."""
+
+    def __init__(self, frame=None):
+        super().__init__()
+        self.frame = frame
+
+    def predict_proba_many(self, X):
+        return self.frame
+
+
+def test_frame_scores_read_an_unusual_frame_row_by_row_as_positive_proba_does():
+    import pandas as pd
+
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0]})
+    # only the negative label known: certain of it, so P(positive) = 0
+    only_negative = pd.DataFrame({False: [1.0, 1.0, 1.0]})
+    assert scores.frame_scores(_Frames(only_negative), X, True).tolist() == [0.0, 0.0, 0.0]
+    # a gap (NaN) in the positive column: that row reads its other cell, a row with none 1/2
+    nan = float("nan")
+    gaps = pd.DataFrame({False: [0.25, 1.0, nan], True: [0.75, nan, nan]})
+    assert scores.frame_scores(_Frames(gaps), X, True).tolist() == [0.75, 0.0, 0.5]
+    # a positive column outside [0, 1] is refused, naming the value
+    with pytest.raises(ValueError, match=r"must lie in \[0, 1\], got 1.5"):
+        scores.frame_scores(_Frames(pd.DataFrame({False: [0.0] * 3, True: [0.5, 1.5, 0.5]})), X,
+                            True)
