@@ -324,13 +324,18 @@ def test_check_features_refuses_exactly_the_bad_values_and_names_the_first(value
         key for key, v in x.items()
         if not isinstance(v, str | bool) and not (math.isfinite(v) and abs(v) <= LIMIT)
     ]
-    # with the compiled fast path (when built) and with the Python loop alone
+    _assert_checked(x, bad[0] if bad else None)
+
+
+def _assert_checked(x: dict, first_bad: str | None) -> None:
+    """`check_features(x)` passes `x` if `first_bad` is None, else raises naming that feature:
+    with the compiled fast path (when built) and with the Python loop alone."""
     for fast in {validation._FLOATS_WITHIN, None}:
         with mock.patch.object(validation, "_FLOATS_WITHIN", fast):
-            if not bad:
+            if first_bad is None:
                 assert check_features(x) is x
                 continue
-            with pytest.raises(ValueError, match=f"^feature '{bad[0]}' is "):
+            with pytest.raises(ValueError, match=f"^feature '{first_bad}' is "):
                 check_features(x)
 
 
@@ -360,14 +365,7 @@ def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
     ],
 )
 def test_check_features_judges_other_number_types_by_their_float_value(value, bad):
-    x = {"a": 1.0, "b": value}
-    for fast in {validation._FLOATS_WITHIN, None}:
-        with mock.patch.object(validation, "_FLOATS_WITHIN", fast):
-            if not bad:
-                assert check_features(x) is x
-                continue
-            with pytest.raises(ValueError, match=r"^feature 'b' is "):
-                check_features(x)
+    _assert_checked({"a": 1.0, "b": value}, "b" if bad else None)
 
 
 def test_records_of_a_mixed_frame_keep_each_cell_as_it_is_and_name_the_first_bad_number():
