@@ -20,7 +20,6 @@ value is refused before a preprocessing step (e.g. `StandardScaler`, whose runni
 
 from __future__ import annotations
 
-import numbers
 import typing
 
 import numpy as np
@@ -42,16 +41,18 @@ _FLOATS_WITHIN = getattr(compiled, "floats_within", None)
 
 
 def _bad(value) -> bool:
-    """Whether `value` is a number that the policy refuses (NaN, inf, beyond LIMIT)."""
+    """Whether `value` is a number that the policy refuses (NaN, inf, beyond LIMIT): anything
+    with a float value, which the array members would take (a `Decimal` too, not a
+    `numbers.Real`); a string or a bool is not a number here (River's trees split on them)."""
     t = type(value)
     if t is float or t is int:
         return not -LIMIT <= value <= LIMIT  # NaN fails both comparisons
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        try:
-            return not -LIMIT <= float(value) <= LIMIT
-        except OverflowError:  # an int too large for a float
-            return True
-    return False
+    if t is bool or not hasattr(t, "__float__"):
+        return False
+    try:
+        return not -LIMIT <= float(value) <= LIMIT
+    except (OverflowError, ValueError):  # too large for a float; a signalling NaN
+        return True
 
 
 def check_features(x: dict) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import decimal
 import fractions
 import gzip
 import itertools
@@ -339,6 +340,20 @@ def _assert_checked(x: dict, first_bad: str | None) -> None:
                 check_features(x)
 
 
+def test_a_decimal_nan_never_reaches_a_weight():
+    # the array members turn any value with a float value into one: the check must see it too
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    for i in range(20):
+        booster.learn_one({"a": float(i % 2)}, bool(i % 2))
+    before = pickle.dumps(booster)
+    for value in (decimal.Decimal("nan"), decimal.Decimal("-inf")):
+        with pytest.raises(ValueError, match=r"^feature 'a' is Decimal\("):
+            booster.learn_one({"a": value}, True)
+        with pytest.raises(ValueError, match=r"^feature 'a' is Decimal\("):
+            booster.predict_proba_one({"a": value})
+    assert pickle.dumps(booster) == before
+
+
 def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
     """`validation.records`' general path: pandas' `to_dict`, cell by cell."""
     rows = []
@@ -362,6 +377,12 @@ def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
         (fractions.Fraction(1, 3), False),
         (fractions.Fraction(10**400), True),  # float() overflows: refused, not an error
         (np.float64("nan"), True),  # a float subclass
+        # not a numbers.Real, but the array members would take its float value
+        (decimal.Decimal("1.5"), False),
+        (decimal.Decimal("nan"), True),
+        (decimal.Decimal("sNaN"), True),  # float() refuses it: refused here too, not an error
+        (decimal.Decimal("1e400"), True),
+        (np.str_("1.5"), False),  # text, as a str: left to the model
     ],
 )
 def test_check_features_judges_other_number_types_by_their_float_value(value, bad):
