@@ -13,7 +13,7 @@ from . import kernels, members, variants, weak
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
-from .validation import check_features, one_line, records
+from .validation import check_features, check_weight, one_line, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -286,6 +286,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
                 f"the vectorised members take no keyword arguments, got {sorted(kwargs)}; "
                 "use engine='reference' to pass them to River members"
             )
+        check_weight(kwargs)
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         r"""Learn a minibatch; the whole frame and every label are checked first (NaN cells are

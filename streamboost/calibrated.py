@@ -24,7 +24,7 @@ from .scores import (
     positive_score,
     positive_scores,
 )
-from .validation import matrix, records
+from .validation import check_weight, matrix, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -262,6 +262,8 @@ class CalibratedClassifier(
         return self._labels.proba(calibrated(self._calibrator, score))
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+        if kwargs:
+            check_weight(kwargs)
         positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
         score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as it is)
         self._labels.learn(y)

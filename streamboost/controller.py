@@ -31,7 +31,7 @@ from .scores import (
     learns_bools,
     positive_scores,
 )
-from .validation import records
+from .validation import check_weight, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -403,6 +403,8 @@ class BanditCalibratedClassifier(
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         # Everything is checked before a policy selects or anything learns (an x just scored by
         # predict_proba_one was checked there).
+        if kwargs:
+            check_weight(kwargs)
         positive = self._labels.is_positive(y)
         # a bad x or model output raises; `taken`: x, or the scorer's copy of it
         score, taken = self._scorer.take(x)

@@ -30,7 +30,9 @@ from .kernels import compiled
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LIMIT", "FiniteFeatures", "check_features", "matrix", "one_line", "records"]
+__all__ = [
+    "LIMIT", "FiniteFeatures", "check_features", "check_weight", "matrix", "one_line", "records"
+]
 
 #: The largest magnitude a numeric feature may have.
 LIMIT = 1e150
@@ -85,6 +87,29 @@ def check_features(x: dict) -> dict:
                         f"+/-{LIMIT:g} (leave a missing value out of the dict)"
                     )
     return x
+
+
+def check_weight(kwargs: dict) -> dict:
+    """Return the keyword arguments of a `learn_one` unchanged if their sample weight `w`, when
+    there is one (River's `learn_one(x, y, w=...)`), is a finite number >= 0; otherwise raise
+    ValueError naming it, before the model could learn a NaN or a negative step.
+
+    Examples
+    --------
+    >>> from streamboost.validation import check_weight
+    >>> check_weight({"w": 2.0})
+    {'w': 2.0}
+    >>> check_weight({"w": float("nan")})
+    Traceback (most recent call last):
+    ...
+    ValueError: sample weight w must be a finite number >= 0, got nan
+
+    """
+    if "w" in kwargs:
+        w = kwargs["w"]
+        if type(w) is bool or not hasattr(type(w), "__float__") or _bad(w) or w < 0:
+            raise ValueError(f"sample weight w must be a finite number >= 0, got {w!r}")
+    return kwargs
 
 
 def one_line(obj, width: int = 60) -> str:

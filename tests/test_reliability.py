@@ -354,6 +354,25 @@ def test_a_decimal_nan_never_reaches_a_weight():
     assert pickle.dumps(booster) == before
 
 
+@pytest.mark.parametrize("make", [
+    lambda: CalibratedClassifier(linear_model.LogisticRegression()),
+    lambda: BanditCalibratedClassifier(model=linear_model.LogisticRegression(), seed=0),
+    lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2,
+                               engine="reference", seed=0),
+])
+def test_a_bad_sample_weight_is_refused_before_the_model_learns_it(make):
+    # River's models take w as it comes: a NaN weight made every weight NaN
+    model = make()
+    model.learn_one({"a": 1.0}, True, w=2.0)
+    model.learn_one({"a": -1.0}, False, w=np.float32(0.5))  # any finite number >= 0
+    before = pickle.dumps(model)
+    for w in (float("nan"), float("inf"), -1.0, "2", True, None):
+        with pytest.raises(ValueError, match=rf"^sample weight w must be a finite number >= 0, "
+                                             rf"got {re.escape(repr(w))}$"):
+            model.learn_one({"a": 1.0}, True, w=w)
+    assert pickle.dumps(model) == before
+
+
 def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
     """`validation.records`' general path: pandas' `to_dict`, cell by cell."""
     rows = []
