@@ -228,10 +228,17 @@ def test_a_frozen_scorer_of_any_other_model_is_a_snapshot():
     assert frozen.scores(xs).tolist() == expected
 
 
-@pytest.mark.parametrize("rate", [0.01, 50.0])
-def test_a_frozen_logistic_regression_scores_as_the_model_did(rate):
+@pytest.mark.parametrize(("params", "cut_offs"), [
+    ({"optimizer": optim.SGD(0.01)}, False),
     # rate 50: logits far beyond River's cut-offs at +/-30, where its sigmoid is exactly 0 or 1
-    model = linear_model.LogisticRegression(optimizer=optim.SGD(rate))
+    ({"optimizer": optim.SGD(50.0)}, True),
+    # `supports` takes any optimiser and penalty: only the weights and intercept are read
+    ({"optimizer": optim.Adam()}, False),
+    ({"l1": 0.01}, False),
+    ({"l2": 0.01, "optimizer": optim.AdaGrad()}, False),
+])
+def test_a_frozen_logistic_regression_scores_as_the_model_did(params, cut_offs):
+    model = linear_model.LogisticRegression(**params)
     checked = cut = 0
     for i, (x, y) in enumerate(ROWS[:3000]):
         if i % 500 == 0:
@@ -246,7 +253,7 @@ def test_a_frozen_logistic_regression_scores_as_the_model_did(rate):
             checked += len(later)
             cut += sum(e in (0.0, 1.0) for e in expected)
         model.learn_one(x, y)
-    assert checked == 1800 and (cut > 500 if rate == 50.0 else cut == 0)
+    assert checked == 1800 and (cut > 500 if cut_offs else cut == 0)
 
 
 def test_a_frozen_logistic_regression_reads_any_dict_of_numbers_alike(monkeypatch):
