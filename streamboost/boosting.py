@@ -13,7 +13,14 @@ from . import kernels, members, variants, weak
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
-from .validation import check_features, check_weight, one_line, records
+from .validation import (
+    check_features,
+    check_keywords,
+    check_weight,
+    one_line,
+    records,
+    row_keywords,
+)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -280,13 +287,18 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             sums[right, target] += lam
             lam = reweight(lam, right, target, sums)
 
-    def _check_kwargs(self, kwargs: dict) -> None:
+    def _check_kwargs(self, kwargs: dict, method: str = "learn_one",
+                      rows: int | None = None) -> None:
+        """Keyword arguments for the members' `method`, checked before anything changes: none
+        for array members; for River members a sample weight (`validation.check_weight`, one
+        per row for a frame of `rows`) and names their `method` takes."""
         if isinstance(self._members, members.ArrayMembers):
             raise TypeError(
                 f"the vectorised members take no keyword arguments, got {sorted(kwargs)}; "
                 "use engine='reference' to pass them to River members"
             )
-        check_weight(kwargs)
+        check_weight(kwargs, rows)
+        check_keywords(self.model, method, kwargs)
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         r"""Learn a minibatch; the whole frame and every label are checked first (NaN cells are
@@ -307,7 +319,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         batches is measured in docs/boosting.md.
         """
         if kwargs:
-            self._check_kwargs(kwargs)
+            self._check_kwargs(kwargs, rows=len(X))
         self._learn_many(X, y, None, **kwargs)
 
     def _learn_many(self, X: pd.DataFrame, y, table: np.ndarray | None, **kwargs) -> None:
@@ -316,8 +328,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         held = self._members
         labels, positive = self._labels.check_many(y, len(X))  # checked before any change
         if not held.minibatch or self._variant is not None:
-            for x, label in zip(records(X), labels, strict=True):
-                self.learn_one(x, label, **kwargs)
+            rows = records(X)
+            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(rows)),
+                                          strict=True):
+                self.learn_one(x, label, **keywords)
             return
         if table is None:
             table = held.frame(X)  # checked before any change
@@ -439,7 +453,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def _score_one(self, x: dict, **kwargs) -> float:
         # `x` already checked (the wrappers check it once for the whole call)
         if kwargs:
-            self._check_kwargs(kwargs)
+            self._check_kwargs(kwargs, "predict_one")
         alphas = self._vote_weights()
         votes = self._members.votes(x, alphas, **kwargs)
         if kernels.compiled is not None:
@@ -468,7 +482,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         import pandas as pd
 
         if kwargs:
-            self._check_kwargs(kwargs)
+            self._check_kwargs(kwargs, "predict_one")
         if not self._members.minibatch:
             probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
             return pd.DataFrame(probas, index=X.index)

@@ -24,7 +24,7 @@ from .scores import (
     positive_score,
     positive_scores,
 )
-from .validation import check_weight, matrix, records
+from .validation import check_keywords, check_weight, matrix, per_row, records, row_keywords
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -48,6 +48,19 @@ class FramePredictions:
     def _unit_test_skips(self) -> set[str]:
         # the model's own learn_many is not its learn_one loop (as River says of its own)
         return {"check_learn_many_matches_learn_one"} if self._minibatch else set()
+
+    def _check_kwargs(self, kwargs: dict, method: str = "learn_one",
+                      rows: int | None = None) -> None:
+        """Keyword arguments that the model's `method` will be passed, checked before anything
+        changes (a minibatch started, a number drawn): a sample weight, one per row for a
+        frame of `rows` (`validation.check_weight`), and names the model takes
+        (`validation.check_keywords`; an `OzaBoostClassifier`'s own rule)."""
+        model = self._wrapped_model
+        if booster(model) is not None:
+            model._check_kwargs(kwargs, method, rows)
+            return
+        check_weight(kwargs, rows)
+        check_keywords(model, method, kwargs)
 
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
@@ -263,7 +276,7 @@ class CalibratedClassifier(
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         if kwargs:
-            check_weight(kwargs)
+            self._check_kwargs(kwargs)
         positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
         score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as it is)
         self._labels.learn(y)
@@ -274,17 +287,27 @@ class CalibratedClassifier(
             self._recent.append((dict(x), positive))
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
-        """Learn a minibatch (see **Minibatches** above); every label and cell is checked, and
+        """Learn a minibatch (see **Minibatches** above); every label, cell and keyword argument
+        is checked (a sample weight `w`: one for every row, or one per row, in row order), and
         every row scored, before the calibrator or the model learns anything."""
         labels, positive = self._labels.check_many(y, len(X))
+        if kwargs:
+            self._check_kwargs(kwargs, "learn_many" if self._minibatch else "learn_one", len(X))
         if not self._minibatch:
-            for x, label in zip(records(X), labels, strict=True):
-                self.learn_one(x, label, **kwargs)
+            rows = records(X)
+            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(rows)),
+                                          strict=True):
+                self.learn_one(x, label, **keywords)
             return
         scored = self._score_frame(X)
         targets = [positive[label] for label in labels]
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
+        if per_row(kwargs.get("w")):
+            # one weight per row, in row order: a Series on the frame's index, which River aligns
+            import pandas as pd
+
+            kwargs = {**kwargs, "w": pd.Series([float(v) for v in kwargs["w"]], index=X.index)}
         try:
             scored.learn(targets if self._bools else labels, **kwargs)
         finally:

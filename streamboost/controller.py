@@ -31,7 +31,7 @@ from .scores import (
     learns_bools,
     positive_scores,
 )
-from .validation import check_weight, records
+from .validation import records, row_keywords
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -404,7 +404,7 @@ class BanditCalibratedClassifier(
         # Everything is checked before a policy selects or anything learns (an x just scored by
         # predict_proba_one was checked there).
         if kwargs:
-            check_weight(kwargs)
+            self._check_kwargs(kwargs)
         positive = self._labels.is_positive(y)
         # a bad x or model output raises; `taken`: x, or the scorer's copy of it
         score, taken = self._scorer.take(x)
@@ -699,15 +699,20 @@ class BanditCalibratedClassifier(
         self._scorer.forget()  # the model learned: a score kept by predict_proba_one is stale
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
-        """Learn a frame; every label and cell is checked before anything changes. Minibatch
-        boundaries fall every `batch_size` examples whatever the size of `X`. With a model
-        that learns by minibatch (`FramePredictions._minibatch`) and no keyword arguments,
-        each minibatch that `X` holds whole is learned by minibatch (`_learn_minibatch`);
-        the rows before the first boundary and after the last are `learn_one`'s."""
+        """Learn a frame; every label, cell and keyword argument is checked before anything
+        changes (a sample weight `w`: one for every row, or one per row). Minibatch boundaries
+        fall every `batch_size` examples whatever the size of `X`. With a model that learns by
+        minibatch (`FramePredictions._minibatch`) and no keyword arguments, each minibatch that
+        `X` holds whole is learned by minibatch (`_learn_minibatch`); the rows before the first
+        boundary and after the last are `learn_one`'s, as every row is with keywords."""
         labels, positive = self._labels.check_many(y, len(X))
+        if kwargs:
+            self._check_kwargs(kwargs, rows=len(X))
         if not self._minibatch or kwargs:
-            for x, label in zip(records(X), labels, strict=True):
-                self.learn_one(x, label, **kwargs)
+            rows = records(X)
+            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(rows)),
+                                          strict=True):
+                self.learn_one(x, label, **keywords)
             return
         size, n = self.batch_size, len(X)
         if n == size and self._in_batch == 0:

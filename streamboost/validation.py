@@ -20,6 +20,8 @@ value is refused before a preprocessing step (e.g. `StandardScaler`, whose runni
 
 from __future__ import annotations
 
+import functools
+import inspect
 import typing
 
 import numpy as np
@@ -31,7 +33,8 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "LIMIT", "FiniteFeatures", "check_features", "check_weight", "matrix", "one_line", "records"
+    "LIMIT", "FiniteFeatures", "check_features", "check_keywords", "check_weight", "matrix",
+    "one_line", "per_row", "records", "row_keywords",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -89,10 +92,12 @@ def check_features(x: dict) -> dict:
     return x
 
 
-def check_weight(kwargs: dict) -> dict:
+def check_weight(kwargs: dict, rows: int | None = None) -> dict:
     """Return the keyword arguments of a `learn_one` unchanged if their sample weight `w`, when
     there is one (River's `learn_one(x, y, w=...)`), is a finite number >= 0; otherwise raise
-    ValueError naming it, before the model could learn a NaN or a negative step.
+    ValueError naming it, before the model could learn a NaN or a negative step. For a
+    `learn_many` of `rows` rows, `w` may also hold one such weight per row, in row order (a
+    list, an array or a pandas Series, as River's `learn_many(X, y, w=...)` takes).
 
     Examples
     --------
@@ -103,13 +108,110 @@ def check_weight(kwargs: dict) -> dict:
     Traceback (most recent call last):
     ...
     ValueError: sample weight w must be a finite number >= 0, got nan
+    >>> check_weight({"w": [1.0, -2.0]}, rows=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sample weight w must hold a finite number >= 0 per row; row 1's is -2.0
 
     """
-    if "w" in kwargs:
-        w = kwargs["w"]
-        if type(w) is bool or not hasattr(type(w), "__float__") or _bad(w) or w < 0:
-            raise ValueError(f"sample weight w must be a finite number >= 0, got {w!r}")
+    if "w" not in kwargs:
+        return kwargs
+    w = kwargs["w"]
+    if rows is None or not per_row(w):
+        if not _weight(w):
+            per = f", or one per row ({rows} of them)" if rows is not None else ""
+            raise ValueError(f"sample weight w must be a finite number >= 0{per}, got "
+                             f"{one_line(w)}")
+        return kwargs
+    if len(w) != rows:
+        raise ValueError(f"sample weight w must hold one weight per row: {rows} rows, got "
+                         f"{len(w)} weights")
+    for row, value in enumerate(list(w)):  # positions, not a Series' index labels
+        if not _weight(value):
+            raise ValueError(f"sample weight w must hold a finite number >= 0 per row; row "
+                             f"{row}'s is {one_line(value)}")
     return kwargs
+
+
+def _weight(w) -> bool:
+    """Whether `w` is one sample weight: a finite number >= 0 (not a bool, not an array)."""
+    t = type(w)
+    return (t is not bool and hasattr(t, "__float__") and getattr(w, "ndim", 0) == 0
+            and not _bad(w) and w >= 0)
+
+
+def per_row(w) -> bool:
+    """Whether a sample weight holds one weight per row (a list, a 1-D array, a pandas Series)
+    rather than one for every row.
+
+    Examples
+    --------
+    >>> from streamboost.validation import per_row
+    >>> per_row([1.0, 2.0]), per_row(2.0), per_row("12")
+    (True, False, False)
+
+    """
+    return (hasattr(w, "__len__") and not isinstance(w, str | bytes | dict)
+            and getattr(w, "ndim", 1) != 0)
+
+
+def row_keywords(kwargs: dict, rows: int) -> list[dict]:
+    """The keyword arguments of each of `rows` rows, for a `learn_many` that learns them one by
+    one: a weight per row (`check_weight`) split into the rows' own `w`, anything else shared.
+
+    Examples
+    --------
+    >>> from streamboost.validation import row_keywords
+    >>> row_keywords({"w": [1.0, 3.0]}, 2), row_keywords({"w": 2.0}, 2)
+    ([{'w': 1.0}, {'w': 3.0}], [{'w': 2.0}, {'w': 2.0}])
+
+    """
+    if not per_row(kwargs.get("w")):
+        return [kwargs] * rows
+    return [{**kwargs, "w": float(value)} for value in list(kwargs["w"])]
+
+
+def check_keywords(model, method: str, kwargs: dict) -> dict:
+    """Return `kwargs` unchanged if `model.<method>` (its `learn_one` or `learn_many`) takes
+    every one of them by name, or takes any (`**kwargs`, as River's pipelines and forests do);
+    otherwise raise TypeError naming the first it does not take, before a wrapper has started
+    a minibatch or drawn a number for an example that its model would refuse.
+
+    Examples
+    --------
+    >>> from river import linear_model
+    >>> from streamboost.validation import check_keywords
+    >>> check_keywords(linear_model.LogisticRegression(), "learn_one", {"w": 2.0})
+    {'w': 2.0}
+    >>> check_keywords(linear_model.LogisticRegression(), "learn_one", {"weight": 2.0})
+    Traceback (most recent call last):
+    ...
+    TypeError: LogisticRegression.learn_one takes no keyword argument 'weight' (it takes: w)
+
+    """
+    taken = _keywords(type(model), method)
+    if taken is None:
+        return kwargs
+    for name in kwargs:
+        if name not in taken:
+            raise TypeError(f"{type(model).__name__}.{method} takes no keyword argument "
+                            f"{name!r} (it takes: {', '.join(sorted(taken)) or 'none'})")
+    return kwargs
+
+
+@functools.cache
+def _keywords(cls: type, method: str) -> frozenset | None:
+    """The names `cls.<method>` takes as keywords beyond x/X and y, or None: any name (a
+    `**kwargs`, or a signature that cannot be read)."""
+    try:
+        parameters = inspect.signature(getattr(cls, method)).parameters.values()
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(p.name for p in parameters
+                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                     and p.name not in ("self", "x", "X", "y"))
 
 
 def one_line(obj, width: int = 60) -> str:

@@ -1,0 +1,124 @@
+"""Sample weights and other keyword arguments through the wrappers and the booster: what reaches
+the model, row by row or as one frame (their refusal is in test_reliability's catalogue)."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from river import datasets, linear_model, tree
+
+from streamboost import BanditCalibratedClassifier, CalibratedClassifier, OzaBoostClassifier
+from streamboost.validation import check_keywords, check_weight, row_keywords
+
+ROWS = list(datasets.Phishing().take(120))
+X = pd.DataFrame([x for x, _ in ROWS[60:90]], index=range(100, 130))
+Y = pd.Series([y for _, y in ROWS[60:90]], index=X.index)
+WEIGHTS = [0.5 + (i % 4) for i in range(len(X))]
+WEIGHTS[3] = 0.0  # a row that counts for nothing is allowed
+
+
+def warmed(make):
+    model = make()
+    for x, y in ROWS[:60]:
+        model.learn_one(x, y)
+    return model
+
+
+def after(model) -> list:
+    """What the model predicts next, and goes on learning."""
+    out = []
+    for x, y in ROWS[90:]:
+        out.append(model.predict_proba_one(x))
+        model.learn_one(x, y)
+    return out
+
+
+ROW_BY_ROW = {
+    "wrapper of a tree": lambda: CalibratedClassifier(tree.HoeffdingTreeClassifier(grace_period=5)),
+    "controller": lambda: BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
+        seed=2),
+    "deferring controller": lambda: BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
+        rollback="defer", seed=2),
+    "booster of River members": lambda: OzaBoostClassifier(
+        linear_model.LogisticRegression(), n_models=3, engine="reference", seed=1),
+}
+
+
+@pytest.mark.parametrize("name", ROW_BY_ROW)
+@pytest.mark.parametrize("weights", [WEIGHTS, np.array(WEIGHTS), pd.Series(WEIGHTS)])
+def test_a_weight_per_row_is_each_rows_learn_one_weight(name, weights):
+    # a learn_many that learns row by row hands row i its own weight, by position (the
+    # Series' index 0..29 is not the frame's 100..129)
+    by_frame, by_row = warmed(ROW_BY_ROW[name]), warmed(ROW_BY_ROW[name])
+    by_frame.learn_many(X, Y, w=weights)
+    for (_, x), y, w in zip(X.iterrows(), Y, WEIGHTS, strict=True):
+        by_row.learn_one(x.to_dict(), y, w=w)
+    assert after(by_frame) == after(by_row)
+    uniform = warmed(ROW_BY_ROW[name])
+    uniform.learn_many(X, Y, w=2.0)
+    assert after(uniform) != after(warmed(ROW_BY_ROW[name]))  # the weights reach the model
+
+
+def test_a_weight_per_row_reaches_a_minibatch_models_learn_many_in_row_order():
+    wrapper = warmed(lambda: CalibratedClassifier(linear_model.LogisticRegression()))
+    alone = linear_model.LogisticRegression()
+    for x, y in ROWS[:60]:
+        alone.learn_one(x, y)
+    wrapper.learn_many(X, Y, w=pd.Series(WEIGHTS))  # index 0..29: taken by position
+    alone.learn_many(X, Y, w=pd.Series(WEIGHTS, index=X.index))
+    assert wrapper.model.weights == alone.weights
+    assert wrapper.model.intercept == alone.intercept
+
+
+@pytest.mark.parametrize("make", [
+    lambda: CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression(), seed=0)),
+    lambda: BanditCalibratedClassifier(seed=0),
+])
+def test_a_wrapped_array_booster_refuses_a_weight_before_the_wrapper_changes(make):
+    # the booster's array members take no keyword; the wrapper asks it before scoring x
+    model = warmed(make)
+    before = pickle.dumps(model)
+    for call in (lambda: model.learn_one(*ROWS[70], w=2.0),
+                 lambda: model.learn_many(X, Y, w=2.0)):
+        with pytest.raises(TypeError, match=r"vectorised members take no keyword arguments"):
+            call()
+        assert pickle.dumps(model) == before
+
+
+def test_check_weight_takes_one_weight_per_row_only_for_a_frame():
+    assert check_weight({"w": [1.0, 0.0]}, rows=2) == {"w": [1.0, 0.0]}
+    with pytest.raises(ValueError, match=r"^sample weight w must be a finite number >= 0, got "
+                                         r"\[1\.0, 0\.0\]$"):
+        check_weight({"w": [1.0, 0.0]})
+    for bad, message in [
+        ([1.0, float("inf")], r"row 1's is inf"),
+        ([True, 1.0], r"row 0's is True"),
+        (["1", 1.0], r"row 0's is '1'"),
+        ("11", r"or one per row \(2 of them\), got '11'"),
+        ({0: 1.0, 1: 1.0}, r"got \{0: 1\.0, 1: 1\.0\}"),
+        (np.ones((2, 1)), r"row 0's is array\(\[1\.\]\)"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            check_weight({"w": bad}, rows=2)
+
+
+def test_row_keywords_split_a_weight_per_row_and_share_the_rest():
+    assert row_keywords({"w": np.array([1.0, 2.0]), "t": 1}, 2) == [{"w": 1.0, "t": 1},
+                                                                    {"w": 2.0, "t": 1}]
+    assert row_keywords({"t": 1}, 2) == [{"t": 1}, {"t": 1}]
+
+
+def test_check_keywords_reads_the_models_signature():
+    lr = linear_model.LogisticRegression()
+    assert check_keywords(lr, "learn_many", {"w": pd.Series([1.0])}) is not None
+    with pytest.raises(TypeError, match=r"^HoeffdingTreeClassifier\.learn_one takes no keyword "
+                                        r"argument 'sample_weight' \(it takes: w\)$"):
+        check_keywords(tree.HoeffdingTreeClassifier(), "learn_one", {"sample_weight": 1.0})
+    # **kwargs (a pipeline's params, a forest's): any name, left to the model
+    pipeline = lr.clone() | lr.clone()
+    assert check_keywords(pipeline, "learn_one", {"anything": 1}) == {"anything": 1}
