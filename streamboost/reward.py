@@ -62,15 +62,14 @@ follows it; on a stationary stream both estimate the same improvement.
 
 **Which rollback** (`rollback="auto"`, the default since 0.8.14; `resolve_rollback`): the
 holdout where a copy costs far more than the minibatch it measures (a River tree or forest,
-measuring every minibatch, or the first `reward_start` of them: 2-3x the throughput of copies,
-with their Brier score within about 1 %, docs/controller.md), the copy everywhere else.
+measuring every minibatch, or the first `reward_start` of them; what each costs and scores:
+docs/controller.md), the copy everywhere else.
 
 **Measuring less** (`reward_every`, `reward_start`): after the first `reward_start`
 minibatches, each measured, one in `reward_every` is. Measured rounds are what a policy learns
 from, and between them its choice stands, so thinning from the start let the first, noisy
-rounds decide for long stretches (measuring one in 64 on 5,000 rows, Oza-LR's bandit spent 41 %
-of its minibatches on `"calibrate"` alone, benchmarks/README.md); measured densely first, a
-thinned bandit scores as one measured throughout (simulations/rollback.md).
+rounds decide for long stretches; measured densely first, a thinned bandit scores as one
+measured throughout (the figures: docs/controller.md, simulations/rollback.md).
 """
 
 from __future__ import annotations
