@@ -10,7 +10,11 @@ import pandas as pd
 import pytest
 from river import datasets, linear_model, tree
 
-from streamboost import BanditCalibratedClassifier, CalibratedClassifier, OzaBoostClassifier
+from streamboost import (
+    BanditCalibratedClassifier,
+    CalibratedClassifier,
+    OzaBoostClassifier,
+)
 from streamboost.validation import check_keywords, check_weight, row_keywords
 
 ROWS = list(datasets.Phishing().take(120))
@@ -122,3 +126,20 @@ def test_check_keywords_reads_the_models_signature():
     # **kwargs (a pipeline's params, a forest's): any name, left to the model
     pipeline = lr.clone() | lr.clone()
     assert check_keywords(pipeline, "learn_one", {"anything": 1}) == {"anything": 1}
+
+
+def test_the_calibrator_learns_each_example_once_whatever_its_weight():
+    # docs/controller.md, "Sample weights": the weight is the model's; the calibrator learns
+    # each prequential score once, mapping the scores to the stream's own frequencies
+    wrapper = CalibratedClassifier(linear_model.LogisticRegression())
+    alone = wrapper.calibrator_.clone()  # its settings, nothing learned
+    for x, y in ROWS:
+        alone.learn_one(wrapper.model.predict_proba_one(x)[True], y)  # the score before
+        wrapper.learn_one(x, y, w=10.0 if y else 1.0)
+    grid = [i / 20 for i in range(21)]
+    assert [wrapper.calibrator_.predict_one(s) for s in grid] == [alone.predict_one(s)
+                                                                  for s in grid]
+    unweighted = CalibratedClassifier(linear_model.LogisticRegression())
+    for x, y in ROWS:
+        unweighted.learn_one(x, y)
+    assert unweighted.model.weights != wrapper.model.weights  # the model did take the weights
