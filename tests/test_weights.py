@@ -48,6 +48,9 @@ ROW_BY_ROW = {
     "deferring controller": lambda: BanditCalibratedClassifier(
         model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
         rollback="defer", seed=2),
+    "holding-out controller": lambda: BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
+        rollback="holdout", reward_examples=3, seed=2),
     "booster of River members": lambda: OzaBoostClassifier(
         linear_model.LogisticRegression(), n_models=3, engine="reference", seed=1),
 }
