@@ -291,14 +291,15 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
                       rows: int | None = None) -> None:
         """Keyword arguments for the members' `method`, checked before anything changes: none
         for array members; for River members a sample weight (`validation.check_weight`, one
-        per row for a frame of `rows`) and names their `method` takes."""
+        per row for a frame of `rows`) and names their `method` takes (`learn_one` for a
+        `learn_many`: River members learn a frame row by row)."""
         if isinstance(self._members, members.ArrayMembers):
             raise TypeError(
                 f"the vectorised members take no keyword arguments, got {sorted(kwargs)}; "
                 "use engine='reference' to pass them to River members"
             )
         check_weight(kwargs, rows)
-        check_keywords(self.model, method, kwargs)
+        check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         r"""Learn a minibatch; the whole frame and every label are checked first (NaN cells are

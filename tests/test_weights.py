@@ -97,6 +97,19 @@ def test_a_wrapped_array_booster_refuses_a_weight_before_the_wrapper_changes(mak
         assert pickle.dumps(model) == before
 
 
+def test_a_wrapped_booster_of_river_members_checks_their_learn_one_before_the_wrapper_changes():
+    # the booster learns a frame row by row: its members' learn_one is what takes the keywords
+    # (a tree has no learn_many whose signature could be asked)
+    model = warmed(lambda: CalibratedClassifier(OzaBoostClassifier(
+        tree.HoeffdingTreeClassifier(), n_models=2, engine="reference", seed=0)))
+    before = pickle.dumps(model)
+    with pytest.raises(TypeError, match=r"^HoeffdingTreeClassifier\.learn_one takes no keyword "
+                                        r"argument 'sample_weight'"):
+        model.learn_many(X, Y, sample_weight=WEIGHTS)
+    assert pickle.dumps(model) == before
+    model.learn_many(X, Y, w=WEIGHTS)  # its learn_one's own keyword, a weight per row
+
+
 def test_check_weight_takes_one_weight_per_row_only_for_a_frame():
     assert check_weight({"w": [1.0, 0.0]}, rows=2) == {"w": [1.0, 0.0]}
     with pytest.raises(ValueError, match=r"^sample weight w must be a finite number >= 0, got "
