@@ -62,11 +62,22 @@ class FramePredictions:
         check_weight(kwargs, rows)
         check_keywords(model, method, kwargs)
 
+    def _no_keywords(self, method: str, kwargs: dict) -> None:
+        """Refuse the keyword arguments of a prediction, which reach nothing: a misspelt cost
+        (`predict_one(x, c_FP=10)`) would otherwise decide at the default costs, silently."""
+        if kwargs:
+            raise TypeError(
+                f"{type(self).__name__}.{method} takes no keyword argument "
+                f"{next(iter(kwargs))!r} (predict_one and predict_many take the costs c_fp and "
+                f"c_fn; nothing else is passed to the model)"
+            )
+
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
         with the model's `predict_proba_many` when it has one."""
         import pandas as pd
 
+        self._no_keywords("predict_proba_many", kwargs)
         p = calibrated_many(self._calibrator, self._frame_scores(X))
         labels = self._labels
         if labels.negative is None:
@@ -83,6 +94,7 @@ class FramePredictions:
         or from `set_costs`."""
         import pandas as pd
 
+        self._no_keywords("predict_many", kwargs)
         threshold = self._call_threshold(c_fp, c_fn)
         p = calibrated_many(self._calibrator, self._frame_scores(X))
         labels = self._labels
@@ -271,6 +283,8 @@ class CalibratedClassifier(
         return self._calibrator
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
+        if kwargs:
+            self._no_keywords("predict_proba_one", kwargs)
         score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
 

@@ -395,6 +395,8 @@ class BanditCalibratedClassifier(
     # ------------------------------------------------------------------ prediction
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
+        if kwargs:
+            self._no_keywords("predict_proba_one", kwargs)
         score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
 
