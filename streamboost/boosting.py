@@ -329,8 +329,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         held = self._members
         labels, positive = self._labels.check_many(y, len(X))  # checked before any change
         if not held.minibatch or self._variant is not None:
-            rows = records(X)
-            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(rows)),
+            for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
                                           strict=True):
                 self.learn_one(x, label, **keywords)
             return

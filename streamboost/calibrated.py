@@ -308,8 +308,7 @@ class CalibratedClassifier(
         if kwargs:
             self._check_kwargs(kwargs, "learn_many" if self._minibatch else "learn_one", len(X))
         if not self._minibatch:
-            rows = records(X)
-            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(rows)),
+            for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
                                           strict=True):
                 self.learn_one(x, label, **keywords)
             return

@@ -711,8 +711,7 @@ class BanditCalibratedClassifier(
         if kwargs:
             self._check_kwargs(kwargs, rows=len(X))
         if not self._minibatch or kwargs:
-            rows = records(X)
-            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(rows)),
+            for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
                                           strict=True):
                 self.learn_one(x, label, **keywords)
             return
