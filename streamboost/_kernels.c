@@ -202,12 +202,12 @@ static int set_long(PyObject *list, Py_ssize_t i, long value)
 
 typedef struct {
     PyObject *margins, *moves, *steps;
-    double sign, neg_sign, weight, clip, curvature, lr;
+    double sign, neg_sign, weight, clip, curvature, w, lr;
     int weighted, trained;
 } linear_ctx;
 
-/* LinearMembers.vote_after: k steps of River's Log.gradient (or one of weight k), each moving
- * the margin on x by -g * curvature. */
+/* LinearMembers.vote_after: k steps of River's Log.gradient of sample weight w (or one of
+ * weight k w), each moving the margin on x by -g * curvature. */
 static int linear_vote_after(void *p, Py_ssize_t i, long k, int *vote)
 {
     linear_ctx *c = p;
@@ -216,6 +216,7 @@ static int linear_vote_after(void *p, Py_ssize_t i, long k, int *vote)
         return -1;
     double total = 0.0;
     long repeats = c->weighted ? 1 : k;
+    double w = c->weighted ? (double)k * c->w : c->w;
     for (long j = 0; j < repeats; j++) {
         double z = m * c->sign, g;
         if (z > 18.0)
@@ -224,8 +225,7 @@ static int linear_vote_after(void *p, Py_ssize_t i, long k, int *vote)
             g = c->weight * c->neg_sign;
         else
             g = c->weight * c->neg_sign / (exp(z) + 1.0);
-        if (c->weighted)
-            g *= (double)k;
+        g *= w;
         if (g > c->clip || g < -c->clip)
             g = g > 0.0 ? c->clip : -c->clip;
         total += g;
@@ -263,8 +263,9 @@ static PyObject *oza_linear(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (check_list(before, n, "before") || check_list(sc, n, "sc") || check_list(sw, n, "sw") ||
         check_list(c.moves, n, "moves") || check_list(c.steps, n, "steps"))
         return NULL;
-    if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 4) {
-        PyErr_SetString(PyExc_TypeError, "step must be a tuple (sign, weight, clip, curvature)");
+    if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "step must be a tuple (sign, weight, clip, curvature, w)");
         return NULL;
     }
     long sign = PyLong_AsLong(PyTuple_GET_ITEM(step, 0));
@@ -273,6 +274,7 @@ static PyObject *oza_linear(PyObject *self, PyObject *const *args, Py_ssize_t na
     c.weight = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 1));
     c.clip = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 2));
     c.curvature = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 3));
+    c.w = PyFloat_AsDouble(PyTuple_GET_ITEM(step, 4));
     if (PyErr_Occurred())
         return NULL;
     c.trained = 0;

@@ -83,7 +83,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         engine, else River objects), `"vectorised"` (arrays or a `TypeError`), `"reference"`.
     draws
         How a member learns its draw $k$: `"repeat"` ($k$ calls, River's AdaBoost), `"weight"`
-        (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members).
+        (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members). A
+        sample weight `w` of `learn_one` / `learn_many` multiplies each call's weight; $\lambda$
+        starts at 1 whatever it is, as in MOA and River (docs/boosting.md).
     variant
         `"adamec"` (plain boosting; costs act at decision time) or a cost-sensitive variant of
         `streamboost.variants.VARIANTS` (CGAda, AsymAda, AdaC1-3, CSB0-2, AdaCost, CSAda), which
@@ -289,15 +291,22 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def _check_kwargs(self, kwargs: dict, method: str = "learn_one",
                       rows: int | None = None) -> None:
-        """Keyword arguments for the members' `method`, checked before anything changes: none
-        for array members; for River members a sample weight (`validation.check_weight`, one
-        per row for a frame of `rows`) and names their `method` takes (`learn_one` for a
-        `learn_many`: River members learn a frame row by row)."""
-        if isinstance(self._members, members.ArrayMembers):
-            raise TypeError(
-                f"the vectorised members take no keyword arguments, got {sorted(kwargs)}; "
-                "use engine='reference' to pass them to River members"
-            )
+        """Keyword arguments for the members' `method`, checked before anything changes: a
+        sample weight (`validation.check_weight`, one per row for a frame of `rows`), the only
+        one array members take (logistic regressions: `ArrayMembers.takes_weight`); River
+        members take the names their `method` takes (`learn_one` for a `learn_many`: they learn
+        a frame row by row)."""
+        held = self._members
+        if isinstance(held, members.ArrayMembers):
+            others = sorted(set(kwargs) - {"w"}) if held.takes_weight else sorted(kwargs)
+            if others:
+                takes = "a sample weight w only" if held.takes_weight else "no keyword arguments"
+                raise TypeError(
+                    f"the vectorised members take {takes}, got {others}; use "
+                    "engine='reference' to pass them to River members"
+                )
+            check_weight(kwargs, rows)
+            return
         check_weight(kwargs, rows)
         check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)
 
@@ -338,7 +347,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
         targets = np.fromiter(map(positive.__getitem__, labels), dtype=bool, count=len(labels))
-        self._learn_table(table, targets, self._batch_draws)
+        w = kwargs.get("w")
+        # checked (`_check_kwargs`): one weight for every row, or one per row in row order
+        weights = None if w is None else np.broadcast_to(np.asarray(w, dtype=float), len(table))
+        self._learn_table(table, targets, self._batch_draws, weights)
 
     def _batch_draws(self, lam: np.ndarray) -> np.ndarray:
         if self._generator is None:
@@ -349,11 +361,14 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         kernels.compiled.poisson_fill(self._generator.bit_generator.capsule, lam, ks)
         return ks
 
-    def _learn_table(self, table: np.ndarray, targets: np.ndarray, draw) -> None:
-        """The minibatch rule of `learn_many` on a checked table, with Poisson draws `draw`."""
+    def _learn_table(self, table: np.ndarray, targets: np.ndarray, draw,
+                     weights: np.ndarray | None = None) -> None:
+        """The minibatch rule of `learn_many` on a checked table, with Poisson draws `draw`
+        and the rows' sample `weights` (None: 1)."""
         if not len(table):
             return
         learn_batch = self._members.learn_batch
+        weighed = () if weights is None else (weights,)  # members that take no weight get none
         self._alphas = None
         lam = np.ones(len(table))
         sc, sw = self._lambda_sc, self._lambda_sw
@@ -367,7 +382,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         compiled = kernels.compiled
         with np.errstate(divide="ignore", invalid="ignore"):
             for i in range(self.n_models):
-                votes = learn_batch(i, table, draw(lam), targets)
+                votes = learn_batch(i, table, draw(lam), targets, *weighed)
                 if compiled is not None:  # the same arithmetic, below, in C
                     sc[i], sw[i] = compiled.oza_batch(votes, targets, lam, sc[i], sw[i])
                     continue

@@ -48,15 +48,19 @@ def both_ways(make, replay) -> tuple:
     return tuple(out)
 
 
-def prequential(rows, learned=lambda model: [(m.weights, m.intercept) for m in model.models]):
-    """A replay of `rows` that returns every score, the lambdas and vote weights, and what the
-    members learned (`learned(model)`)."""
+def prequential(rows, learned=lambda model: [(m.weights, m.intercept) for m in model.models],
+                weights=None):
+    """A replay of `rows` (learned with sample `weights`, None: none) that returns every score,
+    the lambdas and vote weights, and what the members learned (`learned(model)`)."""
 
     def replay(model):
         scores = []
-        for x, y in rows:
+        for i, (x, y) in enumerate(rows):
             scores.append(model.predict_proba_one(x).get(True, 0.0))
-            model.learn_one(x, y)
+            if weights is None:
+                model.learn_one(x, y)
+            else:
+                model.learn_one(x, y, w=weights[i % len(weights)])
         state = (model._lambda_sc, model._lambda_sw, model.alphas)
         return scores, state, learned(model)
 
@@ -81,6 +85,20 @@ def test_learn_one_with_kernels_is_the_python_loop_bit_for_bit(params):
 
     compiled, python = both_ways(make, prequential(rows))
     assert compiled == python
+
+
+@needs_kernels
+@pytest.mark.parametrize("draws", ["repeat", "weight"])
+def test_weighted_learn_one_with_kernels_is_the_python_loop_bit_for_bit(draws):
+    rows = phishing(2_000)
+
+    def make():
+        return OzaBoostClassifier(linear_model.LogisticRegression(), seed=6, draws=draws)
+
+    weights = [0.0, 0.25, 3.0, 1.0, 7.5]
+    compiled, python = both_ways(make, prequential(rows, weights=weights))
+    assert compiled == python
+    assert compiled != both_ways(make, prequential(rows))[0]  # the weights reached the members
 
 
 @needs_kernels

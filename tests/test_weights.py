@@ -16,6 +16,7 @@ from streamboost import (
     OzaBoostClassifier,
 )
 from streamboost.validation import check_keywords, check_weight, row_keywords
+from streamboost.weak import DecisionStump
 
 ROWS = list(datasets.Phishing().take(120))
 X = pd.DataFrame([x for x, _ in ROWS[60:90]], index=range(100, 130))
@@ -86,15 +87,29 @@ def test_a_weight_per_row_reaches_a_minibatch_models_learn_many_in_row_order():
     lambda: CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression(), seed=0)),
     lambda: BanditCalibratedClassifier(seed=0),
 ])
-def test_a_wrapped_array_booster_refuses_a_weight_before_the_wrapper_changes(make):
-    # the booster's array members take no keyword; the wrapper asks it before scoring x
+def test_a_wrapped_array_booster_learns_a_weight_and_refuses_other_keywords_first(make):
+    # the default model's logistic regressions take a sample weight (since 0.8.26); the
+    # wrapper asks the booster before scoring x, so anything else changes nothing
     model = warmed(make)
     before = pickle.dumps(model)
-    for call in (lambda: model.learn_one(*ROWS[70], w=2.0),
-                 lambda: model.learn_many(X, Y, w=2.0)):
-        with pytest.raises(TypeError, match=r"vectorised members take no keyword arguments"):
+    for call in (lambda: model.learn_one(*ROWS[70], sample_weight=2.0),
+                 lambda: model.learn_many(X, Y, weight=WEIGHTS)):
+        with pytest.raises(TypeError, match=r"vectorised members take a sample weight w only"):
             call()
         assert pickle.dumps(model) == before
+    weighted, plain = warmed(make), warmed(make)
+    weighted.learn_many(X, Y, w=WEIGHTS)
+    plain.learn_many(X, Y)
+    assert after(weighted) != after(plain)
+
+
+def test_weak_members_refuse_a_weight_before_the_wrapper_changes():
+    model = warmed(lambda: CalibratedClassifier(OzaBoostClassifier(DecisionStump(), seed=0)))
+    before = pickle.dumps(model)
+    with pytest.raises(TypeError, match=r"vectorised members take no keyword arguments, got "
+                                        r"\['w'\]; use engine='reference'"):
+        model.learn_many(X, Y, w=2.0)
+    assert pickle.dumps(model) == before
 
 
 def test_a_wrapped_booster_of_river_members_checks_their_learn_one_before_the_wrapper_changes():
@@ -159,3 +174,74 @@ def test_the_calibrator_learns_each_example_once_whatever_its_weight():
     for x, y in ROWS:
         unweighted.learn_one(x, y)
     assert unweighted.model.weights != wrapper.model.weights  # the model did take the weights
+
+
+def weighted_run(engine: str, draws: str, rows: list, weights: list) -> tuple:
+    """A booster's prequential scores over `rows` learned with `weights`, its lambda sums and
+    its members' parameters."""
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=4,
+                                 engine=engine, draws=draws)
+    scores = []
+    for (x, y), w in zip(rows, weights, strict=True):
+        scores.append(booster.predict_proba_one(x)[True])
+        booster.learn_one(x, y, w=w)
+    members = [(dict(m.weights), m.intercept) for m in booster.models]
+    return scores, (booster._lambda_sc, booster._lambda_sw), members
+
+
+@pytest.mark.parametrize("draws", ["repeat", "weight"])
+def test_array_members_learn_a_weight_as_river_members_do(draws):
+    # k steps of weight w (River's AdaBoost) or one of weight k w (MOA's OzaBoost): the array
+    # engine's scores and lambdas are the River members', their parameters equal to rounding
+    rows = list(datasets.Phishing())
+    weights = [(0.0, 0.5, 1, 2.0, 3.25)[i % 5] for i in range(len(rows))]  # an int too
+    arrays = weighted_run("vectorised", draws, rows, weights)
+    river = weighted_run("reference", draws, rows, weights)
+    assert arrays[:2] == river[:2]
+    for (wa, ia), (wr, ir) in zip(arrays[2], river[2], strict=True):
+        assert ia == pytest.approx(ir, rel=1e-12, abs=1e-12)
+        assert wa == pytest.approx(wr, rel=1e-12, abs=1e-12)
+    unweighted = weighted_run("vectorised", draws, rows, [1.0] * len(rows))
+    assert arrays[0] != unweighted[0]
+    assert unweighted == weighted_run("vectorised", draws, rows, [1] * len(rows))
+
+
+@pytest.mark.parametrize("engine", ["vectorised", "reference"])
+def test_a_zero_weight_moves_no_member_but_counts_in_their_errors(engine):
+    # The decision (docs/boosting.md): the weight reaches the members' learning, and the
+    # example's boosting weight lambda starts at 1 whatever w, as in MOA and River
+    booster = warmed(lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=4,
+                                                seed=0, engine=engine))
+    members = [(dict(m.weights), m.intercept) for m in booster.models]
+    sums = sum(booster._lambda_sc) + sum(booster._lambda_sw)
+    booster.learn_one(*ROWS[60], w=0.0)
+    assert [(dict(m.weights), m.intercept) for m in booster.models] == members
+    assert sum(booster._lambda_sc) + sum(booster._lambda_sw) > sums
+
+
+def booster_by_minibatch(w=None):
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=4, seed=3)
+    for start in range(0, 90, 30):
+        frame = pd.DataFrame([x for x, _ in ROWS[start : start + 30]])
+        labels = pd.Series([y for _, y in ROWS[start : start + 30]])
+        if w is None:
+            booster.learn_many(frame, labels)
+        else:
+            booster.learn_many(frame, labels, w=w)
+    return booster._members.weights.copy(), list(booster._lambda_sc)
+
+
+def test_a_booster_learns_a_frames_weights_by_minibatch():
+    # one weight for every row is that weight per row; a Series by position; weight 1 is no
+    # weight, bit for bit; weight 0 moves no member
+    plain = booster_by_minibatch()
+    assert np.array_equal(booster_by_minibatch(1.0)[0], plain[0])
+    twice = booster_by_minibatch(2.0)
+    assert not np.array_equal(twice[0], plain[0])
+    assert np.array_equal(booster_by_minibatch([2.0] * 30)[0], twice[0])
+    per_row = booster_by_minibatch(WEIGHTS)
+    assert np.array_equal(booster_by_minibatch(pd.Series(WEIGHTS, index=range(7, 37)))[0],
+                          per_row[0])
+    assert not np.array_equal(per_row[0], twice[0])
+    nothing = booster_by_minibatch(0.0)
+    assert not nothing[0][:, 1:].any()  # the features' weights never moved from 0

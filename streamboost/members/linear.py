@@ -17,7 +17,7 @@ __all__ = ["LinearMembers"]
 # Below this |margin| a member's vote is decided by River's own arithmetic (sigmoid, then
 # p > 1 - p), not by the sign: there rounding decides, and numpy's exp may differ by an ulp.
 _TIE_BAND = 1e-9
-_NO_BATCH = (None, None, None, None)
+_NO_BATCH = (None, None, None, None, None)
 # `batch_scores` in C (streamboost.kernels); None: `boosting.table_scores` in numpy (no kernels,
 # or a module built before this kernel)
 _VOTE_SCORES = getattr(kernels.compiled, "vote_scores", None)
@@ -49,7 +49,8 @@ class LinearMembers(ArrayMembers):
     $x$ moves to $m_{j+1} = m_j - g_j (\eta \lVert x \rVert^2 + \eta_0)$: the post-training vote
     needs no dot product, and the weights take the $k$ steps at once, $-\eta x \sum_j g_j$.
     With `weighted`, a draw is one step of weight $k$, $g_0 = \ell'(m_0) k$ clipped (River's
-    `learn_one(x, y, w=k)`).
+    `learn_one(x, y, w=k)`); a sample weight $w$ multiplies every $g_j$ before the clip
+    (`w=k w`, or $k$ steps of `w=w`).
     This is River's arithmetic, reassociated: weights agree to rounding, and the votes (hence
     the booster's predictions) are equal to the reference path's, which the tests check on
     every example of real streams. Supported: `LogisticRegression` with `optim.SGD` at a
@@ -69,6 +70,7 @@ class LinearMembers(ArrayMembers):
 
     lead = 1.0  # column 0 holds the intercepts
     minibatch = True
+    takes_weight = True
     # a frozen copy needs the columns and the weights, not the learning state (most of the
     # attributes)
     _scoring = ("_columns", "_keys", "_width", "n_models", "weights")
@@ -144,16 +146,18 @@ class LinearMembers(ArrayMembers):
             self._x = dict(x)
         return self._votes
 
-    def begin(self, x: dict, target: bool) -> list[bool]:
+    def begin(self, x: dict, target: bool, w: float = 1.0) -> list[bool]:
         votes = self.votes(x)
         xa = self._xa
         # River's Log.gradient for a bool label (the sign of y, the loss's class weight), its
-        # clip, and how far a unit gradient moves the margin on x
+        # clip, how far a unit gradient moves the margin on x, and the sample weight that
+        # multiplies each gradient before the clip (River's `learn_one(x, y, w)`)
         self._step = (
             1 if target else -1,
             self._weight_pos if target else self._weight_neg,
             self._clip,
             self._lr * (float(xa @ xa) - 1.0) + self._intercept_lr,
+            float(w),
         )
         self._moves = [0.0] * self.n_models  # each member's move along x: lr * sum of g
         self._trained = False
@@ -161,9 +165,11 @@ class LinearMembers(ArrayMembers):
 
     def vote_after(self, i: int, k: int) -> bool:
         m = self._margins[i]
-        sign, weight, clip, curvature = self._step
+        sign, weight, clip, curvature, w = self._step
+        # k steps of weight w (River's AdaBoost), or one of weight k w (MOA's OzaBoost; River's
+        # learn_one with that w)
+        w = k * w if self.weighted else w
         total = 0.0
-        # k steps of weight 1 (River's AdaBoost), or one of weight k (River's learn_one, w=k)
         for _ in range(1 if self.weighted else k):
             z = m * sign
             if z > 18.0:
@@ -172,8 +178,7 @@ class LinearMembers(ArrayMembers):
                 g = weight * -sign
             else:
                 g = weight * -sign / (math.exp(z) + 1.0)
-            if self.weighted:
-                g *= k
+            g *= w
             if g > clip or g < -clip:
                 g = clip if g > 0.0 else -clip
             total += g
@@ -218,16 +223,20 @@ class LinearMembers(ArrayMembers):
         margins = X @ self.weights[:, : X.shape[1]].T  # as `batch_votes` makes them
         return scores if _VOTE_SCORES(margins, alphas, total, logistic, _TIE_BAND, scores) else None
 
-    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        # One step along the gradients of every row, row b weighted by its draw k_b, all taken
-        # at the member's current weights (on one row: River's learn_one with w = k). The
-        # gradient is River's Log.gradient, -y c / (1 + e^{y m}) for the class weight c, with
-        # scipy's expit in place of River's branches beyond |y m| > 18 (a relative 1.5e-8 there).
-        batch_x, batch_targets, rows, scale = self._batch
-        if X is not batch_x or targets is not batch_targets:  # once per minibatch
+    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray,
+                    w: np.ndarray | None = None) -> np.ndarray:
+        # One step along the gradients of every row, row b weighted by its draw k_b and its
+        # sample weight w_b, all taken at the member's current weights (on one row: River's
+        # learn_one with w = k w_b). The gradient is River's Log.gradient, -y c / (1 + e^{y m})
+        # for the class weight c, with scipy's expit in place of River's branches beyond
+        # |y m| > 18 (a relative 1.5e-8 there).
+        batch_x, batch_targets, batch_w, rows, scale = self._batch
+        if X is not batch_x or targets is not batch_targets or w is not batch_w:  # once a batch
             rows = X * np.where(targets, -1.0, 1.0)[:, None]  # row b times -y_b
             scale = np.where(targets, -self._weight_pos, self._weight_neg)  # -y c
-            self._batch = (X, targets, rows, scale)
+            if w is not None:
+                scale *= w
+            self._batch = (X, targets, w, rows, scale)
         w = self.weights[i, : X.shape[1]]
         if kernels.compiled is not None:  # the same arithmetic, in C
             g = rows @ w

@@ -19,8 +19,8 @@ class RiverMembers:
     members
         The booster's list of members (shared, not copied: replacing an item is seen here).
     weighted
-        Whether a member learns a draw k as one `learn_one` call with `w=k` (MOA's `OzaBoost`)
-        rather than k calls (River's `AdaBoostClassifier`).
+        Whether a member learns a draw k as one `learn_one` call with `w=k` (MOA's `OzaBoost`;
+        `w=k * w` for a sample weight `w`) rather than k calls (River's `AdaBoostClassifier`).
 
     Examples
     --------
@@ -66,8 +66,9 @@ class RiverMembers:
 
     def vote_after(self, i: int, k: int):
         member = self.members[i]
-        if self.weighted:
-            member.learn_one(self._x, self._target, w=k, **self._kwargs)
+        if self.weighted:  # one call of weight k times the sample weight (MOA's OzaBoost)
+            kwargs = self._kwargs
+            member.learn_one(self._x, self._target, **{**kwargs, "w": k * kwargs.get("w", 1)})
         else:
             for _ in range(k):
                 member.learn_one(self._x, self._target, **self._kwargs)
