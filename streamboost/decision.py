@@ -492,9 +492,15 @@ class CostSensitiveMixin:
         c_fn
             Cost of a false negative for this call only; defaults to `self.c_fn`.
         kwargs
-            Passed on to `predict_proba_one`.
+            Passed on to `predict_proba_one`; a misspelt cost (`c_FP`, `cfn`) is a TypeError,
+            not passed on (a model taking `**kwargs`, as River's forests do, would ignore it
+            and the decision would be taken at the default costs).
 
         """
+        for key in kwargs:
+            if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
+                raise TypeError(f"predict_one got {key}={kwargs[key]!r}: the costs are the "
+                                f"keywords c_fp and c_fn")
         threshold = self._call_threshold(c_fp, c_fn)
         proba = self.predict_proba_one(x, **kwargs)
         if positive_proba(proba, self.pos_label) > threshold:

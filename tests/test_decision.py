@@ -151,6 +151,25 @@ def test_wrapper_predicts_by_cost_and_per_call_override_is_not_sticky():
     assert model.predict_one({}) is True
 
 
+def test_a_misspelt_cost_is_refused_and_other_keywords_reach_the_model():
+    # a model that takes any keyword (River's forests) would ignore c_FP and decide at 1:1
+    seen = []
+
+    class Forwarding(_Fixed):
+        def predict_proba_one(self, x, **kwargs):
+            seen.append(kwargs)
+            return super().predict_proba_one(x)
+
+    model = CostSensitiveClassifier(Forwarding({False: 0.7, True: 0.3}))
+    for key in ("c_FP", "cfn", "C_Fn"):
+        with pytest.raises(TypeError, match=rf"^predict_one got {key}=10\.0: the costs are the "
+                                            r"keywords c_fp and c_fn$"):
+            model.predict_one({}, **{key: 10.0})
+    assert seen == []
+    assert model.predict_one({}, c_fn=10.0, temperature=2) is True
+    assert seen == [{"temperature": 2}]
+
+
 def test_set_costs_validates_before_changing_anything():
     model = CostSensitiveClassifier(_Fixed({False: 0.7, True: 0.3}), c_fp=2.0, c_fn=3.0)
     with pytest.raises(ValueError, match="c_fn"):

@@ -169,7 +169,8 @@ COST_CASES = [
     ("predict_one bad costs", lambda m: m.predict_one(X0, c_fp=-1.0), ValueError, r"c_fp must be finite and > 0, got -1.0"),
     ("set_costs nan", lambda m: m.set_costs(c_fp=NAN, c_fn=1.0), ValueError, r"c_fp must be finite and > 0, got nan"),
     # a misspelt cost reached nothing and the decision was taken at the default costs
-    ("predict_one misspelt cost", lambda m: m.predict_one(X0, c_FP=10.0), TypeError, r"\.predict_proba_one takes no keyword argument 'c_FP' \(predict_one and predict_many take the costs c_fp and c_fn"),
+    ("predict_one misspelt cost", lambda m: m.predict_one(X0, c_FP=10.0), TypeError, r"^predict_one got c_FP=10\.0: the costs are the keywords c_fp and c_fn$"),
+    ("predict_one other keyword", lambda m: m.predict_one(X0, temperature=2.0), TypeError, r"\.predict_proba_one takes no keyword argument 'temperature' \(predict_one and predict_many take the costs c_fp and c_fn"),
     ("predict_many misspelt cost", lambda m: m.predict_many(pd.DataFrame([X0]), cfn=10.0), TypeError, r"\.predict_many takes no keyword argument 'cfn'"),
     ("predict_proba_many keyword", lambda m: m.predict_proba_many(pd.DataFrame([X0]), c_fp=2.0), TypeError, r"\.predict_proba_many takes no keyword argument 'c_fp'"),
 ]
