@@ -236,6 +236,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             check_features(x)
         if kwargs:
             self._check_kwargs(kwargs)
+            if isinstance(held, members.ArrayMembers):  # a checked weight, their only keyword
+                kwargs = {"w": float(kwargs["w"])}
             before = held.begin(x, target, **kwargs)
         else:
             before = held.begin(x, target)  # array members check x before any change

@@ -176,34 +176,36 @@ def test_the_calibrator_learns_each_example_once_whatever_its_weight():
     assert unweighted.model.weights != wrapper.model.weights  # the model did take the weights
 
 
-def weighted_run(engine: str, draws: str, rows: list, weights: list) -> tuple:
-    """A booster's prequential scores over `rows` learned with `weights`, its lambda sums and
-    its members' parameters."""
+def weighted_run(engine: str, draws: str, rows: list, weights: list, **params) -> tuple:
+    """A booster's prequential scores over `rows` learned with `weights`, its members' errors
+    (from Oza's lambda sums, or a variant's) and its members' parameters."""
     booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=4,
-                                 engine=engine, draws=draws)
+                                 engine=engine, draws=draws, **params)
     scores = []
     for (x, y), w in zip(rows, weights, strict=True):
         scores.append(booster.predict_proba_one(x)[True])
         booster.learn_one(x, y, w=w)
     members = [(dict(m.weights), m.intercept) for m in booster.models]
-    return scores, (booster._lambda_sc, booster._lambda_sw), members
+    return scores, booster.epsilons, members
 
 
-@pytest.mark.parametrize("draws", ["repeat", "weight"])
-def test_array_members_learn_a_weight_as_river_members_do(draws):
+@pytest.mark.parametrize(("draws", "params"), [
+    ("repeat", {}), ("weight", {}), ("repeat", {"variant": "adac2", "c_fn": 4.0}),
+])
+def test_array_members_learn_a_weight_as_river_members_do(draws, params):
     # k steps of weight w (River's AdaBoost) or one of weight k w (MOA's OzaBoost): the array
     # engine's scores and lambdas are the River members', their parameters equal to rounding
     rows = list(datasets.Phishing())
     weights = [(0.0, 0.5, 1, 2.0, 3.25)[i % 5] for i in range(len(rows))]  # an int too
-    arrays = weighted_run("vectorised", draws, rows, weights)
-    river = weighted_run("reference", draws, rows, weights)
+    arrays = weighted_run("vectorised", draws, rows, weights, **params)
+    river = weighted_run("reference", draws, rows, weights, **params)
     assert arrays[:2] == river[:2]
     for (wa, ia), (wr, ir) in zip(arrays[2], river[2], strict=True):
         assert ia == pytest.approx(ir, rel=1e-12, abs=1e-12)
         assert wa == pytest.approx(wr, rel=1e-12, abs=1e-12)
-    unweighted = weighted_run("vectorised", draws, rows, [1.0] * len(rows))
+    unweighted = weighted_run("vectorised", draws, rows, [1.0] * len(rows), **params)
     assert arrays[0] != unweighted[0]
-    assert unweighted == weighted_run("vectorised", draws, rows, [1] * len(rows))
+    assert unweighted == weighted_run("vectorised", draws, rows, [1] * len(rows), **params)
 
 
 @pytest.mark.parametrize("engine", ["vectorised", "reference"])

@@ -199,7 +199,7 @@ class ArrayMembers(InlineState, abc.ABC):
     def begin(self, x: dict, target: bool) -> list[bool]:
         """Start learning `x` (`target` True for the positive class): every member's vote on `x`
         before it learns, checking `x` before any change. Members that `takes_weight` also take
-        `w`, the example's sample weight (a checked number >= 0)."""
+        `w`, the example's sample weight (a checked float >= 0)."""
 
     @abc.abstractmethod
     def vote_after(self, i: int, k: int) -> bool:

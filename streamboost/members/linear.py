@@ -157,7 +157,7 @@ class LinearMembers(ArrayMembers):
             self._weight_pos if target else self._weight_neg,
             self._clip,
             self._lr * (float(xa @ xa) - 1.0) + self._intercept_lr,
-            float(w),
+            w,
         )
         self._moves = [0.0] * self.n_models  # each member's move along x: lr * sum of g
         self._trained = False
