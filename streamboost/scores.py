@@ -366,8 +366,8 @@ class ScoredFrame:
         """The model learns the rows of the frame from `start` on, labelled `y` (one label per
         row learned, as the model learns them); keyword arguments go to its `learn_many`."""
         X = self.frame.iloc[start:] if start else self.frame
-        if self.table is not None and not kwargs:
-            self.model._learn_many(X, y, self.table[start:])
+        if self.table is not None:  # an array booster: the matrix it scored, not X again
+            self.model._learn_many(X, y, self.table[start:], **kwargs)
             return
         import pandas as pd
 

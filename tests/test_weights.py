@@ -103,6 +103,19 @@ def test_a_wrapped_array_booster_learns_a_weight_and_refuses_other_keywords_firs
     assert after(weighted) != after(plain)
 
 
+def test_a_wrapper_hands_a_frames_weights_to_the_booster_in_row_order():
+    # the wrapper learns the frame by minibatch: its booster learns what a booster alone
+    # learns from the same frame and weights (a Series' index is not read)
+    def booster():
+        return OzaBoostClassifier(linear_model.LogisticRegression(), seed=0)
+
+    wrapper, alone = warmed(lambda: CalibratedClassifier(booster())), warmed(booster)
+    wrapper.learn_many(X, Y, w=pd.Series(WEIGHTS))
+    alone.learn_many(X, Y, w=WEIGHTS)
+    assert np.array_equal(wrapper.model._members.weights, alone._members.weights)
+    assert wrapper.model._lambda_sc == alone._lambda_sc
+
+
 def test_weak_members_refuse_a_weight_before_the_wrapper_changes():
     model = warmed(lambda: CalibratedClassifier(OzaBoostClassifier(DecisionStump(), seed=0)))
     before = pickle.dumps(model)
