@@ -13,7 +13,8 @@ it (`rollback="defer"`), or by scoring its round on its own first examples, lear
 last rewards) measuring one minibatch in 64. Runs are interleaved, every other repeat in
 reverse order, so load changes hit every configuration alike; the median speed and the median
 of each repeat's ratio to the model alone are reported, with the Brier score and the bandit's
-arm shares, so what a cheaper reward costs in quality shows too. `--instructions` adds the
+arm shares (and, for a bandit, the minibatches it measured of all and the changes its drift
+detector flagged), so what a cheaper reward costs in quality shows too. `--instructions` adds the
 instructions each example costs, counted by the CPU (`instructions.py`: steady to about 0.1 %
 where the timed ratios move by hundredths), and their ratio to the model alone's. `--many B`
 runs the same comparison by frames of B rows (`predict_proba_many`, then `learn_many`; the
@@ -141,6 +142,27 @@ def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
                                       seed=0, **batch, **params)
 
 
+def summary(model) -> dict | None:
+    """What a controller did (None for a model alone): its arm counts and, for a bandit, the
+    rounds it measured, of its minibatches, and the changes its drift detector flagged."""
+    if not isinstance(model, BanditCalibratedClassifier):
+        return None
+    rounds = model.policy_.n_rounds if model.policy_.uses_rewards else None
+    return {"arms": model.arm_counts, "rounds": rounds, "batches": model.n_batches,
+            "drifts": model.n_drifts}
+
+
+def describe(done: dict | None) -> str:
+    """`summary`'s record as the table's last cell: arm shares, then rounds and changes."""
+    if not done:
+        return ""
+    arms = done["arms"]
+    text = " ".join(f"{a} {100 * n / sum(arms.values()):.0f}%" for a, n in arms.items())
+    if done["rounds"] is not None:
+        text += f"; {done['rounds']}/{done['batches']} measured, {done['drifts']} changes"
+    return text
+
+
 def child(args) -> None:
     """Under callgrind: one model's prequential loop inside `callgrind.loop`, then its Brier
     score and arm counts as JSON."""
@@ -153,7 +175,7 @@ def child(args) -> None:
         model.learn_one(x, y)
 
     callgrind.loop(step, rows)
-    print(json.dumps({"brier": brier.get(), "arms": getattr(model, "arm_counts", None)}))
+    print(json.dumps({"brier": brier.get(), "done": summary(model)}))
 
 
 def count_instructions(args) -> None:
@@ -175,11 +197,9 @@ def count_instructions(args) -> None:
         alone = results[0][0]
         for config, (instructions, out) in zip(configs, results, strict=True):
             result = json.loads(out)
-            arms = result["arms"]
-            shares = " ".join(f"{a} {100 * n / sum(arms.values()):.0f}%"
-                              for a, n in arms.items()) if arms else ""  # fmt: skip
             print(f"{name:<8}{config:<32}{instructions / args.rows:>12,.0f}"
-                  f"{alone / instructions:>10.3f}{result['brier']:>9.4f}  {shares}")
+                  f"{alone / instructions:>10.3f}{result['brier']:>9.4f}  "
+                  f"{describe(result['done'])}")
 
 
 def measure(args, rows, frames, batch: dict, counter) -> dict:
@@ -205,7 +225,7 @@ def measure(args, rows, frames, batch: dict, counter) -> dict:
                                        run(model, rows, counter))
                 speeds[config].append(speed)
                 counts[config].append(count)
-                scored[config] = (brier, getattr(model, "arm_counts", None))
+                scored[config] = (brier, summary(model))
         results[name] = {}
         for config, values in speeds.items():
             # the ratio to the model alone of the same repeat, then the median over repeats
@@ -222,14 +242,10 @@ def measure(args, rows, frames, batch: dict, counter) -> dict:
 def show(name: str, config: str, result: tuple, counted: bool, spread: str = "") -> None:
     """One row of the table: a configuration's speed, ratio (`spread`: their range over
     processes), instructions, Brier score and arm shares."""
-    speed, ratio, count, count_ratio, brier, arms = result
+    speed, ratio, count, count_ratio, brier, done = result
     cells = f"{count:>12,.0f}{count_ratio:>10.3f}" if counted else ""
-    shares = ""
-    if arms:
-        total = sum(arms.values())
-        shares = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
     print(f"{name:<8}{config:<32}{speed:>9,.0f}{ratio:>10.2f}{spread}{cells}{brier:>9.4f}  "
-          f"{shares}")
+          f"{describe(done)}")
 
 
 def processes(args, argv: list[str]) -> None:

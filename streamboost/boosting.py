@@ -299,18 +299,13 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         members take the names their `method` takes (`learn_one` for a `learn_many`: they learn
         a frame row by row)."""
         held = self._members
-        if isinstance(held, members.ArrayMembers):
-            others = sorted(set(kwargs) - {"w"}) if held.takes_weight else sorted(kwargs)
-            if others:
-                takes = "a sample weight w only" if held.takes_weight else "no keyword arguments"
-                raise TypeError(
-                    f"the vectorised members take {takes}, got {others}; use "
-                    "engine='reference' to pass them to River members"
-                )
-            check_weight(kwargs, rows)
-            return
+        if not isinstance(held, members.ArrayMembers):
+            check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)
+        elif others := (sorted(set(kwargs) - {"w"}) if held.takes_weight else sorted(kwargs)):
+            takes = "a sample weight w only" if held.takes_weight else "no keyword arguments"
+            raise TypeError(f"the vectorised members take {takes}, got {others}; use "
+                            "engine='reference' to pass them to River members")
         check_weight(kwargs, rows)
-        check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
         r"""Learn a minibatch; the whole frame and every label are checked first (NaN cells are

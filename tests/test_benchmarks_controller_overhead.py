@@ -20,7 +20,9 @@ def test_processes_report_the_median_of_each_process_ratio_and_their_range(monke
         calls.append((command, env["PYTHONHASHSEED"]))
         ratio = next(ratios)
         result = {"lr": {"model alone": [100.0, 1.0, 0, 0.0, 0.2, None],
-                         "both": [100.0 * ratio, ratio, 0, 0.0, 0.1, {"both": 3}]}}
+                         "both": [100.0 * ratio, ratio, 0, 0.0, 0.1,
+                                  {"arms": {"both": 3}, "rounds": None, "batches": 3,
+                                   "drifts": 0}]}}
         return types.SimpleNamespace(stdout=f"header\ncolumns\n{json.dumps(result)}\n")
 
     monkeypatch.setattr(overhead.subprocess, "run", fake_run)
@@ -48,6 +50,19 @@ def test_a_run_in_two_processes_end_to_end():
     assert alone[:2] == ["lr", "model"] and alone[4:6] == ["1.00", "1.00-1.00"]
     low, high = map(float, both[4].split("-"))
     assert both[1] == "both" and low <= float(both[3]) <= high
+
+
+def test_a_bandits_row_says_how_many_minibatches_it_measured():
+    rows = overhead.load_rows("phishing", None, 640)
+    thinned = overhead.make("lr", "D-UCB, reward_every=64, no restart", {})
+    overhead.run(thinned, rows, None)
+    # 20 minibatches, 10 of warm-up: the 10 after it are all within reward_start (64), and
+    # each is scored on the next, so the last one's round is still open
+    assert overhead.describe(overhead.summary(thinned)).endswith("; 9/20 measured, 0 changes")
+    both = overhead.make("lr", "both", {})
+    overhead.run(both, rows, None)
+    assert "measured" not in overhead.describe(overhead.summary(both))
+    assert overhead.summary(overhead.make("lr", overhead.ALONE, {})) is None
 
 
 def test_every_wrapper_is_built_with_the_calibrator_asked_for():
