@@ -31,7 +31,7 @@ from .scores import (
     learns_bools,
     positive_scores,
 )
-from .validation import records, row_keywords
+from .validation import lazy_records, records, row_keywords
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -754,7 +754,8 @@ class BanditCalibratedClassifier(
         meter = self._meter
         held = 0
         if meter.recording:
-            rows = records(X)  # new dicts
+            # the rows as dicts, made only if read: a frozen booster scores `scored.table`
+            rows = lazy_records(X)
             thresholds = self._threshold_column()
             if thresholds is not None:
                 thresholds.extend([cost_threshold(self.c_fp, self.c_fn)] * len(rows))
@@ -764,7 +765,9 @@ class BanditCalibratedClassifier(
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored
                 held = len(meter.sample)
                 self._held_out.extend(
-                    (rows[i], labels[i], targets[i], {}) for i in range(held))
+                    (x, label, target, {})
+                    for x, label, target in zip(rows[:held], labels[:held], targets[:held],
+                                                strict=True))
         scores, targets, labels = scores[held:], targets[held:], labels[held:]
         try:
             if self._route != "calibrate":  # the model first, as `_route_one`

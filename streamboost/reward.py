@@ -291,9 +291,10 @@ class _Round:
     calibrator_before: typing.Any
     # None: the live calibrator as the next minibatch began ("holdout": the one that learns)
     calibrator_after: typing.Any
-    # the scored examples of the next minibatch: copies (when a frozen model scores them), the
-    # live model's scores, the classes, the cost thresholds (for the realised cost)
-    rows: list = dataclasses.field(default_factory=list)
+    # the scored examples of the next minibatch: copies (when a frozen model scores them; by
+    # minibatch, `validation.LazyRecords`), the live model's scores, the classes, the cost
+    # thresholds (for the realised cost)
+    rows: typing.Sequence[dict] = dataclasses.field(default_factory=list)
     scores: list = dataclasses.field(default_factory=list)
     positives: list = dataclasses.field(default_factory=list)
     thresholds: list = dataclasses.field(default_factory=list)
@@ -469,7 +470,10 @@ class PairedReward(InlineState):
         if not scores:
             return
         if self.keeps_rows:
-            r.rows.extend(xs)
+            if not r.rows and type(xs) is not list:
+                r.rows = xs  # kept as it is (`validation.LazyRecords`: dicts made if read)
+            else:
+                r.rows = [*r.rows, *xs]
         r.scores.extend(scores)
         r.positives.extend(positives)
         if self.loss == "expected-cost":
@@ -487,13 +491,17 @@ class PairedReward(InlineState):
     def lend(self, table: np.ndarray) -> None:
         """By minibatch, after `observe` has recorded a whole minibatch: `table`, the live
         booster's matrix of it as the minibatch began (`scores.ScoredFrame.table`), is lent to
-        the copy of the model taken then, which scores the round's sample from it (and lends
-        it on to the earlier copy) rather than converting the recorded dicts again."""
+        the copy of the model taken then (or, on a minibatch that does not train and took none,
+        to the round's copy from before its action), which scores the round's sample from it
+        (and lends it on to the earlier copy) rather than converting the recorded dicts."""
         r = self._round
-        if r is None or self._model_start is None or not r.rows:
+        if r is None or not r.rows:
             return
-        positions = [p for p in range(len(table)) if p in self.sample]
-        self._model_start.lend(r.rows, table[positions])
+        # this minibatch's copy, or else (it does not train) the one of the round's action
+        copy = self._model_start if self._model_start is not None else r.model_before
+        if copy is not None:
+            positions = [p for p in range(len(table)) if p in self.sample]
+            copy.lend(r.rows, table[positions])
 
     def shadow(self, score: float, positive: bool) -> None:
         """What the calibrator would have learned, on a measured `"train"` minibatch."""

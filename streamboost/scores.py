@@ -310,7 +310,8 @@ def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Ha
     """
     held = model._members if booster(model) is not None else None
     if held is not None and held.minibatch and xs:
-        return table_scores(held, held.rows(xs), model._vote_weights(), model.score).tolist()
+        table = held.rows(_listed(xs))
+        return table_scores(held, table, model._vote_weights(), model.score).tolist()
     return [positive_score(model, x, pos_label) for x in xs]
 
 
@@ -584,6 +585,12 @@ class FrozenLogistic:
         return p
 
 
+def _listed(xs: typing.Sequence[dict]) -> list[dict]:
+    """`xs` as a list, for the conversions that take one (a `validation.LazyRecords` makes
+    its dicts here, when they are read)."""
+    return xs if type(xs) is list else list(xs)
+
+
 class FrozenScorer:
     """A frozen copy of `model` that scores lists of examples: P(`pos_label` | x) of each.
 
@@ -635,7 +642,7 @@ class FrozenScorer:
             if (like is not None and like._table[0] is xs and like._linear is not None
                     and like._linear.keys == linear.keys):
                 return linear.scores(xs, like._table[1])  # the later copy's matrix of xs
-            table = linear.rows(xs)
+            table = linear.rows(_listed(xs))
             self._table = (xs, table)
             return linear.scores(xs, table)
         if self.model is not None:
@@ -648,7 +655,7 @@ class FrozenScorer:
         elif self._table[0] is xs:  # lent
             table = self._table[1]
         else:
-            table = held.rows(xs)
+            table = held.rows(_listed(xs))
             self._table = (xs, table)
         return table_scores(held, table, self._alphas, self._score)
 

@@ -20,6 +20,7 @@ value is refused before a preprocessing step (e.g. `StandardScaler`, whose runni
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import inspect
 import typing
@@ -33,8 +34,8 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "LIMIT", "FiniteFeatures", "check_features", "check_keywords", "check_weight", "matrix",
-    "one_line", "per_row", "records", "row_keywords",
+    "LIMIT", "FiniteFeatures", "LazyRecords", "check_features", "check_keywords", "check_weight",
+    "lazy_records", "matrix", "one_line", "per_row", "records", "row_keywords",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -270,11 +271,67 @@ def _float_records(X: pd.DataFrame, values: np.ndarray) -> list[dict]:
     if bad.any():
         row, column = map(int, np.argwhere(bad)[0])
         raise _bad_cell(X.index[row], X.columns[column], float(values[row, column]))
-    keys = X.columns.tolist()
+    return _dicts(X.columns.tolist(), values)
+
+
+def _dicts(keys: list, values: np.ndarray) -> list[dict]:
+    """The rows of float array `values` as dicts over `keys`, NaN cells left out."""
     if np.isnan(values).any():
         return [{k: v for k, v in zip(keys, row, strict=True) if v == v}
                 for row in values.tolist()]
     return [dict(zip(keys, row, strict=True)) for row in values.tolist()]
+
+
+def lazy_records(X: pd.DataFrame) -> typing.Sequence[dict]:
+    """`records` of a frame already checked (`matrix`), made only when read if its cells are
+    floats (`LazyRecords`), else now.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from streamboost.validation import lazy_records
+    >>> X = pd.DataFrame({"a": [1.0, float("nan")], "b": [2.0, 3.0]})
+    >>> rows = lazy_records(X)
+    >>> X.loc[0, "a"] = 9.0  # the caller refills its frame: the rows are the frame as it was
+    >>> list(rows), rows[1:][0]
+    ([{'a': 1.0, 'b': 2.0}, {'b': 3.0}], {'b': 3.0})
+
+    """
+    values = X.to_numpy()
+    if values.dtype != float:
+        return records(X)
+    return LazyRecords(X.columns.tolist(), values.copy())
+
+
+class LazyRecords(collections.abc.Sequence):
+    """The rows of a checked float matrix as `records` makes them, converted when first read
+    (a slice is converted on its own). The controller records a measured minibatch's rows for
+    its reward, which mostly scores the booster's matrix of them instead (`PairedReward.lend`)
+    and never reads the dicts; it owns `values`, a copy, since the caller may refill its frame.
+    """
+
+    __slots__ = ("_keys", "_rows", "_values")
+
+    def __init__(self, keys: list, values: np.ndarray):
+        self._keys = keys
+        self._values = values
+        self._rows: list[dict] | None = None
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return LazyRecords(self._keys, self._values[i])
+        return self._list()[i]
+
+    def __iter__(self) -> typing.Iterator[dict]:
+        return iter(self._list())
+
+    def _list(self) -> list[dict]:
+        if self._rows is None:
+            self._rows = _dicts(self._keys, self._values)
+        return self._rows
 
 
 def _bad_cell(index, key, value) -> ValueError:

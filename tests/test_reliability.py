@@ -459,6 +459,29 @@ def test_records_of_a_float_frame_are_to_dicts_and_name_the_same_first_bad_cell(
     assert all(type(v) is float for x in got for v in x.values())
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    cells=st.lists(st.lists(st.one_of(st.floats(-1e6, 1e6), st.just(float("nan"))),
+                            min_size=3, max_size=3), max_size=6),
+    cut=st.integers(0, 6),
+)
+def test_lazy_records_are_the_records_of_the_frame_as_it_was(cells, cut):
+    """`lazy_records` of a checked float frame: `records`' dicts (NaN cells left out, Python
+    floats), whole, sliced or one by one, made when read from the values as they were when it
+    was called (the controller records a frame its caller may refill); other frames: `records`
+    now."""
+    X = pd.DataFrame(cells, columns=["a", 2, "c"], dtype=float)
+    expected = validation.records(X)
+    lazy = validation.lazy_records(X)
+    X.iloc[:, :] = 7.0  # refilled in place before anything is read
+    assert type(lazy) is validation.LazyRecords and len(lazy) == len(expected)
+    assert list(lazy[:cut]) == expected[:cut] and list(lazy[cut:]) == expected[cut:]
+    assert [lazy[i] for i in range(len(expected))] == list(lazy) == expected
+    assert all(type(v) is float for x in lazy for v in x.values())
+    mixed = pd.DataFrame({"colour": ["red"] * (cut + 1), "v": [1.0] * (cut + 1)})
+    assert validation.lazy_records(mixed) == validation.records(mixed)
+
+
 @pytest.mark.skipif(kernels.compiled is None, reason="the compiled kernels are not built")
 @pytest.mark.parametrize(
     ("x", "expected"),
