@@ -902,20 +902,11 @@ static PyObject *platt_predict_pair(PyObject *self, PyObject *const *args, Py_ss
     Py_RETURN_NONE;
 }
 
-/* platt_learn(theta, consts, score, positive, project): platt.py's platt_learn, one Online
- * Newton Step (or Gauss-Newton step) of theta in place; `project` is _project_ball, called
- * back for the rare step that leaves the ball. */
-static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* One Online Newton Step (or Gauss-Newton step) of the state t (theta's doubles) by a checked
+ * (score, label), in place: platt.py's platt_learn; `project` is _project_ball, called back
+ * for the rare step that leaves the ball. -1 with an exception set if it fails. */
+static int platt_step(double *t, const double *c, double score, int positive, PyObject *project)
 {
-    EXPECT_ARGS(5, "platt_learn");
-    PyObject *theta = args[0];
-    double c[P_N], t[T_N];
-    double score;
-    int positive;
-    if (check_list(theta, T_N, "theta") || platt_consts(args[1], c) ||
-        list_doubles(theta, T_N, t) || read_pair(args[2], args[3], &score, &positive))
-        return NULL;
-
     double u = platt_feature(score, c), lam = c[P_LAM], target;
     double A = t[T_A], B = t[T_B], n_pos = t[T_NPOS] * lam, n_neg = t[T_NNEG] * lam;
     if (positive) {
@@ -943,19 +934,19 @@ static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t n
     A -= k * (h22 * u - h12);
     B -= k * (h11 - h12 * u);
     if (A * A + B * B > c[P_RADIUS_SQ]) {
-        PyObject *ab = PyObject_CallFunction(args[4], "dddddd", A, B, h11, h12, h22, radius);
+        PyObject *ab = PyObject_CallFunction(project, "dddddd", A, B, h11, h12, h22, radius);
         if (ab == NULL)
-            return NULL;
+            return -1;
         if (!PyTuple_Check(ab) || PyTuple_GET_SIZE(ab) != 2) {
             Py_DECREF(ab);
             PyErr_SetString(PyExc_TypeError, "project must return (A, B)");
-            return NULL;
+            return -1;
         }
         A = PyFloat_AsDouble(PyTuple_GET_ITEM(ab, 0));
         B = PyFloat_AsDouble(PyTuple_GET_ITEM(ab, 1));
         Py_DECREF(ab);
         if (PyErr_Occurred())
-            return NULL;
+            return -1;
     }
     if (A > 0.0) {
         double b = B + h12 * A / h22;
@@ -963,10 +954,62 @@ static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t n
         B = radius < b ? radius : b;   /* min(b, radius) */
         A = 0.0;
     }
-    double out[T_N] = {A, B, c11, c12, c22, n_pos, n_neg};
+    t[T_A] = A, t[T_B] = B, t[T_C11] = c11, t[T_C12] = c12, t[T_C22] = c22;
+    t[T_NPOS] = n_pos, t[T_NNEG] = n_neg;
+    return 0;
+}
+
+/* Write the state t back into the list theta. */
+static int platt_store(PyObject *theta, const double *t)
+{
     for (Py_ssize_t i = 0; i < T_N; i++)
-        if (set_double(theta, i, out[i]))
+        if (set_double(theta, i, t[i]))
+            return -1;
+    return 0;
+}
+
+/* platt_learn(theta, consts, score, positive, project): platt.py's platt_learn, one step of
+ * theta in place (`platt_step`). */
+static PyObject *platt_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "platt_learn");
+    PyObject *theta = args[0];
+    double c[P_N], t[T_N];
+    double score;
+    int positive;
+    if (check_list(theta, T_N, "theta") || platt_consts(args[1], c) ||
+        list_doubles(theta, T_N, t) || read_pair(args[2], args[3], &score, &positive) ||
+        platt_step(t, c, score, positive, args[4]) || platt_store(theta, t))
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* platt_learn_many(theta, consts, scores, positives, project): platt.py's platt_learn_many,
+ * `platt_step` on each checked pair of the lists in order, theta read once and written once
+ * (left as it was if a step fails). */
+static PyObject *platt_learn_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "platt_learn_many");
+    PyObject *theta = args[0], *scores = args[2], *positives = args[3];
+    double c[P_N], t[T_N];
+    if (check_list(theta, T_N, "theta") || platt_consts(args[1], c) ||
+        list_doubles(theta, T_N, t))
+        return NULL;
+    if (!PyList_CheckExact(scores) || !PyList_CheckExact(positives) ||
+        PyList_GET_SIZE(scores) != PyList_GET_SIZE(positives)) {
+        PyErr_SetString(PyExc_TypeError, "scores and positives must be lists of one length");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(scores); i++) {
+        double score;
+        int positive;
+        if (read_pair(PyList_GET_ITEM(scores, i), PyList_GET_ITEM(positives, i), &score,
+                      &positive) ||
+            platt_step(t, c, score, positive, args[4]))
             return NULL;
+    }
+    if (platt_store(theta, t))
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -1952,6 +1995,7 @@ static PyMethodDef methods[] = {
     METHOD(platt_predict_many, "Online Platt scaling's map of each score of an array."),
     METHOD(platt_predict_pair, "Two Platt maps of the same constants, of each score of an array."),
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
+    METHOD(platt_learn_many, "Updates of online Platt scaling by a list of pairs, in place."),
     METHOD(beta_predict, "Online beta calibration's map of a score."),
     METHOD(beta_learn, "One Online Newton Step of beta calibration."),
     METHOD(pav_update, "Pool Adjacent Violators' blocks re-fitted after one value changed."),

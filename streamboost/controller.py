@@ -780,10 +780,8 @@ class BanditCalibratedClassifier(
             if self._route == "train":
                 for score, target in zip(scores, targets, strict=True):
                     meter.shadow(score, target)
-            else:
-                update = self._calibrator._update  # the model's scores: checked, in [0, 1]
-                for score, target in zip(scores, targets, strict=True):
-                    update(score, target)
+            else:  # the model's scores: checked, in [0, 1]
+                self._calibrator._update_many(scores, targets)
         finally:  # a model that raises: the minibatch still ends, as in `learn_one`
             self._scorer.forget()  # the frame's kept scores are stale once the model learns
             self._in_batch = self.batch_size - 1

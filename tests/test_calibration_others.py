@@ -85,6 +85,24 @@ def test_bad_input_is_refused_before_any_change(name, score, y):
     assert pickle.dumps(cal) == before
 
 
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
+def test_learn_many_is_learn_one_pair_by_pair_bit_for_bit(name):
+    """A minibatch of pairs (`learn_many`, the wrappers' `_update_many`; Platt's in one
+    compiled call) leaves every calibrator's state, every float of it, where `learn_one` pair
+    by pair does."""
+    rng = np.random.default_rng(5)
+    scores = np.concatenate([rng.random(300), [0.0, 1.0, 1e-12, 1 - 1e-12], rng.random(200)])
+    labels = np.concatenate([rng.random(304) < scores[:304], np.ones(200, bool)])  # then one class
+    many, one = make(name), make(name)
+    for start in range(0, len(scores), 64):
+        batch = slice(start, start + 64)
+        many.learn_many(scores[batch].tolist(), labels[batch].tolist())
+        for s, y in zip(scores[batch].tolist(), labels[batch].tolist(), strict=True):
+            one.learn_one(s, y)
+        assert calibrator_state(many) == calibrator_state(one)
+    assert many.n_seen == one.n_seen == len(scores)
+
+
 def test_make_names_each_calibrator_and_refuses_others():
     for name, cls in CALIBRATORS.items():
         assert type(make(name)) is cls

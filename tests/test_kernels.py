@@ -316,6 +316,56 @@ def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
 
 
 @needs_kernels
+@pytest.mark.parametrize("params", PLATT_SETTINGS)
+def test_platt_learn_many_is_platt_learn_pair_by_pair_bit_for_bit(params):
+    """The compiled `platt_learn_many` (a minibatch's pairs in one call, theta read and written
+    once), its twin and `platt_learn` one pair at a time: the same floats after every batch,
+    the ball's projection called back in the same order."""
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.calibration.platt import _project_ball, platt_learn_many
+
+    cal = OnlinePlattCalibrator(**params)
+    consts = cal._consts
+    states = [list(cal._theta) for _ in range(3)]
+    calls = [[], [], []]
+    pairs = calibrator_pairs(seed=3)
+    for start in range(0, len(pairs), 37):  # batches of every remainder, one of one pair
+        batch = pairs[start : start + 37]
+        scores, positives = [s for s, _ in batch], [p for _, p in batch]
+
+        def counted(k):
+            return lambda *args: (calls[k].append(args), _project_ball(*args))[1]
+
+        COMPILED.platt_learn_many(states[0], consts, scores, positives, counted(0))
+        platt_learn_many(states[1], consts, scores, positives, counted(1))
+        for score, positive in batch:
+            COMPILED.platt_learn(states[2], consts, score, positive, counted(2))
+        assert states[0] == states[1] == states[2]  # every float, bit for bit
+    assert calls[0] == calls[1] == calls[2]
+    if params.get("radius") == 1.5:
+        assert calls[0]  # the small ball's projection ran, called back from the batch too
+    COMPILED.platt_learn_many(states[0], consts, [], [], _project_ball)  # no pair: no change
+    assert states[0] == states[2]
+
+
+@needs_kernels
+def test_platt_learn_many_refuses_columns_of_two_lengths_and_leaves_theta():
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.calibration.platt import _project_ball
+
+    cal = OnlinePlattCalibrator()
+    cal.learn_many([0.2, 0.9], [False, True])
+    before = list(cal._theta)
+    for scores, positives in [([0.5, 0.6], [True]), ((0.5,), [True]), ([0.5], (True,))]:
+        with pytest.raises(TypeError, match="scores and positives must be lists of one length"):
+            COMPILED.platt_learn_many(cal._theta, cal._consts, scores, positives, _project_ball)
+    with pytest.raises(TypeError):  # a pair that is not a number: nothing is written
+        COMPILED.platt_learn_many(cal._theta, cal._consts, [0.5, "x"], [True, True],
+                                  _project_ball)
+    assert cal._theta == before
+
+
+@needs_kernels
 def test_platt_kernels_refuse_a_malformed_state():
     from streamboost.calibration import OnlinePlattCalibrator
     from streamboost.calibration.platt import _project_ball
@@ -349,6 +399,7 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         sys.modules["streamboost._kernels"] = types.ModuleType("streamboost._kernels")
         from streamboost.calibration import platt
         assert platt._LEARN is platt.platt_learn and platt._PREDICT is platt.platt_predict
+        assert platt._LEARN_MANY is platt.platt_learn_many
         assert platt._PREDICT_MANY is platt.platt_predict_many
         assert platt._PREDICT_PAIR is platt.platt_predict_pair
         from streamboost import reward
@@ -601,7 +652,8 @@ def python_calibrators():
     from streamboost.calibration import base, beta, ewa, histogram, isotonic, platt
 
     with (
-        mock.patch.multiple(platt, _LEARN=platt.platt_learn, _PREDICT=platt.platt_predict,
+        mock.patch.multiple(platt, _LEARN=platt.platt_learn,
+                            _LEARN_MANY=platt.platt_learn_many, _PREDICT=platt.platt_predict,
                             _PREDICT_MANY=platt.platt_predict_many,
                             _PREDICT_PAIR=platt.platt_predict_pair),
         mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict),

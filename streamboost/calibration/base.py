@@ -118,14 +118,22 @@ class Calibrator(Checkpointable, base.Base):
         self._learn(score, positive)
         self._n_seen += 1
 
+    def _update_many(self, scores: list[float], positives: list[bool]) -> None:
+        # `_update` of each checked pair in order (a wrapper's minibatch); a calibrator with a
+        # compiled update loops in C, to the same floats
+        for score, positive in zip(scores, positives, strict=True):
+            self._update(score, positive)
+
     def learn_many(self, scores, ys) -> None:
         """Learn pairs in order; all are validated before the first update."""
         scores, ys = list(scores), list(ys)
         if len(scores) != len(ys):
             raise ValueError(f"scores and ys differ in length: {len(scores)} != {len(ys)}")
-        pairs = [(check_score(s), check_label(y)) for s, y in zip(scores, ys, strict=True)]
-        for s, positive in pairs:
-            self._update(s, positive)
+        checked, positives = [], []
+        for s, y in zip(scores, ys, strict=True):  # pair by pair: the first bad one is named
+            checked.append(check_score(s))
+            positives.append(check_label(y))
+        self._update_many(checked, positives)
 
     def fit(self, scores, ys) -> None:
         """Forget what was learned, then fit the pairs (`scores`, `ys`) as one batch (the

@@ -344,6 +344,10 @@ class OnlinePlattCalibrator(Calibrator):
         _LEARN(self._theta, self._consts, score, positive, _project_ball)
         self._n_seen += 1
 
+    def _update_many(self, scores: list[float], positives: list[bool]) -> None:
+        _LEARN_MANY(self._theta, self._consts, scores, positives, _project_ball)
+        self._n_seen += len(scores)
+
 
 # Indices of OnlinePlattCalibrator._theta and ._consts.
 _A_, _B_, _C11, _C12, _C22, _NPOS, _NNEG = range(7)
@@ -427,9 +431,18 @@ def platt_learn(theta: list, consts: tuple, score: float, positive: bool, projec
     theta[:] = A, B, c11, c12, c22, n_pos, n_neg
 
 
+def platt_learn_many(theta: list, consts: tuple, scores: list, positives: list,
+                     project) -> None:
+    """`platt_learn` by each checked (score, label) of two lists in order: the twin of the
+    compiled `platt_learn_many`, which reads and writes `theta` once."""
+    for score, positive in zip(scores, positives, strict=True):
+        platt_learn(theta, consts, score, positive, project)
+
+
 # The twins also serve a compiled module built before these kernels (an editable install not
 # rebuilt since): the same results, slower.
 _LEARN = getattr(kernels.compiled, "platt_learn", platt_learn)
+_LEARN_MANY = getattr(kernels.compiled, "platt_learn_many", platt_learn_many)
 _PREDICT = getattr(kernels.compiled, "platt_predict", platt_predict)
 _PREDICT_MANY = getattr(kernels.compiled, "platt_predict_many", platt_predict_many)
 _PREDICT_PAIR = getattr(kernels.compiled, "platt_predict_pair", platt_predict_pair)
