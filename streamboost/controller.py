@@ -778,8 +778,7 @@ class BanditCalibratedClassifier(
                 else:
                     scored.learn(y, held)
             if self._route == "train":
-                for score, target in zip(scores, targets, strict=True):
-                    meter.shadow(score, target)
+                meter.shadow_many(scores, targets)
             else:  # the model's scores: checked, in [0, 1]
                 self._calibrator._update_many(scores, targets)
         finally:  # a model that raises: the minibatch still ends, as in `learn_one`

@@ -508,6 +508,11 @@ class PairedReward(InlineState):
         if self._shadow is not None:
             self._shadow.learn_one(score, positive)
 
+    def shadow_many(self, scores: list[float], positives: list[bool]) -> None:
+        """`shadow` of a minibatch's checked scores and classes, in order."""
+        if self._shadow is not None:
+            self._shadow._update_many(scores, positives)
+
     def end(self, reward_range: tuple[float, float] | None,
             held_scores: list[float] | None = None) -> tuple | None:
         """Close the minibatch: the scored round as (arm, arms, names, improvements, rewards),
