@@ -1097,20 +1097,11 @@ static void beta_project(double *theta, const double *h)
     theta[0] = best[0], theta[1] = best[1], theta[2] = best[2];
 }
 
-/* beta_learn(theta, curvature, consts, score, positive): beta.py's beta_learn, one Online
- * Newton Step: the new theta, the curvature list updated in place. */
-static PyObject *beta_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* One Online Newton Step of (a, b, c) = t and the curvature cc by a checked (score, label),
+ * in place: beta.py's beta_learn. */
+static void beta_step(double *t, double *cc, const double *c, double score, int positive)
 {
-    EXPECT_ARGS(5, "beta_learn");
-    PyObject *curvature = args[1];
-    double t[3], c[B_N], cc[6], u, v;
-    double score;
-    int positive;
-    if (tuple_doubles(args[0], 3, t, "theta") || check_list(curvature, 6, "curvature") ||
-        tuple_doubles(args[2], B_N, c, "consts") || list_doubles(curvature, 6, cc) ||
-        read_pair(args[3], args[4], &score, &positive))
-        return NULL;
-
+    double u, v;
     beta_features(score, c[B_EPS], &u, &v);
     double r = beta_expit(t[0] * u + t[1] * v + t[2]) - (positive ? 1.0 : 0.0);
     double g[3] = {r * u, r * v, r};
@@ -1127,10 +1118,60 @@ static PyObject *beta_learn(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (norm > radius)
         for (int i = 0; i < 3; i++)
             theta[i] = theta[i] * radius / norm;
+    t[0] = theta[0], t[1] = theta[1], t[2] = theta[2];
+}
+
+/* The curvature back into its list, and the new theta as a tuple. */
+static PyObject *beta_store(PyObject *curvature, const double *cc, const double *t)
+{
     for (Py_ssize_t i = 0; i < 6; i++)
         if (set_double(curvature, i, cc[i]))
             return NULL;
-    return Py_BuildValue("(ddd)", theta[0], theta[1], theta[2]);
+    return Py_BuildValue("(ddd)", t[0], t[1], t[2]);
+}
+
+/* beta_learn(theta, curvature, consts, score, positive): beta.py's beta_learn, one Online
+ * Newton Step (`beta_step`): the new theta, the curvature list updated in place. */
+static PyObject *beta_learn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "beta_learn");
+    PyObject *curvature = args[1];
+    double t[3], c[B_N], cc[6];
+    double score;
+    int positive;
+    if (tuple_doubles(args[0], 3, t, "theta") || check_list(curvature, 6, "curvature") ||
+        tuple_doubles(args[2], B_N, c, "consts") || list_doubles(curvature, 6, cc) ||
+        read_pair(args[3], args[4], &score, &positive))
+        return NULL;
+    beta_step(t, cc, c, score, positive);
+    return beta_store(curvature, cc, t);
+}
+
+/* beta_learn_many(theta, curvature, consts, scores, positives): beta.py's beta_learn_many,
+ * `beta_step` by each checked pair of the lists in order: the new theta, the curvature list
+ * updated in place once (left as it was if a pair cannot be read). */
+static PyObject *beta_learn_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "beta_learn_many");
+    PyObject *curvature = args[1], *scores = args[3], *positives = args[4];
+    double t[3], c[B_N], cc[6];
+    if (tuple_doubles(args[0], 3, t, "theta") || check_list(curvature, 6, "curvature") ||
+        tuple_doubles(args[2], B_N, c, "consts") || list_doubles(curvature, 6, cc))
+        return NULL;
+    if (!PyList_CheckExact(scores) || !PyList_CheckExact(positives) ||
+        PyList_GET_SIZE(scores) != PyList_GET_SIZE(positives)) {
+        PyErr_SetString(PyExc_TypeError, "scores and positives must be lists of one length");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(scores); i++) {
+        double score;
+        int positive;
+        if (read_pair(PyList_GET_ITEM(scores, i), PyList_GET_ITEM(positives, i), &score,
+                      &positive))
+            return NULL;
+        beta_step(t, cc, c, score, positive);
+    }
+    return beta_store(curvature, cc, t);
 }
 
 /* ---------------------------------------------------------------- pool adjacent violators */
@@ -1998,6 +2039,7 @@ static PyMethodDef methods[] = {
     METHOD(platt_learn_many, "Updates of online Platt scaling by a list of pairs, in place."),
     METHOD(beta_predict, "Online beta calibration's map of a score."),
     METHOD(beta_learn, "One Online Newton Step of beta calibration."),
+    METHOD(beta_learn_many, "Online beta calibration by a list of pairs."),
     METHOD(pav_update, "Pool Adjacent Violators' blocks re-fitted after one value changed."),
     METHOD(histogram_pool, "Histogram binning's rates and their pooled blocks, from scratch."),
     METHOD(histogram_predict, "Histogram binning's pooled rate of a score's bin."),

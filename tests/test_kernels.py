@@ -349,6 +349,37 @@ def test_platt_learn_many_is_platt_learn_pair_by_pair_bit_for_bit(params):
 
 
 @needs_kernels
+@pytest.mark.parametrize("params", [{}, {"forgetting": 0.99, "gamma": 0.5, "eps": 1e-6},
+                                    {"radius": 1.5}])
+def test_beta_learn_many_is_beta_learn_pair_by_pair_bit_for_bit(params):
+    """As Platt's: the compiled `beta_learn_many`, its twin and `beta_learn` pair by pair give
+    the same (a, b, c) and curvature after every batch; a pair that cannot be read leaves the
+    curvature as it was."""
+    from streamboost.calibration import OnlineBetaCalibrator
+    from streamboost.calibration.beta import beta_learn_many
+
+    cal = OnlineBetaCalibrator(**params)
+    consts = cal._consts
+    thetas, curvatures = [cal._theta] * 3, [list(cal._c) for _ in range(3)]
+    pairs = calibrator_pairs(seed=4)
+    for start in range(0, len(pairs), 37):
+        batch = pairs[start : start + 37]
+        scores, positives = [s for s, _ in batch], [p for _, p in batch]
+        thetas[0] = COMPILED.beta_learn_many(thetas[0], curvatures[0], consts, scores, positives)
+        thetas[1] = beta_learn_many(thetas[1], curvatures[1], consts, scores, positives)
+        for score, positive in batch:
+            thetas[2] = COMPILED.beta_learn(thetas[2], curvatures[2], consts, score, positive)
+        assert thetas[0] == thetas[1] == thetas[2]
+        assert curvatures[0] == curvatures[1] == curvatures[2]
+    before = list(curvatures[0])
+    with pytest.raises(TypeError):
+        COMPILED.beta_learn_many(thetas[0], curvatures[0], consts, [0.5, "x"], [True, True])
+    with pytest.raises(TypeError, match="scores and positives must be lists of one length"):
+        COMPILED.beta_learn_many(thetas[0], curvatures[0], consts, [0.5], [True, False])
+    assert curvatures[0] == before
+
+
+@needs_kernels
 def test_platt_learn_many_refuses_columns_of_two_lengths_and_leaves_theta():
     from streamboost.calibration import OnlinePlattCalibrator
     from streamboost.calibration.platt import _project_ball
@@ -413,6 +444,7 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         assert base._COPY is copy_attributes
         from streamboost.calibration import base as pav, beta, ewa, histogram, isotonic
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
+        assert beta._LEARN_MANY is beta.beta_learn_many
         assert pav._UPDATE is pav.pav_update and histogram._POOL is histogram.histogram_pool
         assert pav._SHARE is pav.share_attributes
         assert histogram._PREDICT is histogram.histogram_predict
@@ -656,7 +688,8 @@ def python_calibrators():
                             _LEARN_MANY=platt.platt_learn_many, _PREDICT=platt.platt_predict,
                             _PREDICT_MANY=platt.platt_predict_many,
                             _PREDICT_PAIR=platt.platt_predict_pair),
-        mock.patch.multiple(beta, _LEARN=beta.beta_learn, _PREDICT=beta.beta_predict),
+        mock.patch.multiple(beta, _LEARN=beta.beta_learn, _LEARN_MANY=beta.beta_learn_many,
+                            _PREDICT=beta.beta_predict),
         mock.patch.multiple(base, _UPDATE=base.pav_update, _SHARE=base.share_attributes),
         mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
                             _PREDICT=histogram.histogram_predict,

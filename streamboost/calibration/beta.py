@@ -198,6 +198,10 @@ class OnlineBetaCalibrator(Calibrator):
         self._theta = _LEARN(self._theta, self._c, self._consts, score, positive)
         self._n_seen += 1
 
+    def _update_many(self, scores: list[float], positives: list[bool]) -> None:
+        self._theta = _LEARN_MANY(self._theta, self._c, self._consts, scores, positives)
+        self._n_seen += len(scores)
+
 
 # Indices of OnlineBetaCalibrator._consts.
 _EPS, _LAM, _H0, _STEP, _RADIUS = range(5)
@@ -250,9 +254,19 @@ def beta_learn(theta: tuple, curvature: list, consts: tuple, score: float, posit
     return theta
 
 
+def beta_learn_many(theta: tuple, curvature: list, consts: tuple, scores: list,
+                    positives: list) -> tuple:
+    """`beta_learn` by each checked (score, label) of two lists in order: the last theta;
+    the twin of the compiled `beta_learn_many`, which writes `curvature` once."""
+    for score, positive in zip(scores, positives, strict=True):
+        theta = beta_learn(theta, curvature, consts, score, positive)
+    return theta
+
+
 # The twins also serve a compiled module built before these kernels (an editable install not
 # rebuilt since): the same results, slower.
 _LEARN = getattr(kernels.compiled, "beta_learn", beta_learn)
+_LEARN_MANY = getattr(kernels.compiled, "beta_learn_many", beta_learn_many)
 _PREDICT = getattr(kernels.compiled, "beta_predict", beta_predict)
 
 
