@@ -621,8 +621,8 @@ class BanditCalibratedClassifier(
     def _abandon(self) -> int:
         """Drop the rounds being measured and the examples waiting on them (after the model
         raised); how many examples were dropped."""
-        lost = sum(len(x) if kwargs is None else 1  # a frame that waited, or one example
-                   for x, _, kwargs in self._held + self._waiting)
+        lost = sum(len(entry.X) if type(entry) is _Frame else 1  # a frame, or one example
+                   for entry in self._held + self._waiting)
         lost += len(self._held_out)
         self._held, self._waiting, self._held_out, self._seen = [], [], [], self._columns()
         self._meter.drop()
@@ -636,8 +636,8 @@ class BanditCalibratedClassifier(
         try:
             while examples:
                 x, label, kwargs = examples[0]
-                if kwargs is None:  # a frame that waited (`_learn_minibatch`)
-                    model.learn_many(x, label)
+                if type(examples[0]) is _Frame:  # a frame that waited (`_learn_minibatch`)
+                    model.learn_many(x, label, **kwargs)
                 else:
                     model.learn_one(x, label, **kwargs)
                 del examples[0]
@@ -708,35 +708,44 @@ class BanditCalibratedClassifier(
         `X` holds whole is learned by minibatch (`_learn_minibatch`); the rows before the first
         boundary and after the last are `learn_one`'s, as every row is with keywords."""
         labels, positive = self._labels.check_many(y, len(X))
+        weighted = self._minibatch and kwargs.keys() == {"w"}
         if kwargs:
             self._check_kwargs(kwargs, rows=len(X))
-        if not self._minibatch or kwargs:
+            if weighted:  # the whole minibatches go to the model's learn_many
+                self._check_kwargs(kwargs, "learn_many", len(X))
+        if not self._minibatch or (kwargs and not weighted):
             for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
                                           strict=True):
                 self.learn_one(x, label, **keywords)
             return
         size, n = self.batch_size, len(X)
+        weights = [row["w"] for row in row_keywords(kwargs, n)] if weighted else None
         if n == size and self._in_batch == 0:
-            self._learn_minibatch(X, labels, positive)  # scoring it checks it, changing nothing
+            # scoring it checks it, changing nothing
+            self._learn_minibatch(X, labels, positive, weights)
             return
         self._check_frame(X)
         start = min(n, (size - self._in_batch) % size)  # the first minibatch boundary in X
         whole = start + (n - start) // size * size
         # the rows around the whole minibatches, one by one (a missing cell: an absent key)
         rows = records(X) if start or whole < n else []
-        for x, label in zip(rows[:start], labels[:start], strict=True):
-            self.learn_one(x, label)
+        keywords = row_keywords(kwargs, n)
+        for i in range(start):
+            self.learn_one(rows[i], labels[i], **keywords[i])
         for at in range(start, whole, size):
-            self._learn_minibatch(X.iloc[at : at + size], labels[at : at + size], positive)
-        for x, label in zip(rows[whole:], labels[whole:], strict=True):
-            self.learn_one(x, label)
+            self._learn_minibatch(X.iloc[at : at + size], labels[at : at + size], positive,
+                                  weights and weights[at : at + size])
+        for i in range(whole, n):
+            self.learn_one(rows[i], labels[i], **keywords[i])
 
-    def _learn_minibatch(self, X: pd.DataFrame, labels: list, positive: dict) -> None:
+    def _learn_minibatch(self, X: pd.DataFrame, labels: list, positive: dict,
+                         weights: list[float] | None = None) -> None:
         """A whole checked minibatch, by minibatch: the model scores every row as the minibatch
         begins (the prequential scores the calibrator learns and the reward records), then the
         arm routes them: the calibrator learns the scores in order, the model the frame with
-        its own `learn_many`. Rollback "holdout" holds the first rows out and routes them
-        last, one by one; "defer" has them wait as `learn_one` does."""
+        its own `learn_many` (and the rows' sample `weights`, if any). Rollback "holdout" holds
+        the first rows out and routes them last, one by one; "defer" has them wait as
+        `learn_one` does."""
         import pandas as pd
 
         scored = self._score_frame(X)
@@ -765,18 +774,21 @@ class BanditCalibratedClassifier(
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored
                 held = len(meter.sample)
                 self._held_out.extend(
-                    (x, label, target, {})
-                    for x, label, target in zip(rows[:held], labels[:held], targets[:held],
-                                                strict=True))
+                    (x, label, target, {} if weights is None else {"w": weights[i]})
+                    for i, (x, label, target) in enumerate(zip(rows[:held], labels[:held],
+                                                               targets[:held], strict=True)))
         scores, targets, labels = scores[held:], targets[held:], labels[held:]
         try:
             if self._route != "calibrate":  # the model first, as `_route_one`
                 y = targets if self._bools else labels
+                # the rows' weights on the rows learned, a Series on their index (River aligns)
+                kwargs = {} if weights is None else {
+                    "w": pd.Series(weights[held:], index=X.index[held:], dtype=float)}
                 if meter.holding:  # rollback "defer" (nothing held out): the frame waits, a copy
                     # (the caller may refill its frame meanwhile, as `learn_one` keeps a copy)
-                    self._waiting.append((X.copy(), pd.Series(y, index=X.index), None))
+                    self._waiting.append(_Frame(X.copy(), pd.Series(y, index=X.index), kwargs))
                 else:
-                    scored.learn(y, held)
+                    scored.learn(y, held, **kwargs)
             if self._route == "train":
                 meter.shadow_many(scores, targets)
             else:  # the model's scores: checked, in [0, 1]
@@ -785,6 +797,15 @@ class BanditCalibratedClassifier(
             self._scorer.forget()  # the frame's kept scores are stale once the model learns
             self._in_batch = self.batch_size - 1
             self._next_example()
+
+
+class _Frame(typing.NamedTuple):
+    """A minibatch's frame waiting for the model (rollback "defer"), with its labels and the
+    keyword arguments of its `learn_many` (the rows' weights)."""
+
+    X: pd.DataFrame
+    y: pd.Series
+    kwargs: dict
 
 
 _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement",

@@ -671,29 +671,34 @@ def test_learn_many_never_loses_or_repeats_an_example(rollback, width):
     assert len(spy.sizes) == whole > 0
 
 
-def test_a_waiting_frame_is_a_copy_and_survives_a_checkpoint():
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_waiting_frame_is_a_copy_and_survives_a_checkpoint(weighted):
     """Rollback "defer" by minibatch: a frame that waits is learned as it was passed, even if
-    the caller refills it meanwhile, and a pickled controller holding it goes on exactly as
-    the one that was not pickled."""
+    the caller refills it meanwhile, with its rows' weights, and a pickled controller holding
+    it goes on exactly as the one that was not pickled."""
     data, size = phishing(320), 16
     params = {"policy": MeasuredRandom(n_arms=3, seed=12), "batch_size": size, "warmup": 1,
               "rollback": "defer"}
-    refilled, kept = (BanditCalibratedClassifier(model=booster(), **params) for _ in range(2))
+    refilled, kept, plain = (BanditCalibratedClassifier(model=booster(), **params)
+                             for _ in range(3))
+    weights = {"w": [0.5 + i % 3 for i in range(size)]} if weighted else {}
     buffer = frame(data[:size])[0]
     for start in range(0, 160, size):
         X, y = frame(data[start : start + size])
         buffer.iloc[:, :] = X.to_numpy()  # one frame object, refilled for every minibatch
-        refilled.learn_many(buffer, y)
-        kept.learn_many(X, y)
+        refilled.learn_many(buffer, y, **weights)
+        kept.learn_many(X, y, **weights)
+        plain.learn_many(X, y)
     assert kept._waiting or kept._held  # a frame waits
     resumed = pickle.loads(pickle.dumps(kept))
     for start in range(160, len(data), size):
-        for model in (refilled, kept, resumed):
+        for model in (refilled, kept, resumed, plain):
             model.learn_many(*frame(data[start : start + size]))
     X = frame(data[:40])[0]
     for model in (refilled, resumed):
         assert model.predict_proba_many(X).equals(kept.predict_proba_many(X))
         assert list(model.trace) == list(kept.trace)
+    assert plain.predict_proba_many(X).equals(kept.predict_proba_many(X)) is not weighted
 
 
 @pytest.mark.parametrize("make", [booster, linear_model.LogisticRegression])

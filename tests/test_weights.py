@@ -43,15 +43,9 @@ def after(model) -> list:
 
 ROW_BY_ROW = {
     "wrapper of a tree": lambda: CalibratedClassifier(tree.HoeffdingTreeClassifier(grace_period=5)),
-    "controller": lambda: BanditCalibratedClassifier(
-        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
-        seed=2),
-    "deferring controller": lambda: BanditCalibratedClassifier(
-        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
-        rollback="defer", seed=2),
-    "holding-out controller": lambda: BanditCalibratedClassifier(
-        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
-        rollback="holdout", reward_examples=3, seed=2),
+    "controller of a tree": lambda: BanditCalibratedClassifier(
+        model=tree.HoeffdingTreeClassifier(grace_period=5), policy="discounted-ucb",
+        batch_size=7, warmup=1, seed=2),
     "booster of River members": lambda: OzaBoostClassifier(
         linear_model.LogisticRegression(), n_models=3, engine="reference", seed=1),
 }
@@ -70,6 +64,53 @@ def test_a_weight_per_row_is_each_rows_learn_one_weight(name, weights):
     uniform = warmed(ROW_BY_ROW[name])
     uniform.learn_many(X, Y, w=2.0)
     assert after(uniform) != after(warmed(ROW_BY_ROW[name]))  # the weights reach the model
+
+
+MINIBATCH_CONTROLLERS = {
+    rollback: lambda rollback=rollback: BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=7, warmup=1,
+        rollback=rollback, reward_examples=3 if rollback == "holdout" else None, seed=2)
+    for rollback in ("copy", "defer", "holdout")
+}
+
+
+@pytest.mark.parametrize("rollback", MINIBATCH_CONTROLLERS)
+@pytest.mark.parametrize("weights", [WEIGHTS, np.array(WEIGHTS), pd.Series(WEIGHTS)])
+def test_a_controllers_weighted_frame_is_learned_by_minibatch_with_each_rows_weight(
+    rollback, weights, monkeypatch
+):
+    """A controller whose model learns by minibatch learns a weighted frame's whole
+    minibatches with the model's `learn_many` and their rows' weights, in row order (the
+    Series' index 0..29 is not the frame's 100..129), the rows around them one by one with
+    their own: as the same stream cut at the minibatches' boundaries."""
+    seen = []
+    learn_many = linear_model.LogisticRegression.learn_many
+    monkeypatch.setattr(linear_model.LogisticRegression, "learn_many",
+                        lambda self, X, y, w=1.0: (seen.append(np.asarray(w).tolist()),
+                                                   learn_many(self, X, y, w))[1])
+    make = MINIBATCH_CONTROLLERS[rollback]
+    by_frame, by_parts = warmed(make), warmed(make)
+    by_frame.learn_many(X, Y, w=weights)
+    by_frame.flush()  # "defer": the last minibatch's frame waits until now
+    whole = seen[:]
+    start = (7 - by_parts._in_batch) % 7  # the first boundary in X
+    for i in range(start):
+        by_parts.learn_one(X.iloc[i].to_dict(), Y.iloc[i], w=WEIGHTS[i])
+    for at in range(start, start + 21, 7):
+        by_parts.learn_many(X.iloc[at : at + 7], Y.iloc[at : at + 7], w=WEIGHTS[at : at + 7])
+    for i in range(start + 21, len(X)):
+        by_parts.learn_one(X.iloc[i].to_dict(), Y.iloc[i], w=WEIGHTS[i])
+    by_parts.flush()
+    assert list(by_frame.trace) == list(by_parts.trace)
+    assert after(by_frame) == after(by_parts)
+    # each whole minibatch by minibatch: all its rows and their weights (but those held out)
+    held = 3 if rollback == "holdout" else 0
+    trained = [k for k in range(3) if by_parts.trace[9 + k]["arm"] != "calibrate"]
+    assert trained and whole[: len(trained)] == [
+        WEIGHTS[start + 7 * k + held : start + 7 * k + 7] for k in trained]
+    uniform = warmed(make)
+    uniform.learn_many(X, Y, w=2.0)
+    assert after(uniform) != after(warmed(make))  # the weights reach the model
 
 
 def test_a_weight_per_row_reaches_a_minibatch_models_learn_many_in_row_order():
