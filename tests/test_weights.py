@@ -41,8 +41,17 @@ def after(model) -> list:
     return out
 
 
+class WeightedOneByOne(linear_model.LogisticRegression):
+    """A minibatch model whose `learn_many` takes no weight (its `learn_one` does)."""
+
+    def learn_many(self, X, y):
+        super().learn_many(X, y)
+
+
 ROW_BY_ROW = {
     "wrapper of a tree": lambda: CalibratedClassifier(tree.HoeffdingTreeClassifier(grace_period=5)),
+    "controller of a model whose learn_many takes no weight": lambda: BanditCalibratedClassifier(
+        model=WeightedOneByOne(), policy="discounted-ucb", batch_size=7, warmup=1, seed=2),
     "controller of a tree": lambda: BanditCalibratedClassifier(
         model=tree.HoeffdingTreeClassifier(grace_period=5), policy="discounted-ucb",
         batch_size=7, warmup=1, seed=2),
