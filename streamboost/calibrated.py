@@ -325,7 +325,8 @@ class CalibratedClassifier(
             scored.learn(targets if self._bools else labels, **kwargs)
         finally:
             self._scorer.forget()
-        self._calibrator.learn_many(scored.scores.tolist(), targets)
+        # the model's scores, checked in [0, 1] (`frame_scores`), and bools
+        self._calibrator._update_many(scored.scores.tolist(), targets)
         if self._recent is not None:
             self._recent.extend(zip(records(X), targets, strict=True))
 
