@@ -500,8 +500,11 @@ class PairedReward(InlineState):
         # this minibatch's copy, or else (it does not train) the one of the round's action
         copy = self._model_start if self._model_start is not None else r.model_before
         if copy is not None:
-            positions = [p for p in range(len(table)) if p in self.sample]
-            copy.lend(r.rows, table[positions])
+            sample = self.sample
+            if type(sample) is range and sample.start == 0 and sample.step == 1:
+                copy.lend(r.rows, table[: sample.stop])  # the usual sample: a prefix, or all
+            else:
+                copy.lend(r.rows, table[[p for p in range(len(table)) if p in sample]])
 
     def shadow(self, score: float, positive: bool) -> None:
         """What the calibrator would have learned, on a measured `"train"` minibatch."""

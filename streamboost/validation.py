@@ -300,7 +300,7 @@ def lazy_records(X: pd.DataFrame) -> typing.Sequence[dict]:
     values = X.to_numpy()
     if values.dtype != float:
         return records(X)
-    return LazyRecords(X.columns.tolist(), values.copy())
+    return LazyRecords(X.columns, values.copy())
 
 
 class LazyRecords(collections.abc.Sequence):
@@ -308,11 +308,13 @@ class LazyRecords(collections.abc.Sequence):
     (a slice is converted on its own). The controller records a measured minibatch's rows for
     its reward, which mostly scores the booster's matrix of them instead (`PairedReward.lend`)
     and never reads the dicts; it owns `values`, a copy, since the caller may refill its frame.
+    `keys`: the columns, a list or a pandas Index (immutable; listed when read, which can cost
+    more than the rest for pandas' string columns).
     """
 
     __slots__ = ("_keys", "_rows", "_values")
 
-    def __init__(self, keys: list, values: np.ndarray):
+    def __init__(self, keys: typing.Sequence, values: np.ndarray):
         self._keys = keys
         self._values = values
         self._rows: list[dict] | None = None
@@ -330,7 +332,8 @@ class LazyRecords(collections.abc.Sequence):
 
     def _list(self) -> list[dict]:
         if self._rows is None:
-            self._rows = _dicts(self._keys, self._values)
+            keys = self._keys
+            self._rows = _dicts(keys if type(keys) is list else keys.tolist(), self._values)
         return self._rows
 
 
