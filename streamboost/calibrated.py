@@ -117,7 +117,7 @@ class FramePredictions:
         scorer = self._scorer
         scored = scorer.kept_frame(X, values)
         if scored is None:
-            scored = ScoredFrame(self._wrapped_model, X, self._score_key)
+            scored = ScoredFrame(self._wrapped_model, X, self._score_key, values)
             scorer.keep_frame(X, values, scored)
         return scored
 

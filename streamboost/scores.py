@@ -323,7 +323,8 @@ class ScoredFrame:
     scores the matrix of the frame (`ArrayMembers.frame`, which checks every cell) and learns
     that matrix: the frame is checked and converted once, not twice. Any other minibatch model
     scores with `frame_scores` and learns with its `learn_many`; the caller checks the frame.
-    `table` is the booster's matrix (`ArrayMembers.frame`: its known columns), else None.
+    `table` is the booster's matrix (`ArrayMembers.frame`: its known columns), else None;
+    `values`, the frame's `validation.matrix` if the caller checked it already.
 
     Examples
     --------
@@ -345,11 +346,12 @@ class ScoredFrame:
     __slots__ = ("frame", "model", "scores", "table")
 
     def __init__(self, model: base.MiniBatchClassifier, X: pd.DataFrame,
-                 pos_label: typing.Hashable):
+                 pos_label: typing.Hashable, values: np.ndarray | None = None):
         self.model, self.frame = model, X
         held = model._members if booster(model) is not None else None
         if held is not None and held.minibatch:
-            self.table = held.frame(X)  # a bad cell raises, before any change
+            # a bad cell raises, before any change (`values`: X's checked `matrix`, if made)
+            self.table = held.frame(X, values)
             self.scores = model._score_table(self.table)
         else:
             self.table = None

@@ -113,11 +113,13 @@ class ArrayMembers(InlineState, abc.ABC):
             row[: len(v)] = v
         return out
 
-    def frame(self, X) -> np.ndarray:
+    def frame(self, X, values: np.ndarray | None = None) -> np.ndarray:
         """The frame `X` as a float matrix over the known columns (new columns appended after
-        the whole frame is checked, `validation.matrix`), a missing cell as 0 like an absent
-        key, preceded by a column of `lead` unless it is None."""
-        values = matrix(X)
+        the whole frame is checked, `validation.matrix`; `values`: that matrix of `X`, if the
+        caller has checked it already), a missing cell as 0 like an absent key, preceded by a
+        column of `lead` unless it is None."""
+        if values is None:
+            values = matrix(X)
         lead = self.lead
         offset = lead is not None
         positions = self._positions(X.columns)

@@ -220,8 +220,9 @@ class WeakMembers(ArrayMembers):
     # key, whose candidate neither votes nor learns (where `ArrayMembers` puts 0, a weight's
     # neutral value, a weak learner would find a fresh candidate).
 
-    def frame(self, X) -> np.ndarray:
-        values = matrix(X)  # checked before any column is added
+    def frame(self, X, values: np.ndarray | None = None) -> np.ndarray:
+        if values is None:
+            values = matrix(X)  # checked before any column is added
         positions = self._positions(X.columns)
         out = np.full((len(values), len(self._keys)), np.nan)
         out[:, positions] = values
