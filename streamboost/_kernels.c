@@ -821,6 +821,24 @@ static int read_pair(PyObject *score, PyObject *label, double *s, int *positive)
     return *positive < 0 ? -1 : 0;
 }
 
+/* Two lists of one length: the scores and classes of a minibatch's checked pairs. */
+static int check_pairs(PyObject *scores, PyObject *positives)
+{
+    if (!PyList_CheckExact(scores) || !PyList_CheckExact(positives) ||
+        PyList_GET_SIZE(scores) != PyList_GET_SIZE(positives)) {
+        PyErr_SetString(PyExc_TypeError, "scores and positives must be lists of one length");
+        return -1;
+    }
+    return 0;
+}
+
+/* The i-th pair of those lists (`read_pair`). */
+static int pair_at(PyObject *scores, PyObject *positives, Py_ssize_t i, double *s,
+                   int *positive)
+{
+    return read_pair(PyList_GET_ITEM(scores, i), PyList_GET_ITEM(positives, i), s, positive);
+}
+
 /* The constants tuple of an OnlinePlattCalibrator (its `_consts`) as doubles. */
 static int platt_consts(PyObject *consts, double *c)
 {
@@ -993,18 +1011,12 @@ static PyObject *platt_learn_many(PyObject *self, PyObject *const *args, Py_ssiz
     PyObject *theta = args[0], *scores = args[2], *positives = args[3];
     double c[P_N], t[T_N];
     if (check_list(theta, T_N, "theta") || platt_consts(args[1], c) ||
-        list_doubles(theta, T_N, t))
+        list_doubles(theta, T_N, t) || check_pairs(scores, positives))
         return NULL;
-    if (!PyList_CheckExact(scores) || !PyList_CheckExact(positives) ||
-        PyList_GET_SIZE(scores) != PyList_GET_SIZE(positives)) {
-        PyErr_SetString(PyExc_TypeError, "scores and positives must be lists of one length");
-        return NULL;
-    }
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(scores); i++) {
         double score;
         int positive;
-        if (read_pair(PyList_GET_ITEM(scores, i), PyList_GET_ITEM(positives, i), &score,
-                      &positive) ||
+        if (pair_at(scores, positives, i, &score, &positive) ||
             platt_step(t, c, score, positive, args[4]))
             return NULL;
     }
@@ -1156,18 +1168,13 @@ static PyObject *beta_learn_many(PyObject *self, PyObject *const *args, Py_ssize
     PyObject *curvature = args[1], *scores = args[3], *positives = args[4];
     double t[3], c[B_N], cc[6];
     if (tuple_doubles(args[0], 3, t, "theta") || check_list(curvature, 6, "curvature") ||
-        tuple_doubles(args[2], B_N, c, "consts") || list_doubles(curvature, 6, cc))
+        tuple_doubles(args[2], B_N, c, "consts") || list_doubles(curvature, 6, cc) ||
+        check_pairs(scores, positives))
         return NULL;
-    if (!PyList_CheckExact(scores) || !PyList_CheckExact(positives) ||
-        PyList_GET_SIZE(scores) != PyList_GET_SIZE(positives)) {
-        PyErr_SetString(PyExc_TypeError, "scores and positives must be lists of one length");
-        return NULL;
-    }
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(scores); i++) {
         double score;
         int positive;
-        if (read_pair(PyList_GET_ITEM(scores, i), PyList_GET_ITEM(positives, i), &score,
-                      &positive))
+        if (pair_at(scores, positives, i, &score, &positive))
             return NULL;
         beta_step(t, cc, c, score, positive);
     }
