@@ -103,17 +103,18 @@ def run(model, rows, counter: InstructionCounter | None) -> tuple[float, float, 
 
 
 def run_many(model, frames) -> tuple[float, float, float]:
-    """`run` by frames: examples per second and the Brier score (no instruction count; the
-    metric learns the kept probabilities after the clock stops, so only the models are timed:
-    by frames the ratios are the models' own, one at a time they include the metric's cost)."""
+    """`run` by frames (`(X, y, keyword arguments of learn_many)`): examples per second and the
+    Brier score (no instruction count; the metric learns the kept probabilities after the
+    clock stops, so only the models are timed: by frames the ratios are the models' own, one
+    at a time they include the metric's cost)."""
     kept = []
     start = time.perf_counter()
-    for X, y in frames:
+    for X, y, kwargs in frames:
         kept.append(model.predict_proba_many(X))
-        model.learn_many(X, y)
-    speed = sum(len(X) for X, _ in frames) / (time.perf_counter() - start)
+        model.learn_many(X, y, **kwargs)
+    speed = sum(len(X) for X, _, _ in frames) / (time.perf_counter() - start)
     brier = BrierScore()
-    for (_, y), proba in zip(frames, kept, strict=True):
+    for (_, y, _), proba in zip(frames, kept, strict=True):
         for label, p in zip(y, proba.to_dict("records"), strict=True):
             brier.update(label, p)
     return speed, brier.get(), 0.0
@@ -289,6 +290,9 @@ def main() -> None:
                              "(where the CPU gives no counter; slow: use --rows 2000)")
     parser.add_argument("--many", type=int, default=None, metavar="B",
                         help="by frames of B rows (learn_many, predict_proba_many)")
+    parser.add_argument("--weighted", action="store_true",
+                        help="with --many: every row a sample weight, uniform in [0.5, 2] "
+                             "(seed 0), the model alone's too")
     parser.add_argument("--processes", type=int, default=1, metavar="N",
                         help="time in N fresh processes, one after another, and report the "
                              "median of their ratios and the range")
@@ -300,6 +304,8 @@ def main() -> None:
         return
     if args.many is not None and (args.many < 2 or args.instructions or args.callgrind):
         parser.error("--many needs B >= 2, and counts no instructions")
+    if args.weighted and args.many is None:
+        parser.error("--weighted weighs the rows of frames: give --many")
     if args.processes < 1 or (args.processes > 1 and (args.instructions or args.callgrind)):
         parser.error("--processes needs N >= 1, and times (no instruction counts)")
     if args.processes > 1:
@@ -316,14 +322,18 @@ def main() -> None:
     rows = load_rows(args.dataset, args.data_dir, args.rows)
     frames = None
     if args.many:
+        import numpy as np
         import pandas as pd
 
+        weights = np.random.default_rng(0).uniform(0.5, 2.0, len(rows))
         frames = [(pd.DataFrame([x for x, _ in rows[i : i + args.many]]),
-                   pd.Series([y for _, y in rows[i : i + args.many]]))
+                   pd.Series([y for _, y in rows[i : i + args.many]]),
+                   {"w": weights[i : i + args.many]} if args.weighted else {})
                   for i in range(0, len(rows), args.many)]
     batch = {} if args.many is None else {"batch_size": args.many}
     print(
-        (f"by frames of {args.many} rows, " if args.many else "") +
+        (f"by {'weighted ' if args.weighted else ''}frames of {args.many} rows, "
+         if args.many else "") +
         f"{args.dataset}, first {len(rows):,} rows, calibrator {args.calibrator}, median of "
         f"{args.repeats} interleaved runs "
         f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "

@@ -24,7 +24,15 @@ from .scores import (
     positive_score,
     positive_scores,
 )
-from .validation import check_keywords, check_weight, matrix, per_row, records, row_keywords
+from .validation import (
+    check_keywords,
+    check_weight,
+    matrix,
+    per_row,
+    records,
+    row_keywords,
+    row_weights,
+)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -316,13 +324,12 @@ class CalibratedClassifier(
         targets = [positive[label] for label in labels]
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
-        if per_row(kwargs.get("w")):
-            # one weight per row, in row order: a Series on the frame's index, which River aligns
-            import pandas as pd
-
-            kwargs = {**kwargs, "w": pd.Series([float(v) for v in kwargs["w"]], index=X.index)}
+        weights = None
+        if per_row(kwargs.get("w")):  # one weight per row, in row order
+            weights = row_weights(kwargs, len(X))
+            kwargs = {k: v for k, v in kwargs.items() if k != "w"}
         try:
-            scored.learn(targets if self._bools else labels, **kwargs)
+            scored.learn(targets if self._bools else labels, 0, weights, **kwargs)
         finally:
             self._scorer.forget()
         # the model's scores, checked in [0, 1] (`frame_scores`), and bools

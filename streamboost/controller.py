@@ -31,9 +31,10 @@ from .scores import (
     learns_bools,
     positive_scores,
 )
-from .validation import lazy_records, records, row_keywords
+from .validation import lazy_records, records, row_keywords, row_weights
 
 if typing.TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 __all__ = ["BanditCalibratedClassifier"]
@@ -722,7 +723,7 @@ class BanditCalibratedClassifier(
                 self.learn_one(x, label, **keywords)
             return
         size, n = self.batch_size, len(X)
-        weights = [row["w"] for row in row_keywords(kwargs, n)] if weighted else None
+        weights = row_weights(kwargs, n) if weighted else None
         if n == size and self._in_batch == 0:
             # scoring it checks it, changing nothing
             self._learn_minibatch(X, labels, positive, weights)
@@ -732,17 +733,17 @@ class BanditCalibratedClassifier(
         whole = start + (n - start) // size * size
         # the rows around the whole minibatches, one by one (a missing cell: an absent key)
         rows = records(X) if start or whole < n else []
-        keywords = row_keywords(kwargs, n)
+        keywords = row_keywords(kwargs, n) if rows else []
         for i in range(start):
             self.learn_one(rows[i], labels[i], **keywords[i])
         for at in range(start, whole, size):
             self._learn_minibatch(X.iloc[at : at + size], labels[at : at + size], positive,
-                                  weights and weights[at : at + size])
+                                  None if weights is None else weights[at : at + size])
         for i in range(whole, n):
             self.learn_one(rows[i], labels[i], **keywords[i])
 
     def _learn_minibatch(self, X: pd.DataFrame, labels: list, positive: dict,
-                         weights: list[float] | None = None) -> None:
+                         weights: np.ndarray | None = None) -> None:
         """A whole checked minibatch, by minibatch: the model scores every row as the minibatch
         begins (the prequential scores the calibrator learns and the reward records), then the
         arm routes them: the calibrator learns the scores in order, the model the frame with
@@ -777,21 +778,19 @@ class BanditCalibratedClassifier(
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored
                 held = len(meter.sample)
                 self._held_out.extend(
-                    (x, label, target, {} if weights is None else {"w": weights[i]})
+                    (x, label, target, {} if weights is None else {"w": float(weights[i])})
                     for i, (x, label, target) in enumerate(zip(rows[:held], labels[:held],
                                                                targets[:held], strict=True)))
         scores, targets, labels = scores[held:], targets[held:], labels[held:]
         try:
             if self._route != "calibrate":  # the model first, as `_route_one`
                 y = targets if self._bools else labels
-                # the rows' weights on the rows learned, a Series on their index (River aligns)
-                kwargs = {} if weights is None else {
-                    "w": pd.Series(weights[held:], index=X.index[held:], dtype=float)}
                 if meter.holding:  # rollback "defer" (nothing held out): the frame waits, a copy
                     # (the caller may refill its frame meanwhile, as `learn_one` keeps a copy)
-                    self._waiting.append(_Frame(X.copy(), pd.Series(y, index=X.index), kwargs))
+                    self._waiting.append(_Frame(X.copy(), pd.Series(y, index=X.index), {} if (
+                        weights is None) else {"w": pd.Series(weights, index=X.index)}))
                 else:
-                    scored.learn(y, held, **kwargs)
+                    scored.learn(y, held, None if weights is None else weights[held:])
             if self._route == "train":
                 meter.shadow_many(scores, targets)
             else:  # the model's scores: checked, in [0, 1]

@@ -365,15 +365,22 @@ class ScoredFrame:
         held = self.model._members
         return self.table.shape[1] != len(held._keys) + (held.lead is not None)
 
-    def learn(self, y: typing.Sequence, start: int = 0, **kwargs) -> None:
+    def learn(self, y: typing.Sequence, start: int = 0, weights: np.ndarray | None = None,
+              **kwargs) -> None:
         """The model learns the rows of the frame from `start` on, labelled `y` (one label per
-        row learned, as the model learns them); keyword arguments go to its `learn_many`."""
+        row learned, as the model learns them), with their sample `weights` if any (checked
+        floats, in row order: a booster reads them so, another model gets a Series on the
+        rows' index, which River aligns); keyword arguments go to its `learn_many`."""
         X = self.frame.iloc[start:] if start else self.frame
         if self.table is not None:  # an array booster: the matrix it scored, not X again
+            if weights is not None:
+                kwargs["w"] = weights
             self.model._learn_many(X, y, self.table[start:], **kwargs)
             return
         import pandas as pd
 
+        if weights is not None:
+            kwargs["w"] = pd.Series(weights, index=X.index)
         self.model.learn_many(X, pd.Series(y, index=X.index), **kwargs)
 
 

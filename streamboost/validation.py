@@ -35,7 +35,7 @@ if typing.TYPE_CHECKING:
 
 __all__ = [
     "LIMIT", "FiniteFeatures", "LazyRecords", "check_features", "check_keywords", "check_weight",
-    "lazy_records", "matrix", "one_line", "per_row", "records", "row_keywords",
+    "lazy_records", "matrix", "one_line", "per_row", "records", "row_keywords", "row_weights",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -127,7 +127,13 @@ def check_weight(kwargs: dict, rows: int | None = None) -> dict:
     if len(w) != rows:
         raise ValueError(f"sample weight w must hold one weight per row: {rows} rows, got "
                          f"{len(w)} weights")
-    for row, value in enumerate(list(w)):  # positions, not a Series' index labels
+    values = w.to_numpy() if hasattr(w, "to_numpy") else w
+    if (isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype.kind in "fiu"
+            and ((np.abs(values) <= LIMIT) & (values >= 0)).all()):  # numpy checks; NaN fails
+        return kwargs
+    # positions, not a Series' index labels; an array's items as Python's (their reprs)
+    listed = values.tolist() if isinstance(values, np.ndarray) and values.ndim == 1 else list(w)
+    for row, value in enumerate(listed):
         if not _weight(value):
             raise ValueError(f"sample weight w must hold a finite number >= 0 per row; row "
                              f"{row}'s is {one_line(value)}")
@@ -154,6 +160,24 @@ def per_row(w) -> bool:
     """
     return (hasattr(w, "__len__") and not isinstance(w, str | bytes | dict)
             and getattr(w, "ndim", 1) != 0)
+
+
+def row_weights(kwargs: dict, rows: int) -> np.ndarray:
+    """The checked sample weight `w` of a `learn_many` of `rows` rows (`check_weight`) as one
+    float per row, in row order, in an array of its own.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from streamboost.validation import row_weights
+    >>> row_weights({"w": pd.Series([1, 3], index=[7, 5])}, 2), row_weights({"w": 2.0}, 2)
+    (array([1., 3.]), array([2., 2.]))
+
+    """
+    w = kwargs["w"]
+    if not per_row(w):
+        return np.full(rows, float(w))
+    return np.array(w.to_numpy() if hasattr(w, "to_numpy") else list(w), dtype=float)
 
 
 def row_keywords(kwargs: dict, rows: int) -> list[dict]:

@@ -200,9 +200,15 @@ def test_check_weight_takes_one_weight_per_row_only_for_a_frame():
         ("11", r"or one per row \(2 of them\), got '11'"),
         ({0: 1.0, 1: 1.0}, r"got \{0: 1\.0, 1: 1\.0\}"),
         (np.ones((2, 1)), r"row 0's is array\(\[1\.\]\)"),
+        (np.array([1.0, np.nan]), r"row 1's is nan"),  # arrays of numbers: numpy checks them
+        (pd.Series([2.0, -1.0], index=[5, 6]), r"row 1's is -1\.0"),
+        (np.array([0.5, 1e151]), r"row 1's is 1e\+151"),
+        (np.array([True, False]), r"row 0's is True"),
     ]:
         with pytest.raises(ValueError, match=message):
             check_weight({"w": bad}, rows=2)
+    for good in (np.array([0, 3]), pd.Series([0.5, 2.0], index=[9, 8]), np.zeros(2)):
+        assert check_weight({"w": good}, rows=2)["w"] is good
 
 
 def test_row_keywords_split_a_weight_per_row_and_share_the_rest():
