@@ -705,9 +705,10 @@ class BanditCalibratedClassifier(
         """Learn a frame; every label, cell and keyword argument is checked before anything
         changes (a sample weight `w`: one for every row, or one per row). Minibatch boundaries
         fall every `batch_size` examples whatever the size of `X`. With a model that learns by
-        minibatch (`FramePredictions._minibatch`) and no keyword arguments, each minibatch that
-        `X` holds whole is learned by minibatch (`_learn_minibatch`); the rows before the first
-        boundary and after the last are `learn_one`'s, as every row is with keywords."""
+        minibatch (`FramePredictions._minibatch`) and no keyword argument but a weight `w` its
+        `learn_many` takes, each minibatch that `X` holds whole is learned by minibatch
+        (`_learn_minibatch`, with its rows' weights); the rows before the first boundary and
+        after the last are `learn_one`'s, as every row is with other keywords."""
         labels, positive = self._labels.check_many(y, len(X))
         weighted = self._minibatch and kwargs.keys() == {"w"}
         if kwargs:
@@ -787,8 +788,8 @@ class BanditCalibratedClassifier(
                 y = targets if self._bools else labels
                 if meter.holding:  # rollback "defer" (nothing held out): the frame waits, a copy
                     # (the caller may refill its frame meanwhile, as `learn_one` keeps a copy)
-                    self._waiting.append(_Frame(X.copy(), pd.Series(y, index=X.index), {} if (
-                        weights is None) else {"w": pd.Series(weights, index=X.index)}))
+                    waits = {} if weights is None else {"w": pd.Series(weights, index=X.index)}
+                    self._waiting.append(_Frame(X.copy(), pd.Series(y, index=X.index), waits))
                 else:
                     scored.learn(y, held, None if weights is None else weights[held:])
             if self._route == "train":
