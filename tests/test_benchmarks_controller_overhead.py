@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import types
@@ -74,3 +75,22 @@ def test_every_wrapper_is_built_with_the_calibrator_asked_for():
         assert isinstance(overhead.make("lr", config, {}).calibrator_, OnlinePlattCalibrator)
     assert overhead.make("lr", overhead.ALONE, {}, "ewa").__class__.__name__ == (
         "LogisticRegression")
+
+
+def test_weighted_frames_weigh_every_models_rows_and_need_frames():
+    command = [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--dataset",
+               "phishing", "--rows", "320", "--models", "oza-lr", "--repeats", "1",
+               "--configs", "both"]
+    runs = {}
+    for flags in (["--many", "16"], ["--many", "16", "--weighted"]):
+        done = subprocess.run(command + flags, capture_output=True, text=True, check=True)
+        lines = done.stdout.splitlines()
+        runs[len(flags)] = lines
+    assert runs[3][0].startswith("by weighted frames of 16 rows, phishing")
+    assert runs[2][0].startswith("by frames of 16 rows, phishing")
+    # the weights reach the model alone and the wrapped one: other Brier scores
+    briers = {n: [re.findall(r"\d\.\d{4}\b", line)[0] for line in lines[2:4]]
+              for n, lines in runs.items()}
+    assert briers[2][0] != briers[3][0] and briers[2][1] != briers[3][1]
+    refused = subprocess.run([*command, "--weighted"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "--weighted weighs the rows of frames" in refused.stderr
