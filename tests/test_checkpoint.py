@@ -430,7 +430,7 @@ TWIN_MODELS = {
     "tree": lambda: tree.HoeffdingTreeClassifier(grace_period=20),
 }
 CALLS = st.lists(st.one_of(
-    st.tuples(st.sampled_from(["one", "many"]), st.integers(1, 40), st.booleans()),
+    st.tuples(st.sampled_from(["one", "many", "weighted"]), st.integers(1, 40), st.booleans()),
     st.tuples(st.sampled_from(["flush", "save"]), st.just(0), st.just(False)),
     st.tuples(st.just("costs"), st.integers(1, 5), st.just(False)),
 ), min_size=1, max_size=20)
@@ -459,25 +459,30 @@ def _bookkeeping(model: BanditCalibratedClassifier, learned: int) -> None:
 def test_a_controller_saved_at_any_point_goes_on_as_one_never_saved(
     tmp_path, model, rollback, policy, batch_size, warmup, arms, reward_every, calls
 ):
-    # a twin learns the same stream by the same calls (one by one or by frames, flushes, new
-    # costs) and is saved and loaded at random points, mid-minibatch and with examples
-    # waiting or held out included: it must predict, choose and record exactly as the other
+    # a twin learns the same stream by the same calls (one by one or by frames, weighted or
+    # not, flushes, new costs) and is saved and loaded at random points, mid-minibatch and
+    # with examples waiting or held out included: it must predict, choose and record exactly
+    # as the other
     params = dict(policy=policy, batch_size=batch_size, warmup=warmup, arms=arms, seed=3,
                   rollback=rollback, reward_every=reward_every)
     kept = BanditCalibratedClassifier(model=TWIN_MODELS[model](), **params)
     saved = BanditCalibratedClassifier(model=TWIN_MODELS[model](), **params)
     at = 0
     for call, n, predict in calls:
-        if call in ("one", "many"):
+        if call in ("one", "many", "weighted"):
             rows = ROWS[at : at + n]
-            at += len(rows)
             X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
+            # a frame of weighted rows (a weight per row, by position): whole minibatches of
+            # a minibatch model learn them by minibatch, a deferred frame waits with them
+            weights = ({"w": [0.5 + (at + i) % 3 for i in range(len(rows))]}
+                       if call == "weighted" else {})
+            at += len(rows)
             probabilities = []
             for twin in (kept, saved):
-                if call == "many":
+                if call != "one":
                     probabilities.append(twin.predict_proba_many(X)[True].tolist() if predict
                                          else None)
-                    twin.learn_many(X, y)
+                    twin.learn_many(X, y, **weights)
                 else:
                     probabilities.append([twin.predict_proba_one(x)[True] for x, _ in rows]
                                          if predict else None)
