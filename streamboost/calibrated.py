@@ -70,6 +70,16 @@ class FramePredictions:
         check_weight(kwargs, rows)
         check_keywords(model, method, kwargs)
 
+    def _takes(self, kwargs: dict, method: str, rows: int) -> bool:
+        """Whether the model's `method` takes these checked-to-be keyword arguments for a frame
+        of `rows` rows (`_check_kwargs`): False where it does not take one of their names; a
+        bad weight still raises."""
+        try:
+            self._check_kwargs(kwargs, method, rows)
+        except TypeError:
+            return False
+        return True
+
     def _no_keywords(self, method: str, kwargs: dict) -> None:
         """Refuse the keyword arguments of a prediction, which reach nothing: a misspelt cost
         (`predict_one(x, c_FP=10)`) would otherwise decide at the default costs, silently."""
@@ -313,9 +323,13 @@ class CalibratedClassifier(
         is checked (a sample weight `w`: one for every row, or one per row, in row order), and
         every row scored, before the calibrator or the model learns anything."""
         labels, positive = self._labels.check_many(y, len(X))
+        by_frame = self._minibatch
         if kwargs:
-            self._check_kwargs(kwargs, "learn_many" if self._minibatch else "learn_one", len(X))
-        if not self._minibatch:
+            # a learn_many that does not take them: row by row, if the model's learn_one does
+            by_frame = by_frame and self._takes(kwargs, "learn_many", len(X))
+            if not by_frame:
+                self._check_kwargs(kwargs, "learn_one", len(X))
+        if not by_frame:
             for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
                                           strict=True):
                 self.learn_one(x, label, **keywords)

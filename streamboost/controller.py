@@ -713,11 +713,8 @@ class BanditCalibratedClassifier(
         weighted = self._minibatch and kwargs.keys() == {"w"}
         if kwargs:
             self._check_kwargs(kwargs, rows=len(X))
-        if weighted:  # the whole minibatches go to the model's learn_many, if it takes `w`
-            try:
-                self._check_kwargs(kwargs, "learn_many", len(X))
-            except TypeError:  # it does not: row by row, as its learn_one takes one
-                weighted = False
+        # the whole minibatches go to the model's learn_many if it takes `w`, else row by row
+        weighted = weighted and self._takes(kwargs, "learn_many", len(X))
         if not self._minibatch or (kwargs and not weighted):
             for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
                                           strict=True):

@@ -193,7 +193,7 @@ def row_keywords(kwargs: dict, rows: int) -> list[dict]:
     """
     if not per_row(kwargs.get("w")):
         return [kwargs] * rows
-    return [{**kwargs, "w": float(value)} for value in list(kwargs["w"])]
+    return [{**kwargs, "w": value} for value in row_weights(kwargs, rows).tolist()]
 
 
 def check_keywords(model, method: str, kwargs: dict) -> dict:
@@ -334,6 +334,15 @@ class LazyRecords(collections.abc.Sequence):
     and never reads the dicts; it owns `values`, a copy, since the caller may refill its frame.
     `keys`: the columns, a list or a pandas Index (immutable; listed when read, which can cost
     more than the rest for pandas' string columns).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import LazyRecords
+    >>> rows = LazyRecords(["a", "b"], np.array([[1.0, 2.0], [np.nan, 3.0], [4.0, 5.0]]))
+    >>> len(rows), rows[1], list(rows[1:])
+    (3, {'b': 3.0}, [{'b': 3.0}, {'a': 4.0, 'b': 5.0}])
+
     """
 
     __slots__ = ("_keys", "_rows", "_values")

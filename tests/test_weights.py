@@ -52,6 +52,8 @@ ROW_BY_ROW = {
     "wrapper of a tree": lambda: CalibratedClassifier(tree.HoeffdingTreeClassifier(grace_period=5)),
     "controller of a model whose learn_many takes no weight": lambda: BanditCalibratedClassifier(
         model=WeightedOneByOne(), policy="discounted-ucb", batch_size=7, warmup=1, seed=2),
+    "wrapper of a model whose learn_many takes no weight": lambda: CalibratedClassifier(
+        WeightedOneByOne()),
     "controller of a tree": lambda: BanditCalibratedClassifier(
         model=tree.HoeffdingTreeClassifier(grace_period=5), policy="discounted-ucb",
         batch_size=7, warmup=1, seed=2),
