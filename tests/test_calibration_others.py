@@ -209,6 +209,18 @@ def test_histogram_is_the_batch_positive_rate_per_bin_when_already_ordered():
         assert cal.predict_one((j + 0.5) / 10) == pytest.approx(expected, abs=1e-12)
 
 
+def test_without_a_prior_an_empty_bin_takes_its_lower_neighbours_rate():
+    # bins 2 (all negative) and 7 (all positive) of 10 have examples; the others are empty: up
+    # to bin 6 they read bin 2's rate, from bin 7 on bin 7's, and below bin 2 (no lower
+    # neighbour) the lowest bin's; by one score and by an array alike
+    cal = HistogramCalibrator(n_bins=10, prior=0.0)
+    cal.learn_many([0.25, 0.22, 0.75, 0.71], [False, False, True, True])
+    centres = [(j + 0.5) / 10 for j in range(10)]
+    expected = [0.0] * 7 + [1.0] * 3
+    assert [cal.predict_one(c) for c in centres] == expected
+    assert cal._predict_many(np.array(centres)).tolist() == expected
+
+
 @pytest.mark.parametrize("cls", [HistogramCalibrator, OnlineIsotonicCalibrator])
 def test_forgetting_equals_explicit_discounting_also_across_a_rescale(cls):
     """Stored counts grow by 1/forgetting per example and are rescaled before they overflow;

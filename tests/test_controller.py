@@ -347,6 +347,24 @@ def test_the_affine_map_uses_the_losss_bound_or_the_earlier_rounds_scale():
         BanditCalibratedClassifier(reward_map="squash")
 
 
+def test_the_running_scale_weighs_the_newest_round_by_the_smoothing():
+    # smoothing w = 1/4 (w and 1 - w differ): scale^2 = 4e-4 after the first round, then
+    # 3/4 * 4e-4 + 1/4 * 36e-4 = 1.2e-3 after the second, 3/4 * 1.2e-3 + 0 = 9e-4 after a third
+    # of no change
+    w = 0.25
+    logistic = PairedReward("log-likelihood", smoothing=w, sample=(0,), mapping="logistic")
+    free = PairedReward("log-likelihood", smoothing=w, sample=(0,))
+    for meter in (logistic, free):
+        for d in (0.02, -0.06, 0.0):
+            meter._rewards([d], None if meter is free else (0.0, 1.0))
+        assert meter.scale == pytest.approx(9e-4, rel=1e-12)
+    # a map over any real divides by the scale of the rounds before: sqrt(9e-4) = 0.03
+    assert free._rewards([0.06], None) == pytest.approx([2.0], rel=1e-12)
+    # the logistic map, by the scale with this round: 3/4 * 9e-4 + 1/4 * 36e-4 = 1.575e-3
+    z = 0.06 / math.sqrt(1.575e-3)
+    assert logistic._rewards([0.06], (0.0, 1.0)) == pytest.approx([1 / (1 + math.exp(-z))])
+
+
 def _heavy_tailed_rounds(n: int, seed: int) -> list[list[float]]:
     # What the intrusion streams showed: training gains a steady +0.059 per example; calibrating
     # loses a little on most minibatches and wins big on a few, +0.087 on average.

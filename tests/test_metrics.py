@@ -467,6 +467,18 @@ def test_gmean_is_zero_when_a_class_is_never_recognised():
     assert metrics.CohenKappa().get() == 0.0
 
 
+def test_gmean_counts_a_class_not_seen_yet_as_recalled():
+    # only positives so far: TNR is 1 (the docstring's rule), so the G-mean is sqrt(TPR)
+    metric = metrics.GMean()
+    for p in (0.9, 0.8, 0.3, 0.2):
+        metric.update(True, p)
+    assert metric.get() == pytest.approx(math.sqrt(0.5), abs=1e-15)
+    metric = metrics.GMean(c_fp=1.0, c_fn=4.0)  # threshold 0.2: 0.3 is decided positive
+    for p in (0.3, 0.1):
+        metric.update(False, p)
+    assert metric.get() == pytest.approx(math.sqrt(0.5), abs=1e-15)
+
+
 def test_binarized_gives_river_metrics_the_booleans_they_expect():
     from river import metrics as river_metrics
 
