@@ -1525,6 +1525,30 @@ def test_loss_timing_trains_after_the_minibatches_whose_loss_ranks_highest():
     assert np.mean(after) > 1.2 * np.mean(skipped)
 
 
+class _Half(rbase.Classifier):
+    """A classifier that learns nothing and says 1/2: every minibatch's Brier loss is 1/4."""
+
+    def learn_one(self, x, y):
+        pass
+
+    def predict_proba_one(self, x):
+        return {False: 0.5, True: 0.5}
+
+
+def test_loss_timing_trains_on_a_loss_equal_to_the_quantile():
+    # "at least the quantile": where every minibatch's loss ties, each one the budget can pay
+    # for trains, as even timing has it, rather than waiting for the slack
+    arms = {}
+    for timing in ("even", "loss"):
+        model = BanditCalibratedClassifier(model=_Half(), policy="both", batch_size=8, warmup=2,
+                                           train_budget=0.25, budget_timing=timing, seed=1)
+        for x, y in phishing(800):
+            model.learn_one(x, y)
+        arms[timing] = [r["arm"] for r in model.trace]
+    assert arms["loss"] == arms["even"]
+    assert arms["loss"][12:].count("both") == 22  # a quarter of the 88 after the first 12
+
+
 def test_loss_timing_spends_what_it_saved_once_the_loss_rises():
     budget, size, warmup, flip = 0.25, 8, 2, 800
     model, losses = _timed_run(phishing(1250), budget, size, warmup, flip_at=flip)

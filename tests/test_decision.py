@@ -151,6 +151,14 @@ def test_wrapper_predicts_by_cost_and_per_call_override_is_not_sticky():
     assert model.predict_one({}) is True
 
 
+def test_a_probability_equal_to_the_threshold_is_decided_negative():
+    # positive iff p > c_FP / (c_FP + c_FN), strictly (thesis Eq. 2.8)
+    assert CostSensitiveClassifier(_Fixed({False: 0.5, True: 0.5})).predict_one({}) is False
+    model = CostSensitiveClassifier(_Fixed({False: 0.75, True: 0.25}), c_fp=1.0, c_fn=3.0)
+    assert model.threshold == 0.25 and model.predict_one({}) is False
+    assert model.predict_one({}, c_fn=3.5) is True
+
+
 def test_a_misspelt_cost_is_refused_and_other_keywords_reach_the_model():
     # a model that takes any keyword (River's forests) would ignore c_FP and decide at 1:1
     seen = []
