@@ -75,6 +75,24 @@ def test_adac2_and_adacost_by_hand():
     )
 
 
+def test_csb0_and_csb1_by_hand():
+    # Ting (2000), thesis Eqs. 3.4, 3.5 and 3.7: a wrong example is also multiplied by its cost
+    # c(y) (gamma), a right one is not; CSB0 takes no exponential step, CSB1 a step of 1
+    costs = class_costs(1.0, 2.0)  # c(-) = 1/2, c(+) = 1
+    sums = _sums(3.0, 1.0, 1.0, 2.0)  # T = 7
+    # CSB0: factors 1 (right), 1 and 1/2 (wrong positive, negative); mean (3 + 1 + 1 + 1) / 7
+    csb0 = VARIANTS["csb0"]
+    assert reweight(csb0, 1.0, True, False, sums, costs, 10) == pytest.approx(7 / 6)
+    assert reweight(csb0, 1.0, False, True, sums, costs, 10) == pytest.approx(7 / 6)
+    assert reweight(csb0, 1.0, False, False, sums, costs, 10) == pytest.approx(0.5 * 7 / 6)
+    # CSB1: the same factors times e^-1 (right) or e^+1 (wrong)
+    e = math.e
+    mean = (4.0 / e + (1.0 + 2.0 * 0.5) * e) / 7.0
+    csb1 = VARIANTS["csb1"]
+    assert reweight(csb1, 1.0, True, True, sums, costs, 10) == pytest.approx(1 / e / mean)
+    assert reweight(csb1, 1.0, False, False, sums, costs, 10) == pytest.approx(0.5 * e / mean)
+
+
 def test_csada_alpha_is_the_exact_minimiser_of_the_exponential_loss():
     # Masnadi-Shirazi & Vasconcelos (2011): alpha minimises sum S e^(-s c(y) alpha); checked
     # against scipy's root finder, and never a higher loss than AdaC1's alpha (Eq. 3.15), an
