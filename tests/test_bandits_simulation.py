@@ -207,6 +207,75 @@ def test_the_glr_statistic_is_the_best_split_of_the_likelihood():
         bandits.GLRKLUCB(delta=0.0)
 
 
+def test_glr_kl_ucb_restarts_an_arm_iff_its_statistic_passes_the_papers_threshold():
+    # Besson et al. (2022), Section 6: restart when GLR > ln(3 n^{3/2} / delta), n the arm's
+    # rewards since its restart, tested every `check_every` observations; its index solves
+    # n kl(mean, q) = ln t, t the rounds since the restart. Restated here, round by round, on
+    # a mild change (0.4 -> 0.7) that leaves some tests between ln(3 n / delta) and the
+    # threshold (where a threshold of the wrong power would already restart).
+    from streamboost.bandits.glr_kl_ucb import bernoulli_glr
+    from streamboost.bandits.kl_ucb import bernoulli_kl
+
+    rng = random.Random(4)
+    policy, delta, every = bandits.GLRKLUCB(n_arms=2, seed=0), 0.01, 10
+    history, since, restarts, between = [[], []], [0, 0], [0, 0], 0
+    for t in range(3000):
+        p = 0.4 if t < 1000 else 0.7
+        rewards = {0: float(rng.random() < p), 1: float(rng.random() < 0.5)}
+        policy.update_round(rewards)
+        for arm, reward in rewards.items():
+            since[arm] += 1
+            history[arm].append(reward)
+            n = len(history[arm])
+            if n % every == 0:
+                statistic = bernoulli_glr(np.array(history[arm]), every)
+                threshold = math.log(3.0 * n**1.5 / delta)
+                between += math.log(3.0 * n / delta) < statistic <= threshold
+                if statistic > threshold:
+                    history[arm], since[arm], restarts[arm] = [], 0, restarts[arm] + 1
+        assert policy.restarts == tuple(restarts), t
+        for arm in (0, 1):
+            n = len(history[arm])
+            if n and 0.0 < np.mean(history[arm]) < 1.0:
+                q = policy.upper_bounds[arm]
+                assert n * bernoulli_kl(np.mean(history[arm]), q) == pytest.approx(
+                    math.log(max(since[arm], 1)), rel=1e-6), t
+    assert restarts[0] >= 1 and between > 0
+
+
+def _fewa_reference(histories: list[list[float]], t: int, alpha: float, sigma: float) -> int:
+    """Seznec et al. (2019), Algorithm 1, written plainly: windows h = 1, 2, ...; the first
+    surviving arm with fewer than h rewards is pulled; an arm whose last-h average trails the
+    best survivor's by more than 2 c(h), c(h) = sqrt(2 sigma^2 alpha ln t / h), is dropped."""
+    alive, h = list(range(len(histories))), 1
+    while True:
+        for arm in alive:
+            if len(histories[arm]) < h:
+                return arm
+        averages = {arm: sum(histories[arm][-h:]) / h for arm in alive}
+        width = 2.0 * math.sqrt(2.0 * sigma**2 * alpha * math.log(t) / h)
+        best = max(averages.values())
+        alive = [arm for arm in alive if best - averages[arm] <= width]
+        h += 1
+
+
+@pytest.mark.parametrize(("alpha", "sigma"), [(0.06, 0.5), (1.0, 0.5), (4.0, 0.25)])
+def test_fewa_pulls_the_arm_algorithm_1_pulls(alpha, sigma):
+    # delta_t = t^-alpha at the round about to be played, t = rounds so far + 1; rewards that
+    # rot at random rates, observed for random subsets of the arms
+    rng = random.Random(7)
+    policy, histories = bandits.FEWA(n_arms=3, alpha=alpha, sigma=sigma), [[], [], []]
+    values = [0.9, 0.7, 0.5]
+    for t in range(1, 400):
+        assert policy.select() == _fewa_reference(histories, t, alpha, sigma), t
+        observed = {arm: min(max(values[arm] + rng.gauss(0.0, 0.1), 0.0), 1.0)
+                    for arm in range(3) if rng.random() < 0.6} or {0: values[0]}
+        for arm, reward in observed.items():
+            histories[arm].append(reward)
+            values[arm] *= 1.0 - 0.01 * (arm + 1) * rng.random()
+        policy.update_round(observed)
+
+
 def test_fewa_follows_a_rotting_arm_at_once_and_settles_on_a_stationary_problem():
     # FEWA compares the arms on their most recent rewards first, so a decayed arm's past does
     # not keep it chosen (Seznec et al. 2019): after both arms swap or one degrades it pulls
