@@ -112,6 +112,12 @@ def test_positive_proba_rules():
     assert positive_proba({False: 1.0}) == 0.0
     assert positive_proba({True: 1.0}) == 1.0
     assert positive_proba(1.0 + 1e-12) == 1.0  # round-off is clipped
+    # within 1e-9 of [0, 1] is round-off, clipped; beyond it, a model's error
+    assert positive_proba({True: -9e-10, False: 1.0}) == 0.0
+    assert positive_proba(1.0 + 9e-10) == 1.0
+    for beyond in (1.0 + 2e-9, -2e-9):
+        with pytest.raises(ValueError, match="must lie in"):
+            positive_proba({True: beyond, False: 1.0 - beyond})
     with pytest.raises(ValueError, match="binary"):
         positive_proba({"a": 0.2, "b": 0.3, True: 0.5})
     with pytest.raises(ValueError, match="not among"):
