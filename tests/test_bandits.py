@@ -366,6 +366,19 @@ def test_gaussian_thompson_samples_the_posterior_of_the_mean():
     assert share == pytest.approx(expected, abs=0.015)
 
 
+@pytest.mark.parametrize("cls", [bandits.GaussianThompson, bandits.DiscountedGaussianThompson])
+def test_gaussian_thompson_draws_around_the_prior_mean_where_data_are_few(cls):
+    # arm 1 has no data: its draws come from the prior N(0.9, 0.1^2); arm 0's posterior mean
+    # is (0.9 * 100 + 0.2 * 1000) / 1100 = 0.26 after 1000 rewards of 0.2 (0.33 discounted,
+    # its count capped near 1 / (1 - gamma) = 500), so arm 1 wins nearly always (drawing
+    # around 0 instead of the prior mean, it would never win)
+    policy = cls(n_arms=2, prior_mean=0.9, prior_std=0.1, seed=0)
+    for _ in range(1000):
+        policy.update(0, 0.2)
+    assert policy.means[1] == pytest.approx(0.9) and policy.means[0] < 0.35
+    assert sum(policy.select() == 1 for _ in range(1000)) > 990
+
+
 def test_beta_thompson_bernoulli_trick():
     policy = bandits.BetaThompson(n_arms=2, seed=0)
     for _ in range(4000):

@@ -157,6 +157,22 @@ def test_prior_shift_follows_schedule():
     assert shift.target(3000) == pytest.approx(0.35) and shift.target(9000) == 0.1
 
 
+@pytest.mark.parametrize("share", [0.3, 0.8])
+def test_prior_shift_keeps_the_target_share_and_thins_only_the_class_in_excess(share):
+    # 40,000 rows, half positive: the kept share is the target within 4 standard errors, and
+    # all of the class the target wants more of is kept (positives kept with probability
+    # min(1, q (1 - pi) / (pi (1 - q))), negatives with its inverse)
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.random(40_000), "target": rng.random(40_000) < 0.5})
+    pi = frame["target"].mean()
+    labels = ys(stream(frame, seed=1, drift=PriorShift([(0, share)])))
+    kept = statistics.mean(labels)
+    assert abs(kept - share) < 4 * math.sqrt(share * (1 - share) / len(labels))
+    scarce = share > 0.5  # the class kept whole
+    assert labels.count(scarce) == int((frame["target"] == scarce).sum())
+    assert pi != pytest.approx(share, abs=0.1)
+
+
 def test_drift_options_are_validated():
     with pytest.raises(ValueError, match="position must be an int"):
         LabelFlip(position=-1)
