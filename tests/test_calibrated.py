@@ -244,6 +244,25 @@ def test_the_window_stays_bounded_and_recalibrate_keeps_its_size():
     assert model.calibrator_.n_seen == 40 + 60  # the refit's 40, then the online updates
 
 
+@pytest.mark.parametrize("model", [linear_model.LogisticRegression(),
+                                   OzaBoostClassifier(linear_model.LogisticRegression(),
+                                                      n_models=3, seed=1)])
+def test_by_frames_the_window_keeps_every_row_as_one_by_one_does(model):
+    # frames of 7 rows (a model that learns by minibatch learns each frame whole): the window
+    # holds the same last 30 examples, which recalibrating refits to
+    pd = pytest.importorskip("pandas")
+    one, many = (CalibratedClassifier(model.clone(), window=30) for _ in range(2))
+    rows = ROWS[:100]
+    for x, y in rows:
+        one.learn_one(x, y)
+    for i in range(0, len(rows), 7):
+        chunk = rows[i : i + 7]
+        many.learn_many(pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk]))
+    assert list(many._recent) == list(one._recent) == [(x, y) for x, y in rows[-30:]]
+    many.recalibrate()
+    assert many.calibrator_.n_seen == 30
+
+
 def test_window_parameters_are_checked():
     lr = linear_model.LogisticRegression()
     for bad in (0, -3, 2.5, True, "10"):
