@@ -83,6 +83,7 @@ import numpy as np
 from . import kernels
 from .scores import FrozenScorer, positive_scores
 from .state import InlineState
+from .validation import LazyRecords
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "check_rollback",
            "held_out", "mean_losses", "resolve_rollback", "squash"]
@@ -371,6 +372,8 @@ class PairedReward(InlineState):
         self.smoothing = smoothing
         # a range (every position) stays one: its size is the minibatch's, whatever that is
         self.sample = sample if isinstance(sample, range) else frozenset(sample)
+        # a set sample in order, to pick a minibatch's rows by position (a range is its own)
+        self._positions = None if isinstance(sample, range) else sorted(self.sample)
         self.model_free = model_free
         self.rollback = rollback
         self.score_key = score_key
@@ -462,11 +465,12 @@ class PairedReward(InlineState):
             keep = slice(sample.stop)  # the usual sample: a prefix, or every example
             xs, scores, positives = xs[keep], scores[keep], positives[keep]
             thresholds = thresholds[keep] if thresholds is not None else None
-        else:
-            xs, scores, positives, thresholds = (
-                [v for position, v in enumerate(column) if position in sample]
-                if column is not None else None
-                for column in (xs, scores, positives, thresholds))
+        else:  # picked by position: a frame's rows stay unconverted (`LazyRecords.take`)
+            picked = self._picked(n)
+            xs = xs.take(picked) if type(xs) is LazyRecords else [xs[p] for p in picked]
+            scores, positives, thresholds = (
+                [column[p] for p in picked] if column is not None else None
+                for column in (scores, positives, thresholds))
         if not scores:
             return
         if self.keeps_rows:
@@ -504,7 +508,15 @@ class PairedReward(InlineState):
             if type(sample) is range and sample.start == 0 and sample.step == 1:
                 copy.lend(r.rows, table[: sample.stop])  # the usual sample: a prefix, or all
             else:
-                copy.lend(r.rows, table[[p for p in range(len(table)) if p in sample]])
+                copy.lend(r.rows, table[self._picked(len(table))])
+
+    def _picked(self, n: int) -> typing.Sequence[int]:
+        """The sample's positions within a minibatch of `n` examples, in order."""
+        sample, positions = self.sample, self._positions
+        if positions is None:  # a range: cut, never listed (it may span a huge minibatch)
+            return range(sample.start, min(sample.stop, n), sample.step)
+        return positions if not positions or positions[-1] < n else [
+            p for p in positions if p < n]
 
     def shadow(self, score: float, positive: bool) -> None:
         """What the calibrator would have learned, on a measured `"train"` minibatch."""

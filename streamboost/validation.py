@@ -342,6 +342,8 @@ class LazyRecords(collections.abc.Sequence):
     >>> rows = LazyRecords(["a", "b"], np.array([[1.0, 2.0], [np.nan, 3.0], [4.0, 5.0]]))
     >>> len(rows), rows[1], list(rows[1:])
     (3, {'b': 3.0}, [{'b': 3.0}, {'a': 4.0, 'b': 5.0}])
+    >>> list(rows.take([0, 2]))
+    [{'a': 1.0, 'b': 2.0}, {'a': 4.0, 'b': 5.0}]
 
     """
 
@@ -362,6 +364,11 @@ class LazyRecords(collections.abc.Sequence):
 
     def __iter__(self) -> typing.Iterator[dict]:
         return iter(self._list())
+
+    def take(self, positions: typing.Sequence[int]) -> LazyRecords:
+        """The rows at `positions` (a list or a range of valid positions, in their order),
+        still converted only when read: a round's sample of a frame."""
+        return LazyRecords(self._keys, self._values[positions])
 
     def _list(self) -> list[dict]:
         if self._rows is None:

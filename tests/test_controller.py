@@ -582,13 +582,14 @@ def test_rewards_by_minibatch_are_the_paired_improvements_on_the_next_minibatch(
     assert_train_rounds(rounds, data, size, snapshots, calibrators)
 
 
+@pytest.mark.parametrize("examples", [None, 5])
 @pytest.mark.parametrize("weak", [False, True])
-def test_rounds_by_minibatch_score_the_frames_matrix_as_the_dicts(weak, monkeypatch):
+def test_rounds_by_minibatch_score_the_frames_matrix_as_the_dicts(weak, examples, monkeypatch):
     """By minibatch the frozen copies score a round from the matrix the booster made of the
     frame (`PairedReward.lend`), converting no dict (the recorded rows are `LazyRecords`): the
     rewards equal, bit for bit, those of the same controller converting the recorded dicts;
     with a feature that appears mid-stream, and with decision stumps, whose missing cells stay
-    missing."""
+    missing; scoring every row or a sample of 5 (picked from the frame unconverted)."""
     from streamboost.weak import DecisionStump
 
     data = phishing(480)
@@ -603,7 +604,7 @@ def test_rounds_by_minibatch_score_the_frames_matrix_as_the_dicts(weak, monkeypa
         member = DecisionStump() if weak else linear_model.LogisticRegression()
         model = BanditCalibratedClassifier(
             model=OzaBoostClassifier(member, n_models=5, seed=3), policy="discounted-ucb",
-            batch_size=16, warmup=1, seed=0)
+            batch_size=16, warmup=1, reward_examples=examples, seed=0)
         with monkeypatch.context() as patch:
             if not lending:
                 patch.setattr(PairedReward, "lend", lambda self, table: None)
