@@ -1731,13 +1731,16 @@ def test_a_caller_that_refills_its_dict_after_learning_changes_no_reward(kind):
     assert any(r["rewards"] for r in fresh.trace)
 
 
-@pytest.mark.parametrize(("sample", "kept"), [
-    ({0, 2, 5, 7}, [0, 2, 5, 7]),  # reward_examples spread over the minibatch
-    (range(3), [0, 1, 2]),  # a prefix ("holdout", or a sample of the first examples)
-    (range(10), list(range(10))),  # every example
-    (range(2, 9, 3), [2, 5, 8]),  # any other range, by membership
+@pytest.mark.parametrize(("sample", "n", "kept"), [
+    ({0, 2, 5, 7}, 10, [0, 2, 5, 7]),  # reward_examples spread over the minibatch
+    (range(3), 10, [0, 1, 2]),  # a prefix ("holdout", or a sample of the first examples)
+    (range(10), 10, list(range(10))),  # every example
+    (range(2, 9, 3), 10, [2, 5, 8]),  # any other range, by position
+    # a minibatch shorter than the sample's reach (a frame's last rows): the positions in it
+    ({0, 2, 5, 7}, 6, [0, 2, 5]),
+    (range(2, 9, 3), 6, [2, 5]),
 ])
-def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample, kept):
+def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample, n, kept):
     from streamboost.calibration import OnlinePlattCalibrator
     from streamboost.decision import cost_threshold
 
@@ -1747,9 +1750,9 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     meter.begin(True, 1, names, (0, 1), model=None, calibrator=calibrator)
     meter.end((0.0, 1.0))  # minibatch 0 measured: its round is scored on the next
     meter.begin(True, None, names, (), model=None, calibrator=calibrator)
-    meter.observe([{"i": i} for i in range(10)], [i / 10 for i in range(10)],
-                  [i % 2 == 0 for i in range(10)],
-                  [cost_threshold(1.0 + i, 2.0) for i in range(10)])
+    meter.observe([{"i": i} for i in range(n)], [i / 10 for i in range(n)],
+                  [i % 2 == 0 for i in range(n)],
+                  [cost_threshold(1.0 + i, 2.0) for i in range(n)])
     r = meter._round
     assert r.scores == [i / 10 for i in kept] and r.positives == [i % 2 == 0 for i in kept]
     assert r.thresholds == [cost_threshold(1.0 + i, 2.0) for i in kept]  # c_FP / (c_FP + c_FN)
