@@ -370,10 +370,9 @@ class PairedReward(InlineState):
         self.loss = loss
         self.mapping = mapping
         self.smoothing = smoothing
-        # a range (every position) stays one: its size is the minibatch's, whatever that is
-        self.sample = sample if isinstance(sample, range) else frozenset(sample)
-        # a set sample in order, to pick a minibatch's rows by position (a range is its own)
-        self._positions = None if isinstance(sample, range) else sorted(self.sample)
+        # a range (every position) stays one: its size is the minibatch's, whatever that is;
+        # other positions are kept in order, to pick a minibatch's rows by position
+        self.sample = sample if isinstance(sample, range) else tuple(sorted(set(sample)))
         self.model_free = model_free
         self.rollback = rollback
         self.score_key = score_key
@@ -512,11 +511,10 @@ class PairedReward(InlineState):
 
     def _picked(self, n: int) -> typing.Sequence[int]:
         """The sample's positions within a minibatch of `n` examples, in order."""
-        sample, positions = self.sample, self._positions
-        if positions is None:  # a range: cut, never listed (it may span a huge minibatch)
+        sample = self.sample
+        if type(sample) is range:  # cut, never listed (it may span a huge minibatch)
             return range(sample.start, min(sample.stop, n), sample.step)
-        return positions if not positions or positions[-1] < n else [
-            p for p in positions if p < n]
+        return [p for p in sample if p < n]  # a list: numpy reads a tuple as one index per axis
 
     def shadow(self, score: float, positive: bool) -> None:
         """What the calibrator would have learned, on a measured `"train"` minibatch."""
