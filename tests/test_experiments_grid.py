@@ -292,6 +292,13 @@ def test_an_interrupted_grid_keeps_what_finished(tmp_path):
     assert (resumed.n_cached, resumed.n_run) == (1, 2)
 
 
+def test_a_cell_given_twice_runs_once():
+    cell = Cell("phishing", "never", max_rows=ROWS)
+    twice = run_grid([cell, Cell("phishing", "never", max_rows=ROWS)], n_jobs=1)
+    assert (twice.n_cached, twice.n_run) == (0, 1)
+    assert twice.cells == [cell] and [r["key"] for r in twice.records] == [cell.key()]
+
+
 def test_parallel_joblib_equals_serial():
     cells = make_grid(["phishing"], ["ucb1", "every-3"], seeds=[0, 1], max_rows=ROWS)
     serial = run_grid(cells, n_jobs=1)

@@ -208,7 +208,7 @@ def run_grid(
     Parameters
     ----------
     cells
-        The cells (see `make_grid`).
+        The cells (see `make_grid`); a cell given twice is run once.
     out
         Results directory; records go to `<out>/cells/<key>.json` as each cell finishes.
         None keeps nothing on disk (and resumes nothing).
