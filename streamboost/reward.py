@@ -459,13 +459,11 @@ class PairedReward(InlineState):
         r = self._round
         if r is None:
             return
-        sample = self.sample
-        if type(sample) is range and sample.start == 0 and sample.step == 1:
-            keep = slice(sample.stop)  # the usual sample: a prefix, or every example
-            xs, scores, positives = xs[keep], scores[keep], positives[keep]
-            thresholds = thresholds[keep] if thresholds is not None else None
+        picked = self._picked(n)
+        if type(picked) is slice:  # the usual sample: a prefix, or every example
+            xs, scores, positives = xs[picked], scores[picked], positives[picked]
+            thresholds = thresholds[picked] if thresholds is not None else None
         else:  # picked by position: a frame's rows stay unconverted (`LazyRecords.take`)
-            picked = self._picked(n)
             xs = xs.take(picked) if type(xs) is LazyRecords else [xs[p] for p in picked]
             scores, positives, thresholds = (
                 [column[p] for p in picked] if column is not None else None
@@ -503,16 +501,15 @@ class PairedReward(InlineState):
         # this minibatch's copy, or else (it does not train) the one of the round's action
         copy = self._model_start if self._model_start is not None else r.model_before
         if copy is not None:
-            sample = self.sample
-            if type(sample) is range and sample.start == 0 and sample.step == 1:
-                copy.lend(r.rows, table[: sample.stop])  # the usual sample: a prefix, or all
-            else:
-                copy.lend(r.rows, table[self._picked(len(table))])
+            copy.lend(r.rows, table[self._picked(len(table))])
 
-    def _picked(self, n: int) -> typing.Sequence[int]:
-        """The sample's positions within a minibatch of `n` examples, in order."""
+    def _picked(self, n: int) -> slice | typing.Sequence[int]:
+        """The sample within a minibatch of `n` examples, in order: a slice for the usual
+        prefix (or every example), else its positions."""
         sample = self.sample
         if type(sample) is range:  # cut, never listed (it may span a huge minibatch)
+            if sample.start == 0 and sample.step == 1:
+                return slice(sample.stop)
             return range(sample.start, min(sample.stop, n), sample.step)
         return [p for p in sample if p < n]  # a list: numpy reads a tuple as one index per axis
 

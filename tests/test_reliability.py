@@ -467,9 +467,9 @@ def test_records_of_a_float_frame_are_to_dicts_and_name_the_same_first_bad_cell(
 )
 def test_lazy_records_are_the_records_of_the_frame_as_it_was(cells, cut):
     """`lazy_records` of a checked float frame: `records`' dicts (NaN cells left out, Python
-    floats), whole, sliced or one by one, made when read from the values as they were when it
-    was called (the controller records a frame its caller may refill); other frames: `records`
-    now."""
+    floats), whole, sliced, taken by position or one by one, made when read from the values as
+    they were when it was called (the controller records a frame its caller may refill); other
+    frames: `records` now."""
     X = pd.DataFrame(cells, columns=["a", 2, "c"], dtype=float)
     expected = validation.records(X)
     lazy = validation.lazy_records(X)
@@ -477,6 +477,9 @@ def test_lazy_records_are_the_records_of_the_frame_as_it_was(cells, cut):
     assert type(lazy) is validation.LazyRecords and len(lazy) == len(expected)
     assert list(lazy[:cut]) == expected[:cut] and list(lazy[cut:]) == expected[cut:]
     assert [lazy[i] for i in range(len(expected))] == list(lazy) == expected
+    picked = list(range(len(expected)))[::2]  # a round's sample, by position
+    assert type(lazy.take(picked)) is validation.LazyRecords
+    assert list(lazy.take(picked)) == [expected[i] for i in picked]
     assert all(type(v) is float for x in lazy for v in x.values())
     mixed = pd.DataFrame({"colour": ["red"] * (cut + 1), "v": [1.0] * (cut + 1)})
     assert validation.lazy_records(mixed) == validation.records(mixed)
