@@ -9,7 +9,7 @@ import sys
 import typing
 
 import numpy as np
-from river import base, compose, linear_model, optim
+from river import base, compose, linear_model, optim, preprocessing
 from scipy.special import expit
 
 from . import kernels
@@ -459,7 +459,7 @@ def snapshot(model: base.Estimator) -> base.Estimator:
 
 def _parts(model) -> list:
     """What a user may hold of `model`: itself, or its pipeline's steps."""
-    return list(model.steps.values()) if isinstance(model, compose.Pipeline) else [model]
+    return list(model.steps.values()) if type(model) is compose.Pipeline else [model]
 
 
 # the reference counts below are CPython's up to 3.13 (3.14 may borrow references it counted)
@@ -520,16 +520,20 @@ class FrozenLogistic:
     needs nothing else: $w$ as an array over the weights' keys and $b$. A list of examples is
     then scored with one product and the sigmoid, where a `snapshot` pickles the whole model
     and calls `predict_proba_one` per example. A feature the model holds no weight for counts
-    0, as in River's `VectorDict.dot`. Scores equal River's to rounding (the product adds the
-    terms in another order, scipy's `expit` is not `math.exp`; the tests bound both).
+    0, as in River's `VectorDict.dot`. After a `StandardScaler` in a pipeline (River's most
+    common one), each feature present is mapped as the scaler maps it,
+    $(x_j - \mu_j)/\sqrt{v_j}$, or 0 where $v_j = 0$ (or $x_j - \mu_j$ without `with_std`),
+    with the means and variances frozen too. Scores equal River's to rounding (the product adds
+    the terms in another order, scipy's `expit` is not `math.exp`; the tests bound both).
     Supported (`supports`): `LogisticRegression` itself, with a loss whose mean function is
-    the sigmoid and zero initial weights (River's defaults), whatever it learned with.
+    the sigmoid and zero initial weights (River's defaults), whatever it learned with, alone
+    or in a pipeline after at most one `StandardScaler` without a `window_size`.
 
     Examples
     --------
-    >>> from river import linear_model
+    >>> from river import linear_model, preprocessing
     >>> from streamboost.scores import FrozenLogistic
-    >>> model = linear_model.LogisticRegression()
+    >>> model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
     >>> for x, y in [({"a": 1.0}, True), ({"a": -1.0}, False)] * 20:
     ...     model.learn_one(x, y)
     >>> xs = [{"a": 1.0}, {"a": -1.0, "b": 5.0}]  # "b": no weight, counts 0
@@ -537,26 +541,37 @@ class FrozenLogistic:
     >>> frozen = FrozenLogistic(model)
     >>> model.learn_one({"a": 1.0}, False)  # the copy stays as it was
     >>> frozen.scores(xs).round(4).tolist(), before
-    ([0.5476, 0.4524], [0.5476, 0.4524])
+    ([0.5449, 0.4551], [0.5449, 0.4551])
 
     """
 
-    __slots__ = ("intercept", "keys", "weights")
+    __slots__ = ("intercept", "keys", "scale", "shift", "weights")
 
     def __init__(self, model: base.Classifier):
         if not self.supports(model):
             raise TypeError(
                 f"FrozenLogistic freezes River's LogisticRegression with a sigmoid loss and zero "
-                f"initial weights (see `supports`), got {type(model).__name__} "
-                f"({one_line(model)}); FrozenScorer copies any model")
-        weights = model._weights.to_dict()
+                f"initial weights, alone or after a StandardScaler (see `supports`), got "
+                f"{type(model).__name__} ({one_line(model)}); FrozenScorer copies any model")
+        *scalers, regression = _steps(model)
+        weights = regression._weights.to_dict()
         self.keys = list(weights)
         self.weights = np.fromiter(weights.values(), float, len(weights))
-        self.intercept = float(model.intercept)
+        self.intercept = float(regression.intercept)
+        # the scaler's map of each key (`.get`: its defaultdicts would grow on a lookup)
+        self.shift = self.scale = None
+        for scaler in scalers:
+            self.shift = np.array([scaler.means.get(key, 0.0) for key in self.keys])
+            if scaler.with_std:
+                # River divides by v ** 0.5, and maps the feature to 0 where v is 0: as a
+                # division by infinity does
+                variances = (scaler.vars.get(key, 0.0) for key in self.keys)
+                self.scale = np.array([v**0.5 if v else np.inf for v in variances])
 
     @staticmethod
     def supports(model) -> bool:
-        """Whether `model` is a logistic regression whose scores this class reproduces.
+        """Whether `model` is a logistic regression, alone or after a standard scaler in a
+        pipeline, whose scores this class reproduces.
 
         Examples
         --------
@@ -565,26 +580,43 @@ class FrozenLogistic:
         >>> FrozenLogistic.supports(linear_model.LogisticRegression(optimizer=optim.Adam()))
         True
         >>> lr = linear_model.LogisticRegression()
-        >>> FrozenLogistic.supports(preprocessing.StandardScaler() | lr)  # a snapshot copies it
+        >>> FrozenLogistic.supports(preprocessing.StandardScaler() | lr)
+        True
+        >>> FrozenLogistic.supports(preprocessing.MinMaxScaler() | lr)  # a snapshot copies it
         False
 
         """
-        return (type(model) is linear_model.LogisticRegression
-                and type(model.loss).mean_func is optim.losses.BinaryLoss.mean_func
-                and type(model.initializer) is optim.initializers.Zeros)
+        *scalers, regression = _steps(model)
+        return (type(regression) is linear_model.LogisticRegression
+                and type(regression.loss).mean_func is optim.losses.BinaryLoss.mean_func
+                and type(regression.initializer) is optim.initializers.Zeros
+                and len(scalers) <= 1
+                and all(type(scaler) is preprocessing.StandardScaler
+                        and getattr(scaler, "window_size", None) is None for scaler in scalers))
 
     def rows(self, xs: list[dict]) -> np.ndarray:
-        """The examples `xs` (checked dicts of numbers) as a float matrix over `keys`."""
+        """The examples `xs` (checked dicts of numbers) as a float matrix over `keys`, a
+        feature absent from an example 0, or NaN before a scaler (it maps the features present
+        only: `scores` counts a NaN 0)."""
         keys = self.keys
         table = np.empty((len(xs), len(keys)))
         if xs and keys and not (_FILL_ROWS is not None and _FILL_ROWS(xs, keys, table)):
-            table[:] = [[x.get(key, 0.0) for key in keys] for x in xs]
+            absent = 0.0 if self.shift is None else np.nan
+            table[:] = [[x.get(key, absent) for key in keys] for x in xs]
         return table
 
     def scores(self, xs: list[dict], table: np.ndarray | None = None) -> np.ndarray:
         """P(True | x) of each example of `xs`, as the model was; `table`: `rows(xs)`, made
-        already (by a copy with the same `keys`)."""
-        logits = (self.rows(xs) if table is None else table) @ self.weights
+        already (by a copy with the same `keys`; it is not changed)."""
+        table = self.rows(xs) if table is None else table
+        if self.shift is not None:
+            table = table - self.shift
+            if self.scale is not None:
+                table /= self.scale
+            absent = np.isnan(table)  # features `rows` found absent
+            if absent.any():
+                table[absent] = 0.0
+        logits = table @ self.weights
         logits += self.intercept
         p = expit(logits)  # River's 1 / (1 + exp(-z)), to rounding, without overflow
         z = logits.tolist()
@@ -592,6 +624,11 @@ class FrozenLogistic:
             p[logits > 30.0] = 1.0  # River's cut-offs (`utils.math.sigmoid`), rarely reached
             p[logits < -30.0] = 0.0
         return p
+
+
+def _steps(model) -> list:
+    """A pipeline's steps in order, or `[model]`."""
+    return list(model.steps.values()) if type(model) is compose.Pipeline else [model]
 
 
 def _listed(xs: typing.Sequence[dict]) -> list[dict]:
@@ -607,8 +644,9 @@ class FrozenScorer:
     `OzaBoostClassifier` whose members are arrays with a minibatch path
     (`streamboost.members`) is copied as its members' arrays and vote weights, and scores a
     list with one matrix product (a tenth of a pickle's copy, a fraction of a score per
-    example); a River `LogisticRegression` as its weights (`FrozenLogistic`, scored P(True):
-    the controller's score of a model that learns bools); any other model is a `snapshot`,
+    example); a River `LogisticRegression` as its weights, also after a `StandardScaler` in a
+    pipeline (`FrozenLogistic`, scored P(True): the controller's score of a model that learns
+    bools); any other model is a `snapshot`,
     scored example by example. Scores equal `positive_score`'s on the model as it was (to
     rounding, which the tests bound).
 
@@ -649,7 +687,8 @@ class FrozenScorer:
         linear = self._linear
         if linear is not None:
             if (like is not None and like._table[0] is xs and like._linear is not None
-                    and like._linear.keys == linear.keys):
+                    and like._linear.keys == linear.keys
+                    and (like._linear.shift is None) == (linear.shift is None)):
                 return linear.scores(xs, like._table[1])  # the later copy's matrix of xs
             table = linear.rows(_listed(xs))
             self._table = (xs, table)

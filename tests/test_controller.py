@@ -1765,9 +1765,11 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     assert len(r.scores) == len(kept)  # nothing recorded
 
 
-def test_a_logistic_regressions_rounds_are_the_snapshots_to_rounding(monkeypatch):
+@pytest.mark.parametrize("scaled", [False, True])
+def test_a_logistic_regressions_rounds_are_the_snapshots_to_rounding(monkeypatch, scaled):
     # River's logistic regression is frozen as its weights (`scores.FrozenLogistic`), not
-    # pickled: the rounds' improvements must be the snapshot's to rounding, the arms the same
+    # pickled, also after a scaler in a pipeline: the rounds' improvements must be the
+    # snapshot's to rounding, the arms the same
     from streamboost import scores
 
     rows = list(itertools.islice(datasets.Phishing(), 1200))
@@ -1777,9 +1779,10 @@ def test_a_logistic_regressions_rounds_are_the_snapshots_to_rounding(monkeypatch
         scored.append(len(xs)) or real(self, xs, table)))
 
     def run() -> list[tuple]:
+        base = linear_model.LogisticRegression()
         model = BanditCalibratedClassifier(
-            model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=16,
-            warmup=2, rollback="copy", seed=1)
+            model=preprocessing.StandardScaler() | base if scaled else base,
+            policy="discounted-ucb", batch_size=16, warmup=2, rollback="copy", seed=1)
         for x, y in rows:
             model.predict_proba_one(x)
             model.learn_one(x, y)

@@ -6,7 +6,7 @@ import pickle
 import random
 
 import pytest
-from river import datasets, forest, linear_model, optim, preprocessing, tree
+from river import compose, datasets, forest, linear_model, optim, preprocessing, tree
 
 from streamboost import OzaBoostClassifier, scores
 from streamboost.scores import FrozenLogistic, FrozenScorer, positive_score, snapshot
@@ -216,7 +216,7 @@ def test_a_frozen_scorer_of_a_features_subset_borrows_only_its_columns():
 
 
 def test_a_frozen_scorer_of_any_other_model_is_a_snapshot():
-    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    model = preprocessing.MinMaxScaler() | linear_model.LogisticRegression()
     for x, y in ROWS[:300]:
         model.learn_one(x, y)
     frozen = FrozenScorer(model, True)
@@ -256,6 +256,52 @@ def test_a_frozen_logistic_regression_scores_as_the_model_did(params, cut_offs):
     assert checked == 1800 and (cut > 500 if cut_offs else cut == 0)
 
 
+@pytest.mark.parametrize("with_std", [True, False])
+def test_a_frozen_scaled_logistic_regression_scores_as_the_pipeline_did(with_std):
+    # phishing's features, and a constant one (variance 0: River's scaler maps it to 0) that
+    # some rows lack (a feature absent is absent after the scaler too)
+    rows = [({**x, "constant": 2.0} if i % 3 else x, y) for i, (x, y) in enumerate(ROWS[:3000])]
+    model = preprocessing.StandardScaler(with_std=with_std) | linear_model.LogisticRegression()
+    checked = 0
+    for i, (x, y) in enumerate(rows):
+        if i % 500 == 0:
+            frozen = FrozenScorer(model, True)
+            assert frozen.model is None and frozen._linear.shift is not None
+            assert (frozen._linear.scale is not None) == with_std
+            later = [z for z, _ in rows[i : i + 300]]
+            expected = [positive_score(model, z, True) for z in later]
+            assert frozen.scores(later).tolist() == pytest.approx(expected, rel=0.0, abs=1e-12)
+            checked += len(later)
+        model.learn_one(x, y)
+    assert checked == 1800
+    scaler = model["StandardScaler"]
+    assert scaler.means["constant"] == 2.0 and (not with_std or scaler.vars["constant"] == 0.0)
+
+
+def test_a_frozen_scaled_logistic_regression_reads_any_dict_of_numbers_alike(monkeypatch):
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    for x, y in [({"a": 1.0, "b": 2.0, "c": 4.0}, True), ({"a": -1.0, "b": 0.5, "c": 4.0},
+                                                           False)] * 30:
+        model.learn_one(x, y)
+    frozen = FrozenLogistic(model)
+    xs = [
+        {"a": 1.0, "b": 2.0, "c": 4.0},  # the usual row: the kernel's
+        {"c": 1.0, "b": 2.0, "a": 1.0},  # other order; "c" has variance 0: mapped to 0
+        {"a": 1, "b": True, "c": 4},  # ints and a bool
+        {"a": 0.5},  # features missing: they count 0, not the scaler's map of 0
+        {"a": 0.5, "b": 1.0, "c": 4.0, "d": 9.0},  # a feature without a weight: 0
+        {},
+    ]
+    expected = [positive_score(model, x, True) for x in xs]
+    # an absent feature is not a 0 that the scaler maps
+    assert positive_score(model, {"a": 0.5, "b": 0.0, "c": 0.0}, True) != expected[3]
+    assert frozen.scores(xs).tolist() == pytest.approx(expected, rel=0.0, abs=1e-15)
+    monkeypatch.setattr(scores, "_FILL_ROWS", None)  # a module built without the kernel
+    assert frozen.scores(xs).tolist() == pytest.approx(expected, rel=0.0, abs=1e-15)
+    untrained = FrozenLogistic(preprocessing.StandardScaler() | linear_model.LogisticRegression())
+    assert untrained.scores(xs).tolist() == [0.5] * len(xs)
+
+
 def test_a_frozen_logistic_regression_reads_any_dict_of_numbers_alike(monkeypatch):
     model = linear_model.LogisticRegression()
     for x, y in [({"a": 1.0, "b": 2.0}, True), ({"a": -1.0, "b": 0.5}, False)] * 30:
@@ -291,7 +337,17 @@ def test_only_a_plain_logistic_regression_scored_for_true_is_frozen_as_weights()
     assert FrozenLogistic.supports(lr(loss=optim.losses.Hinge()))  # its mean is the sigmoid too
     assert not FrozenLogistic.supports(lr(initializer=optim.initializers.Normal(seed=0)))
     assert not FrozenLogistic.supports(Custom())
-    assert not FrozenLogistic.supports(preprocessing.StandardScaler() | lr())
+    # after at most one standard scaler with a running (not a windowed) mean and variance
+    assert FrozenLogistic.supports(preprocessing.StandardScaler() | lr())
+    assert FrozenLogistic.supports(preprocessing.StandardScaler(with_std=False) | lr())
+    assert FrozenLogistic.supports(compose.Pipeline(lr()))
+    assert not FrozenLogistic.supports(preprocessing.StandardScaler(window_size=10) | lr())
+    assert not FrozenLogistic.supports(preprocessing.MinMaxScaler() | lr())
+    assert not FrozenLogistic.supports(
+        preprocessing.StandardScaler() | preprocessing.StandardScaler() | lr())
+    assert not FrozenLogistic.supports(preprocessing.StandardScaler() | Custom())
+    assert not FrozenLogistic.supports(
+        preprocessing.StandardScaler() | OzaBoostClassifier(lr(), n_models=2, seed=0))
     assert FrozenScorer(lr(), True)._linear is not None
     with pytest.raises(TypeError, match="got HoeffdingTreeClassifier"):
         FrozenLogistic(tree.HoeffdingTreeClassifier())
@@ -402,8 +458,11 @@ def test_a_prequential_score_is_taken_once_and_not_pickled():
     assert scorer.take(x)[0] == positive_score(model, x, True) < score
 
 
-def test_an_earlier_logistic_copy_borrows_a_later_ones_matrix_only_with_the_same_keys():
+@pytest.mark.parametrize("scaled", [False, True])
+def test_an_earlier_logistic_copy_borrows_a_later_ones_matrix_only_with_the_same_keys(scaled):
     model = linear_model.LogisticRegression()
+    if scaled:  # each copy maps the borrowed matrix by its own scaler, leaving it as it was
+        model = preprocessing.StandardScaler() | model
     for x, y in ROWS[:200]:
         model.learn_one(x, y)
     old = FrozenScorer(model, True)
@@ -416,6 +475,7 @@ def test_an_earlier_logistic_copy_borrows_a_later_ones_matrix_only_with_the_same
     lent = old.scores(xs, like=new)
     assert old._table[0] is None  # it borrowed: no matrix of its own
     assert lent.tolist() == FrozenLogistic.scores(old._linear, xs).tolist()
+    assert new._table[1].tolist() == new._linear.rows(xs).tolist()
     model.learn_one({**ROWS[432][0], "a new feature": 1.0}, True)
     newer = FrozenScorer(model, True)  # one key more: its matrix does not fit `new`
     newer.scores(xs)
