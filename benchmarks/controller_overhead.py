@@ -2,18 +2,18 @@
 
 Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on pre-scaled rows
 (no scaler is timed but a model's own). For each base model (`streamboost.experiments.models`,
-or `scaled-lr`: River's `StandardScaler() | LogisticRegression()`), the model alone is timed
-against `CalibratedClassifier` and controllers that wrap the same model: `"both"` (a schedule:
-the calibrator learns every prequential score) and discounted UCB measuring its reward with
-different budgets (`reward_examples` scored per minibatch, one minibatch in `reward_every`
-measured after the first `reward_start`, 64 by default since 0.8.16), or with the arms train /
-both only, whose rewards need no copy of the model, or rolling the model back by holding a
-measured minibatch's examples instead of copying it (`rollback="defer"`), or by scoring its
-round on its own first examples, learned last (`"holdout"`); and two costlier policies
-(KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring one minibatch in
-64. Runs are interleaved, every other repeat in reverse order, so load changes hit every
-configuration alike; the median speed and the median of each repeat's ratio to the model alone
-are reported, with the Brier score and the bandit's arm shares (and, for a bandit, the
+or `scaled-lr`, `scaled-oza-lr`: `lr`, `oza-lr` after a `StandardScaler`), the model alone is
+timed against `CalibratedClassifier` and controllers that wrap the same model: `"both"` (a
+schedule: the calibrator learns every prequential score) and discounted UCB measuring its
+reward with different budgets (`reward_examples` scored per minibatch, one minibatch in
+`reward_every` measured after the first `reward_start`, 64 by default since 0.8.16), or with
+the arms train / both only, whose rewards need no copy of the model, or rolling the model back
+by holding a measured minibatch's examples instead of copying it (`rollback="defer"`), or by
+scoring its round on its own first examples, learned last (`"holdout"`); and two costlier
+policies (KL-UCB's bisections, FEWA's filter over each arm's last rewards) measuring one
+minibatch in 64. Runs are interleaved, every other repeat in reverse order, so load changes hit
+every configuration alike; the median speed and the median of each repeat's ratio to the model
+alone are reported, with the Brier score and the bandit's arm shares (and, for a bandit, the
 minibatches it measured of all and the changes its drift detector flagged), so what a cheaper
 reward costs in quality shows too. `--instructions` adds the instructions each example costs,
 counted by the CPU (`instructions.py`: steady to about 0.1 % where the timed ratios move by
@@ -32,7 +32,7 @@ assume), so one process's median is one draw of that spread.
     python benchmarks/controller_overhead.py --data-dir ../shared/data
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
     python benchmarks/controller_overhead.py --models oza-lr lr --many 32
-    python benchmarks/controller_overhead.py --models scaled-lr lr --configs both "D-UCB, defaults"
+    python benchmarks/controller_overhead.py --models scaled-lr scaled-oza-lr --configs both
     python benchmarks/controller_overhead.py --models oza-lr --rows 5000 --callgrind
     python benchmarks/controller_overhead.py --models oza-lr --processes 8 --configs both
 """
@@ -53,7 +53,7 @@ import time
 import callgrind
 import river
 from instructions import InstructionCounter
-from river import linear_model, preprocessing
+from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __version__, datasets
 from streamboost.calibration import CALIBRATORS
@@ -61,7 +61,8 @@ from streamboost.experiments.models import MODELS, make_model
 from streamboost.metrics import BrierScore
 
 ALONE = "model alone"
-SCALED_LR = "scaled-lr"  # `base_model`: not one of the CLI's models
+# `base_model`'s pipelines, not among the CLI's models: name -> the model after the scaler
+SCALED = {"scaled-lr": "lr", "scaled-oza-lr": "oza-lr"}
 CONFIGS = {
     "CalibratedClassifier": None,  # the wrapper without a controller ("both", tested equal)
     "both": {"policy": "both"},
@@ -136,11 +137,11 @@ def load_rows(dataset: str, data_dir: str | None, n: int) -> list[tuple[dict, ob
 
 
 def base_model(name: str):
-    """A fresh model `name` (seed 0): one of `experiments.models.MODELS`, or `"scaled-lr"`,
-    River's most common pipeline, a `StandardScaler` then a `LogisticRegression` (the rows
-    are pre-scaled all the same: its scaler learns and maps each row as a user's would)."""
-    if name == SCALED_LR:
-        return preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    """A fresh model `name` (seed 0): one of `experiments.models.MODELS`, or one of `SCALED`,
+    that model after a `StandardScaler` in a pipeline, River's most common form (the rows are
+    pre-scaled all the same: its scaler learns and maps each row as a user's would)."""
+    if name in SCALED:
+        return preprocessing.StandardScaler() | make_model(SCALED[name], 10, 0)
     return make_model(name, 10, 0)
 
 
@@ -198,7 +199,7 @@ def count_instructions(args) -> None:
           f"instructions counted by callgrind; "
           f"streamboost {__version__}, river {river.__version__}, Python "
           f"{platform.python_version()}, {platform.machine()}")
-    print(f"{'model':<10}{'configuration':<32}{'instr/ex':>12}{'vs model':>10}{'Brier':>9}  arms")
+    print(f"{'model':<14}{'configuration':<32}{'instr/ex':>12}{'vs model':>10}{'Brier':>9}  arms")
     for name in args.models:
         configs = [ALONE, *args.configs]
         argv = [__file__, "--dataset", args.dataset, "--rows", str(args.rows),
@@ -210,7 +211,7 @@ def count_instructions(args) -> None:
         alone = results[0][0]
         for config, (instructions, out) in zip(configs, results, strict=True):
             result = json.loads(out)
-            print(f"{name:<10}{config:<32}{instructions / args.rows:>12,.0f}"
+            print(f"{name:<14}{config:<32}{instructions / args.rows:>12,.0f}"
                   f"{alone / instructions:>10.3f}{result['brier']:>9.4f}  "
                   f"{describe(result['done'])}")
 
@@ -257,7 +258,7 @@ def show(name: str, config: str, result: tuple, counted: bool, spread: str = "")
     processes), instructions, Brier score and arm shares."""
     speed, ratio, count, count_ratio, brier, done = result
     cells = f"{count:>12,.0f}{count_ratio:>10.3f}" if counted else ""
-    print(f"{name:<10}{config:<32}{speed:>9,.0f}{ratio:>10.2f}{spread}{cells}{brier:>9.4f}  "
+    print(f"{name:<14}{config:<32}{speed:>9,.0f}{ratio:>10.2f}{spread}{cells}{brier:>9.4f}  "
           f"{describe(done)}")
 
 
@@ -275,7 +276,7 @@ def processes(args, argv: list[str]) -> None:
         if not runs:
             print(f"{args.processes} processes (hash seeds 1-{args.processes}), each: {lines[0]}")
         runs.append(json.loads(lines[-1]))
-    print(f"{'model':<10}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{'range':>13}"
+    print(f"{'model':<14}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{'range':>13}"
           f"{'Brier':>9}  arms")
     for name, configs in runs[0].items():
         for config, first in configs.items():
@@ -291,8 +292,8 @@ def main() -> None:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--models", nargs="+", default=list(MODELS),
-                        choices=sorted([*MODELS, SCALED_LR]),
-                        help=f"the base models (default: all but {SCALED_LR})")
+                        choices=sorted([*MODELS, *SCALED]),
+                        help=f"the base models (default: all but {', '.join(SCALED)})")
     parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--calibrator", default="platt", choices=CALIBRATORS,
@@ -320,10 +321,10 @@ def main() -> None:
         parser.error("--many needs B >= 2, and counts no instructions")
     if args.weighted and args.many is None:
         parser.error("--weighted weighs the rows of frames: give --many")
-    if args.many is not None and SCALED_LR in args.models:
+    if args.many is not None and SCALED.keys() & set(args.models):
         # River 0.26.1's batch variance can come out a hair below 0 on a constant column (the
         # pipeline alone raises then: a complex standard deviation)
-        parser.error(f"{SCALED_LR} runs one example at a time: River's StandardScaler."
+        parser.error(f"{', '.join(SCALED)} run one example at a time: River's StandardScaler."
                      "transform_many raises after its learn_many on electricity")
     if args.processes < 1 or (args.processes > 1 and (args.instructions or args.callgrind)):
         parser.error("--processes needs N >= 1, and times (no instruction counts)")
@@ -359,7 +360,7 @@ def main() -> None:
         f"{platform.python_version()}, {platform.machine()}"
     )
     counted = f"{'instr/ex':>12}{'vs model':>10}" if counter else ""
-    print(f"{'model':<10}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
+    print(f"{'model':<14}{'configuration':<32}{'ex/s':>9}{'vs model':>10}{counted}{'Brier':>9}"
           "  arms")
     results = measure(args, rows, frames, batch, counter)
     if args.json:

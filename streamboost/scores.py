@@ -26,6 +26,7 @@ __all__ = [
     "FrozenLogistic",
     "FrozenScorer",
     "PrequentialScore",
+    "ScalerMap",
     "ScoredFrame",
     "booster",
     "calibrator_for",
@@ -545,7 +546,7 @@ class FrozenLogistic:
 
     """
 
-    __slots__ = ("intercept", "keys", "scale", "shift", "weights")
+    __slots__ = ("intercept", "keys", "scaler", "weights")
 
     def __init__(self, model: base.Classifier):
         if not self.supports(model):
@@ -553,20 +554,12 @@ class FrozenLogistic:
                 f"FrozenLogistic freezes River's LogisticRegression with a sigmoid loss and zero "
                 f"initial weights, alone or after a StandardScaler (see `supports`), got "
                 f"{type(model).__name__} ({one_line(model)}); FrozenScorer copies any model")
-        *scalers, regression = _steps(model)
+        scaler, regression = _scaled(model)
         weights = regression._weights.to_dict()
         self.keys = list(weights)
         self.weights = np.fromiter(weights.values(), float, len(weights))
         self.intercept = float(regression.intercept)
-        # the scaler's map of each key (`.get`: its defaultdicts would grow on a lookup)
-        self.shift = self.scale = None
-        for scaler in scalers:
-            self.shift = np.array([scaler.means.get(key, 0.0) for key in self.keys])
-            if scaler.with_std:
-                # River divides by v ** 0.5, and maps the feature to 0 where v is 0: as a
-                # division by infinity does
-                variances = (scaler.vars.get(key, 0.0) for key in self.keys)
-                self.scale = np.array([v**0.5 if v else np.inf for v in variances])
+        self.scaler = None if scaler is None else ScalerMap(scaler, self.keys)
 
     @staticmethod
     def supports(model) -> bool:
@@ -586,36 +579,22 @@ class FrozenLogistic:
         False
 
         """
-        *scalers, regression = _steps(model)
+        regression = _scaled(model)[1]
         return (type(regression) is linear_model.LogisticRegression
                 and type(regression.loss).mean_func is optim.losses.BinaryLoss.mean_func
-                and type(regression.initializer) is optim.initializers.Zeros
-                and len(scalers) <= 1
-                and all(type(scaler) is preprocessing.StandardScaler
-                        and getattr(scaler, "window_size", None) is None for scaler in scalers))
+                and type(regression.initializer) is optim.initializers.Zeros)
 
     def rows(self, xs: list[dict]) -> np.ndarray:
         """The examples `xs` (checked dicts of numbers) as a float matrix over `keys`, a
-        feature absent from an example 0, or NaN before a scaler (it maps the features present
-        only: `scores` counts a NaN 0)."""
-        keys = self.keys
-        table = np.empty((len(xs), len(keys)))
-        if xs and keys and not (_FILL_ROWS is not None and _FILL_ROWS(xs, keys, table)):
-            absent = 0.0 if self.shift is None else np.nan
-            table[:] = [[x.get(key, absent) for key in keys] for x in xs]
-        return table
+        feature absent from an example 0, or NaN before a scaler (`ScalerMap`)."""
+        return _rows(xs, self.keys, None, 0.0 if self.scaler is None else np.nan)
 
     def scores(self, xs: list[dict], table: np.ndarray | None = None) -> np.ndarray:
         """P(True | x) of each example of `xs`, as the model was; `table`: `rows(xs)`, made
         already (by a copy with the same `keys`; it is not changed)."""
         table = self.rows(xs) if table is None else table
-        if self.shift is not None:
-            table = table - self.shift
-            if self.scale is not None:
-                table /= self.scale
-            absent = np.isnan(table)  # features `rows` found absent
-            if absent.any():
-                table[absent] = 0.0
+        if self.scaler is not None:
+            table = self.scaler(table)
         logits = table @ self.weights
         logits += self.intercept
         p = expit(logits)  # River's 1 / (1 + exp(-z)), to rounding, without overflow
@@ -626,9 +605,78 @@ class FrozenLogistic:
         return p
 
 
-def _steps(model) -> list:
-    """A pipeline's steps in order, or `[model]`."""
-    return list(model.steps.values()) if type(model) is compose.Pipeline else [model]
+class ScalerMap:
+    r"""River's `StandardScaler` frozen over a list of keys, mapping a matrix's columns.
+
+    River maps each feature present in an example as $(x_j - \mu_j)/\sqrt{v_j}$, or 0 where
+    $v_j = 0$ (a division by infinity here), or as $x_j - \mu_j$ without `with_std`, with its
+    running means and variances; a feature absent from the example stays absent. The matrix
+    marks an absent feature NaN, which the map makes 0: what it adds to a dot product.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from river import preprocessing
+    >>> from streamboost.scores import ScalerMap
+    >>> scaler = preprocessing.StandardScaler()
+    >>> for x in [{"a": 1.0, "b": 5.0}, {"a": 3.0, "b": 5.0}]:
+    ...     scaler.learn_one(x)
+    >>> frozen = ScalerMap(scaler, ["a", "b"])
+    >>> frozen(np.array([[3.0, 7.0], [np.nan, 7.0]])).tolist(), scaler.transform_one({"a": 3.0})
+    ([[1.0, 0.0], [0.0, 0.0]], {'a': 1.0})
+
+    """
+
+    __slots__ = ("scale", "shift")
+
+    def __init__(self, scaler: preprocessing.StandardScaler, keys: list):
+        # `.get`: the scaler's defaultdicts would grow on a lookup
+        self.shift = np.array([scaler.means.get(key, 0.0) for key in keys])
+        self.scale = None
+        if scaler.with_std:
+            variances = (scaler.vars.get(key, 0.0) for key in keys)
+            self.scale = np.array([v**0.5 if v else np.inf for v in variances])
+
+    def __call__(self, table: np.ndarray, start: int = 0) -> np.ndarray:
+        """A mapped copy of `table`, its columns from `start` on (the keys'), the others as
+        they are (a booster's intercept column)."""
+        mapped = table.copy()
+        part = mapped[:, start:]
+        part -= self.shift
+        if self.scale is not None:
+            part /= self.scale
+        absent = np.isnan(part)
+        if absent.any():
+            part[absent] = 0.0
+        return mapped
+
+
+def _scaled(model) -> tuple:
+    """`(scaler, last)`: `model` itself as `last`, with no scaler (None), or a pipeline's last
+    step after at most one `StandardScaler` without a `window_size`; `(None, None)` for any
+    other pipeline (it has no frozen form: a `snapshot`)."""
+    if type(model) is not compose.Pipeline:
+        return None, model
+    *steps, last = model.steps.values()
+    if not steps:
+        return None, last
+    scaler = steps[0]
+    if (len(steps) == 1 and type(scaler) is preprocessing.StandardScaler
+            and getattr(scaler, "window_size", None) is None):
+        return scaler, last
+    return None, None
+
+
+def _rows(xs: list[dict], keys: list, lead: float | None, absent: float) -> np.ndarray:
+    """The examples `xs` (checked dicts of numbers) as a float matrix over `keys`, after a
+    column of `lead` unless it is None; a feature absent from an example is `absent`."""
+    offset = lead is not None
+    table = np.empty((len(xs), offset + len(keys)))
+    if offset:
+        table[:, 0] = lead
+    if xs and keys and not (_FILL_ROWS is not None and _FILL_ROWS(xs, keys, table)):
+        table[:, offset:] = [[x.get(key, absent) for key in keys] for x in xs]
+    return table
 
 
 def _listed(xs: typing.Sequence[dict]) -> list[dict]:
@@ -644,9 +692,10 @@ class FrozenScorer:
     `OzaBoostClassifier` whose members are arrays with a minibatch path
     (`streamboost.members`) is copied as its members' arrays and vote weights, and scores a
     list with one matrix product (a tenth of a pickle's copy, a fraction of a score per
-    example); a River `LogisticRegression` as its weights, also after a `StandardScaler` in a
-    pipeline (`FrozenLogistic`, scored P(True): the controller's score of a model that learns
-    bools); any other model is a `snapshot`,
+    example); a River `LogisticRegression` as its weights (`FrozenLogistic`, scored P(True):
+    the controller's score of a model that learns bools). Either may follow one
+    `StandardScaler` in a pipeline, frozen as its means and variances (`ScalerMap`). Any
+    other model is a `snapshot`,
     scored example by example. Scores equal `positive_score`'s on the model as it was (to
     rounding, which the tests bound).
 
@@ -667,13 +716,16 @@ class FrozenScorer:
 
     def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
         self.pos_label = pos_label
-        held = model._members if booster(model) is not None else None
+        scaler, last = _scaled(model)
+        held = last._members if booster(last) is not None else None
         self._table: tuple = (None, None)  # the last examples scored, and their matrix
-        self._members = self._linear = self.model = None
+        self._members = self._linear = self.model = self._scaler = None
         if held is not None and held.minibatch:
             self._members = held.copy()
-            self._alphas = list(model._vote_weights())
-            self._score = model.score
+            self._alphas = list(last._vote_weights())
+            self._score = last.score
+            if scaler is not None:  # a scaler's matrix marks a feature absent NaN
+                self._scaler = ScalerMap(scaler, self._members._keys)
         elif pos_label is True and FrozenLogistic.supports(model):
             self._linear = FrozenLogistic(model)
         else:
@@ -687,8 +739,7 @@ class FrozenScorer:
         linear = self._linear
         if linear is not None:
             if (like is not None and like._table[0] is xs and like._linear is not None
-                    and like._linear.keys == linear.keys
-                    and (like._linear.shift is None) == (linear.shift is None)):
+                    and like._linear.keys == linear.keys):
                 return linear.scores(xs, like._table[1])  # the later copy's matrix of xs
             table = linear.rows(_listed(xs))
             self._table = (xs, table)
@@ -697,14 +748,18 @@ class FrozenScorer:
             return np.array([positive_score(self.model, x, self.pos_label) for x in xs],
                             dtype=float)
         held = self._members
-        n = len(held._keys)
+        offset = held.lead is not None
+        scaler = self._scaler
         if like is not None and like._table[0] is xs and held.can_borrow(like._members):
-            table = like._table[1][:, : n + (held.lead is not None)]
+            table = like._table[1][:, : len(held._keys) + offset]
         elif self._table[0] is xs:  # lent
             table = self._table[1]
         else:
-            table = held.rows(_listed(xs))
+            table = (held.rows(_listed(xs)) if scaler is None
+                     else _rows(_listed(xs), held._keys, held.lead, np.nan))
             self._table = (xs, table)
+        if scaler is not None:
+            table = scaler(table, offset)
         return table_scores(held, table, self._alphas, self._score)
 
     def lend(self, xs: list[dict], table: np.ndarray) -> None:
@@ -712,7 +767,7 @@ class FrozenScorer:
         from made as it stood then (`ScoredFrame.table`: the same columns), instead of
         converting the dicts again (a later `scores(xs)`, or an earlier copy's `like`)."""
         held = self._members
-        if held is None:  # not an array booster: it scores from the dicts
+        if held is None or self._scaler is not None:  # it scores from the dicts
             return
         # columns are only appended: the same width is the same columns (a key the booster met
         # in between, in a `predict_proba_one`, would widen this copy and not the table)

@@ -31,7 +31,7 @@ def test_processes_report_the_median_of_each_process_ratio_and_their_range(monke
     out = capsys.readouterr().out
     assert out.startswith("3 processes (hash seeds 1-3), each: header\n")
     # the median process's ratio (0.9), the range over the three, the speeds' median
-    assert "lr      both                                   90      0.90   0.80-1.00" in out
+    assert "lr            both                                   90      0.90   0.80-1.00" in out
     assert "both 100%" in out
     assert [seed for _, seed in calls] == ["1", "2", "3"]
     # each child times in its own process once, and answers in JSON

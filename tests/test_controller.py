@@ -1765,37 +1765,45 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     assert len(r.scores) == len(kept)  # nothing recorded
 
 
-@pytest.mark.parametrize("scaled", [False, True])
-def test_a_logistic_regressions_rounds_are_the_snapshots_to_rounding(monkeypatch, scaled):
+_FROZEN_MODELS = {
+    "logistic regression": linear_model.LogisticRegression,
+    "scaler and logistic regression": lambda: (preprocessing.StandardScaler()
+                                               | linear_model.LogisticRegression()),
+    "scaler and booster": lambda: preprocessing.StandardScaler() | OzaBoostClassifier(
+        linear_model.LogisticRegression(), n_models=3, seed=0),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_FROZEN_MODELS))
+def test_a_frozen_models_rounds_are_the_snapshots_to_rounding(monkeypatch, kind):
     # River's logistic regression is frozen as its weights (`scores.FrozenLogistic`), not
-    # pickled, also after a scaler in a pipeline: the rounds' improvements must be the
-    # snapshot's to rounding, the arms the same
+    # pickled, and after a scaler so is it or a booster (`scores.ScalerMap`): the rounds'
+    # improvements must be the snapshot's to rounding, the arms the same
     from streamboost import scores
 
     rows = list(itertools.islice(datasets.Phishing(), 1200))
-    scored = []
-    real = scores.FrozenLogistic.scores
-    monkeypatch.setattr(scores.FrozenLogistic, "scores", lambda self, xs, table=None: (
-        scored.append(len(xs)) or real(self, xs, table)))
+    frozen = []  # whether each scoring copy was arrays (else a pickled snapshot)
+    real = scores.FrozenScorer.scores
+    monkeypatch.setattr(scores.FrozenScorer, "scores", lambda self, xs, like=None: (
+        frozen.append(self.model is None) or real(self, xs, like)))
 
     def run() -> list[tuple]:
-        base = linear_model.LogisticRegression()
         model = BanditCalibratedClassifier(
-            model=preprocessing.StandardScaler() | base if scaled else base,
-            policy="discounted-ucb", batch_size=16, warmup=2, rollback="copy", seed=1)
+            model=_FROZEN_MODELS[kind](), policy="discounted-ucb", batch_size=16, warmup=2,
+            rollback="copy", seed=1)
         for x, y in rows:
             model.predict_proba_one(x)
             model.learn_one(x, y)
         return [(r["arm"], r.get("improvements")) for r in model.trace]
 
-    as_weights = run()
-    assert len(scored) > 60 and set(scored) == {16}  # the frozen weights scored the rounds
-    monkeypatch.setattr(scores.FrozenLogistic, "supports", staticmethod(lambda model: False))
-    calls = len(scored)
+    as_arrays = run()
+    assert len(frozen) > 60 and all(frozen)
+    monkeypatch.setattr(scores, "_scaled", lambda model: (None, None))  # no frozen form
+    frozen.clear()
     as_snapshots = run()
-    assert len(scored) == calls  # pickled snapshots scored these
-    assert [arm for arm, _ in as_weights] == [arm for arm, _ in as_snapshots]
-    rounds = [(a, b) for (_, a), (_, b) in zip(as_weights, as_snapshots, strict=True) if a]
+    assert len(frozen) > 60 and not any(frozen)
+    assert [arm for arm, _ in as_arrays] == [arm for arm, _ in as_snapshots]
+    rounds = [(a, b) for (_, a), (_, b) in zip(as_arrays, as_snapshots, strict=True) if a]
     assert len(rounds) > 60 and all(set(a) == set(b) == {"train", "calibrate", "both"}
                                     for a, b in rounds if len(a) == 3)
     for a, b in rounds:
@@ -1803,16 +1811,18 @@ def test_a_logistic_regressions_rounds_are_the_snapshots_to_rounding(monkeypatch
         assert [a[k] for k in a] == pytest.approx([b[k] for k in b], rel=0.0, abs=1e-12)
 
 
-def test_a_round_frozen_as_weights_survives_a_checkpoint(tmp_path):
+@pytest.mark.parametrize("kind", sorted(_FROZEN_MODELS))
+def test_a_round_frozen_as_arrays_survives_a_checkpoint(tmp_path, kind):
     rows = list(itertools.islice(datasets.Phishing(), 600))
-    model = BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
-                                       policy="discounted-ucb", batch_size=16, warmup=1, seed=1)
+    model = BanditCalibratedClassifier(model=_FROZEN_MODELS[kind](), policy="discounted-ucb",
+                                       batch_size=16, warmup=1, seed=1)
     for x, y in rows[:300]:
         model.learn_one(x, y)
     from streamboost import checkpoint
-    from streamboost.scores import FrozenLogistic
 
-    assert isinstance(model._meter._round.model_before._linear, FrozenLogistic)  # mid-round
+    frozen = model._meter._round.model_before  # mid-round
+    assert frozen.model is None and (kind == "logistic regression") == (
+        frozen._scaler is None and (frozen._linear is None or frozen._linear.scaler is None))
     checkpoint.save(model, tmp_path / "model.ckpt")
     loaded = checkpoint.load(tmp_path / "model.ckpt")
     for x, y in rows[300:]:

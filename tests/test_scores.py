@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 
+import numpy as np
 import pytest
 from river import compose, datasets, forest, linear_model, optim, preprocessing, tree
 
@@ -266,8 +267,8 @@ def test_a_frozen_scaled_logistic_regression_scores_as_the_pipeline_did(with_std
     for i, (x, y) in enumerate(rows):
         if i % 500 == 0:
             frozen = FrozenScorer(model, True)
-            assert frozen.model is None and frozen._linear.shift is not None
-            assert (frozen._linear.scale is not None) == with_std
+            assert frozen.model is None and frozen._linear.scaler is not None
+            assert (frozen._linear.scaler.scale is not None) == with_std
             later = [z for z, _ in rows[i : i + 300]]
             expected = [positive_score(model, z, True) for z in later]
             assert frozen.scores(later).tolist() == pytest.approx(expected, rel=0.0, abs=1e-12)
@@ -276,6 +277,49 @@ def test_a_frozen_scaled_logistic_regression_scores_as_the_pipeline_did(with_std
     assert checked == 1800
     scaler = model["StandardScaler"]
     assert scaler.means["constant"] == 2.0 and (not with_std or scaler.vars["constant"] == 0.0)
+
+
+@pytest.mark.parametrize("with_std", [True, False])
+@pytest.mark.parametrize("kind", sorted(MEMBERS))
+def test_a_frozen_scaled_booster_scores_as_the_pipeline_did(kind, with_std):
+    # phishing with a constant feature (variance 0) that some rows lack, and a feature the
+    # booster meets only after the copy (it counts nothing to the copy)
+    rows = [({**x, "constant": 2.0} if i % 3 else x, y) for i, (x, y) in enumerate(ROWS[:1600])]
+    model = preprocessing.StandardScaler(with_std=with_std) | OzaBoostClassifier(
+        MEMBERS[kind], n_models=8, seed=5)
+    for x, y in rows[:600]:
+        model.learn_one(x, y)
+    frozen = FrozenScorer(model, True)
+    assert frozen.model is None and frozen._scaler is not None
+    later = [x for x, _ in rows[600:1100]] + [{**rows[0][0], "new": 3.0}]
+    expected = [positive_score(model, x, True) for x in later]
+    for x, y in rows[600:1600]:
+        model.learn_one({**x, "new": 1.0} if y else x, y)
+    assert frozen.scores(later).tolist() == pytest.approx(expected, rel=0.0, abs=1e-12)
+    # a later copy lends its matrix (the examples as they are): the same scores
+    newer = FrozenScorer(model, True)
+    newer.scores(later)
+    kept = newer._table[1].copy()
+    assert frozen.scores(later, like=newer).tolist() == frozen.scores(list(later)).tolist()
+    assert np.array_equal(newer._table[1], kept, equal_nan=True)  # not mapped in place
+    assert newer.scores(later).tolist() != frozen.scores(later).tolist()
+    held = frozen._members  # a booster's frame has no NaN marks: a scaled copy takes none
+    frozen.lend(later, np.zeros((len(later), len(held._keys) + (held.lead is not None))))
+    assert frozen.scores(later).tolist() == pytest.approx(expected, rel=0.0, abs=1e-12)
+
+
+def test_only_a_pipeline_of_one_plain_scaler_and_a_model_is_frozen_with_it():
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+    for steps, frozen in [
+        ((preprocessing.StandardScaler(), booster), True),
+        ((booster,), True),
+        ((preprocessing.StandardScaler(window_size=5), booster), False),
+        ((preprocessing.MinMaxScaler(), booster), False),
+        ((preprocessing.StandardScaler(), preprocessing.StandardScaler(), booster), False),
+    ]:
+        model = compose.Pipeline(*steps)
+        model.learn_one({"a": 1.0}, True)
+        assert (FrozenScorer(model, True).model is None) == frozen
 
 
 def test_a_frozen_scaled_logistic_regression_reads_any_dict_of_numbers_alike(monkeypatch):
