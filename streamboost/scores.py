@@ -460,7 +460,7 @@ def snapshot(model: base.Estimator) -> base.Estimator:
 
 def _parts(model) -> list:
     """What a user may hold of `model`: itself, or its pipeline's steps."""
-    return list(model.steps.values()) if type(model) is compose.Pipeline else [model]
+    return list(model.steps.values()) if isinstance(model, compose.Pipeline) else [model]
 
 
 # the reference counts below are CPython's up to 3.13 (3.14 may borrow references it counted)
@@ -522,10 +522,9 @@ class FrozenLogistic:
     then scored with one product and the sigmoid, where a `snapshot` pickles the whole model
     and calls `predict_proba_one` per example. A feature the model holds no weight for counts
     0, as in River's `VectorDict.dot`. After a `StandardScaler` in a pipeline (River's most
-    common one), each feature present is mapped as the scaler maps it,
-    $(x_j - \mu_j)/\sqrt{v_j}$, or 0 where $v_j = 0$ (or $x_j - \mu_j$ without `with_std`),
-    with the means and variances frozen too. Scores equal River's to rounding (the product adds
-    the terms in another order, scipy's `expit` is not `math.exp`; the tests bound both).
+    common one) the scaler is frozen too (`ScalerMap`). Scores equal River's to rounding (the
+    product adds the terms in another order, scipy's `expit` is not `math.exp`; the tests
+    bound both).
     Supported (`supports`): `LogisticRegression` itself, with a loss whose mean function is
     the sigmoid and zero initial weights (River's defaults), whatever it learned with, alone
     or in a pipeline after at most one `StandardScaler` without a `window_size`.
@@ -695,9 +694,8 @@ class FrozenScorer:
     example); a River `LogisticRegression` as its weights (`FrozenLogistic`, scored P(True):
     the controller's score of a model that learns bools). Either may follow one
     `StandardScaler` in a pipeline, frozen as its means and variances (`ScalerMap`). Any
-    other model is a `snapshot`,
-    scored example by example. Scores equal `positive_score`'s on the model as it was (to
-    rounding, which the tests bound).
+    other model is a `snapshot`, scored example by example. Scores equal `positive_score`'s
+    on the model as it was (to rounding, which the tests bound).
 
     Examples
     --------
