@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import compose, datasets, forest, linear_model, optim, preprocessing, tree
 
 from streamboost import OzaBoostClassifier, scores
@@ -555,3 +557,28 @@ def test_frame_scores_read_an_unusual_frame_row_by_row_as_positive_proba_does():
     with pytest.raises(ValueError, match=r"must lie in \[0, 1\], got 1.5"):
         scores.frame_scores(_Frames(pd.DataFrame({False: [0.0] * 3, True: [0.5, 1.5, 0.5]})), X,
                             True)
+
+
+_KEYS = ("a", "b", "c", "d")
+_ROW = st.dictionaries(st.sampled_from(_KEYS), st.one_of(
+    st.floats(-1e3, 1e3, allow_nan=False), st.integers(-5, 5), st.just(2.0)), max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(_ROW, st.booleans()), min_size=1, max_size=40),
+       st.lists(_ROW, min_size=1, max_size=8), st.booleans(), st.booleans())
+def test_a_frozen_scaled_model_scores_any_rows_as_the_pipeline(learned, later, with_std,
+                                                               boosted):
+    # any subset of the features in any order, ints among the floats, constant values: the
+    # frozen copy's scores are the pipeline's own, before it learns on
+    final = (OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0)
+             if boosted else linear_model.LogisticRegression())
+    model = preprocessing.StandardScaler(with_std=with_std) | final
+    for x, y in learned:
+        model.learn_one(x, y)
+    frozen = FrozenScorer(model, True)
+    assert frozen.model is None
+    expected = [positive_score(model, x, True) for x in later]
+    for x, y in learned:
+        model.learn_one(x, not y)
+    assert frozen.scores(later).tolist() == pytest.approx(expected, rel=1e-9, abs=1e-12)
