@@ -22,8 +22,8 @@ frames of B rows (`predict_proba_many`, then `learn_many`; the controller's mini
 then B rows too): a minibatch model (our booster, River's logistic regression) learns each
 frame with its own `learn_many`, alone or wrapped. `--callgrind` counts instructions where the
 CPU gives no counter: each configuration runs once, in its own process under valgrind's
-callgrind, counted inside the prequential loop only (`callgrind.py`; repeatable to about 0.03
-%, no timing). `--processes N` repeats the whole timed comparison in N fresh processes, one
+callgrind, counted inside the prequential loop only (`callgrind.py`; repeatable to about
+0.03 %, no timing). `--processes N` repeats the whole timed comparison in N fresh processes, one
 after another (hash seeds 1..N), and reports the median over them of each process's ratio, with
 the range: within one process the interleaved repeats agree, but the same code's ratio moves by
 several hundredths from one process to the next (its memory layout, as pyperf's workers
