@@ -1774,14 +1774,17 @@ _FROZEN_MODELS = {
 }
 
 
+@pytest.mark.parametrize("by_frames", [False, True])
 @pytest.mark.parametrize("kind", sorted(_FROZEN_MODELS))
-def test_a_frozen_models_rounds_are_the_snapshots_to_rounding(monkeypatch, kind):
+def test_a_frozen_models_rounds_are_the_snapshots_to_rounding(monkeypatch, kind, by_frames):
     # River's logistic regression is frozen as its weights (`scores.FrozenLogistic`), not
     # pickled, and after a scaler so is it or a booster (`scores.ScalerMap`): the rounds'
-    # improvements must be the snapshot's to rounding, the arms the same
+    # improvements must be the snapshot's to rounding, the arms the same, one at a time and
+    # by frames (a frame's rows reach the frozen copy as dicts made when read)
     from streamboost import scores
 
     rows = list(itertools.islice(datasets.Phishing(), 1200))
+    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([label for _, label in rows])
     frozen = []  # whether each scoring copy was arrays (else a pickled snapshot)
     real = scores.FrozenScorer.scores
     monkeypatch.setattr(scores.FrozenScorer, "scores", lambda self, xs, like=None: (
@@ -1791,9 +1794,14 @@ def test_a_frozen_models_rounds_are_the_snapshots_to_rounding(monkeypatch, kind)
         model = BanditCalibratedClassifier(
             model=_FROZEN_MODELS[kind](), policy="discounted-ucb", batch_size=16, warmup=2,
             rollback="copy", seed=1)
-        for x, y in rows:
-            model.predict_proba_one(x)
-            model.learn_one(x, y)
+        if by_frames:
+            for at in range(0, len(X), 16):
+                model.predict_proba_many(X.iloc[at : at + 16])
+                model.learn_many(X.iloc[at : at + 16], y.iloc[at : at + 16])
+        else:
+            for x, label in rows:
+                model.predict_proba_one(x)
+                model.learn_one(x, label)
         return [(r["arm"], r.get("improvements")) for r in model.trace]
 
     as_arrays = run()
