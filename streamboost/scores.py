@@ -629,6 +629,10 @@ class ScalerMap:
     __slots__ = ("scale", "shift")
 
     def __init__(self, scaler: preprocessing.StandardScaler, keys: list):
+        refusal = _unfrozen(scaler)
+        if refusal is not None:
+            raise (ValueError if type(scaler) is preprocessing.StandardScaler else TypeError)(
+                f"ScalerMap freezes River's StandardScaler: {refusal}")
         # `.get`: the scaler's defaultdicts would grow on a lookup
         self.shift = np.array([scaler.means.get(key, 0.0) for key in keys])
         self.scale = None
@@ -652,18 +656,31 @@ class ScalerMap:
 
 def _scaled(model) -> tuple:
     """`(scaler, last)`: `model` itself as `last`, with no scaler (None), or a pipeline's last
-    step after at most one `StandardScaler` without a `window_size`; `(None, None)` for any
-    other pipeline (it has no frozen form: a `snapshot`)."""
+    step after at most one scaler that `ScalerMap` freezes (`_unfrozen`); `(None, None)` for
+    any other pipeline (it has no frozen form: a `snapshot`)."""
     if type(model) is not compose.Pipeline:
         return None, model
     *steps, last = model.steps.values()
     if not steps:
         return None, last
-    scaler = steps[0]
-    if (len(steps) == 1 and type(scaler) is preprocessing.StandardScaler
-            and getattr(scaler, "window_size", None) is None):
-        return scaler, last
+    if len(steps) == 1 and _unfrozen(steps[0]) is None:
+        return steps[0], last
     return None, None
+
+
+def _unfrozen(scaler) -> str | None:
+    """Why `ScalerMap` cannot freeze `scaler`, or None: it must be a `StandardScaler` without a
+    `window_size` (whose means are objects), and no variance below 0 (River's batch update can
+    leave one by rounding; River's map of that feature is then complex, which a snapshot
+    reproduces, raising only for an example that has the feature)."""
+    if type(scaler) is not preprocessing.StandardScaler:
+        return f"got {type(scaler).__name__} ({one_line(scaler)})"
+    if getattr(scaler, "window_size", None) is not None:
+        return f"got one with window_size={scaler.window_size!r}; expected None"
+    if scaler.with_std and min(scaler.vars.values(), default=0.0) < 0.0:  # rarely: named
+        key, v = next((k, v) for k, v in scaler.vars.items() if v < 0.0)
+        return f"feature {key!r} has variance {v!r}; expected >= 0 (its map would be complex)"
+    return None
 
 
 def _rows(xs: list[dict], keys: list, lead: float | None, absent: float) -> np.ndarray:
