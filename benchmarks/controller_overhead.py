@@ -3,7 +3,9 @@
 Each example is predicted (`predict_proba_one`) then learned (`learn_one`), on pre-scaled rows
 (no scaler is timed but a model's own). For each base model (`streamboost.experiments.models`,
 or `scaled-lr`, `scaled-oza-lr`: `lr`, `oza-lr` after a `StandardScaler`), the model alone is
-timed against `CalibratedClassifier` and controllers that wrap the same model: `"both"` (a
+timed against `CalibratedClassifier` and `"by hand"` (`ByHand`: the same model and calibrator
+wired with none of a wrapper's bookkeeping, the floor a wrapper's own cost is measured from),
+and against controllers that wrap the same model: `"both"` (a
 schedule: the calibrator learns every prequential score) and discounted UCB measuring its
 reward with different budgets (`reward_examples` scored per minibatch, one minibatch in
 `reward_every` measured after the first `reward_start`, 64 by default since 0.8.16), or with
@@ -59,11 +61,16 @@ from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __vers
 from streamboost.calibration import CALIBRATORS
 from streamboost.experiments.models import MODELS, make_model
 from streamboost.metrics import BrierScore
+from streamboost.reward import calibrated
+from streamboost.scores import _proba_score, booster, calibrator_for
+from streamboost.validation import check_features
 
 ALONE = "model alone"
 # `base_model`'s pipelines, not among the CLI's models: name -> the model after the scaler
 SCALED = {"scaled-lr": "lr", "scaled-oza-lr": "oza-lr"}
+BY_HAND = "by hand"
 CONFIGS = {
+    BY_HAND: None,  # `ByHand`: the wrappers' work without their bookkeeping (one at a time)
     "CalibratedClassifier": None,  # the wrapper without a controller ("both", tested equal)
     "both": {"policy": "both"},
     "D-UCB, all 32 examples": {"policy": "discounted-ucb", "reward_examples": 32},
@@ -92,6 +99,32 @@ CONFIGS = {
     "KL-UCB, reward_every=64": {"policy": "kl-ucb", "reward_every": 64},
     "FEWA, reward_every=64": {"policy": "fewa", "reward_every": 64},
 }
+
+
+class ByHand:
+    """`CalibratedClassifier`'s work wired by hand, without its bookkeeping: the floor from
+    which a wrapper's own cost is measured. Each example is checked and scored once and the
+    score calibrated; then the model learns the example and the calibrator its score. No label
+    is checked or inferred (the rows' labels are bools, True positive) and nothing checks that
+    the x learned is the x just scored (this loop's x always is), which the wrappers must."""
+
+    def __init__(self, model, calibrator: str):
+        self.model = model
+        self.calibrator = calibrator_for(calibrator, model)
+        self._score = model._score_one if booster(model) is not None else self._proba
+        self._last = 0.5
+
+    def _proba(self, x: dict) -> float:
+        return _proba_score(self.model, x, True)  # the wrappers' score of a River model
+
+    def predict_proba_one(self, x: dict) -> dict:
+        self._last = score = self._score(check_features(x))
+        p = calibrated(self.calibrator, score)
+        return {False: 1.0 - p, True: p}
+
+    def learn_one(self, x: dict, y: bool) -> None:
+        self.model.learn_one(x, y)
+        self.calibrator._update(self._last, y)
 
 
 def run(model, rows, counter: InstructionCounter | None) -> tuple[float, float, float]:
@@ -149,6 +182,8 @@ def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
     """A fresh model `name` (seed 0), alone or wrapped by `config` with `calibrator`."""
     if config == ALONE:
         return base_model(name)
+    if config == BY_HAND:
+        return ByHand(base_model(name), calibrator)
     params = CONFIGS[config]
     if params is None:
         return CalibratedClassifier(base_model(name), calibrator)
@@ -319,6 +354,8 @@ def main() -> None:
         return
     if args.many is not None and (args.many < 2 or args.instructions or args.callgrind):
         parser.error("--many needs B >= 2, and counts no instructions")
+    if args.many is not None and BY_HAND in args.configs:
+        parser.error(f"'{BY_HAND}' runs one example at a time: leave it out with --many")
     if args.weighted and args.many is None:
         parser.error("--weighted weighs the rows of frames: give --many")
     if args.many is not None and SCALED.keys() & set(args.models):

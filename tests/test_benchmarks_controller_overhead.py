@@ -94,3 +94,26 @@ def test_weighted_frames_weigh_every_models_rows_and_need_frames():
     assert briers[2][0] != briers[3][0] and briers[2][1] != briers[3][1]
     refused = subprocess.run([*command, "--weighted"], capture_output=True, text=True)
     assert refused.returncode == 2 and "--weighted weighs the rows of frames" in refused.stderr
+
+
+def test_by_hand_is_the_calibrated_classifiers_work_without_its_bookkeeping():
+    # the floor a wrapper's own cost is measured from must compute what the wrapper computes:
+    # every probability equal, for our booster (scored directly) and a River model
+    rows = overhead.load_rows("phishing", None, 300)
+    for name in ("oza-lr", "lr", "ht"):
+        by_hand = overhead.make(name, overhead.BY_HAND, {}, "beta")
+        wrapper = overhead.make(name, "CalibratedClassifier", {}, "beta")
+        for x, y in rows:
+            assert by_hand.predict_proba_one(x) == wrapper.predict_proba_one(x), name
+            by_hand.learn_one(x, y)
+            wrapper.learn_one(x, y)
+        assert overhead.summary(by_hand) is None
+
+
+def test_by_hand_runs_one_example_at_a_time_only():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--rows", "64",
+         "--models", "lr", "--many", "32", "--configs", "by hand"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 2 and "'by hand' runs one example at a time" in done.stderr
