@@ -329,7 +329,8 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=list(MODELS),
                         choices=sorted([*MODELS, *SCALED]),
                         help=f"the base models (default: all but {', '.join(SCALED)})")
-    parser.add_argument("--configs", nargs="+", default=list(CONFIGS), choices=list(CONFIGS))
+    parser.add_argument("--configs", nargs="+", default=None, choices=list(CONFIGS),
+                        help=f"default: all ('{BY_HAND}' only one example at a time)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--calibrator", default="platt", choices=CALIBRATORS,
                         help="the wrappers' calibrator (default platt)")
@@ -354,7 +355,9 @@ def main() -> None:
         return
     if args.many is not None and (args.many < 2 or args.instructions or args.callgrind):
         parser.error("--many needs B >= 2, and counts no instructions")
-    if args.many is not None and BY_HAND in args.configs:
+    if args.configs is None:
+        args.configs = [c for c in CONFIGS if args.many is None or c != BY_HAND]
+    elif args.many is not None and BY_HAND in args.configs:
         parser.error(f"'{BY_HAND}' runs one example at a time: leave it out with --many")
     if args.weighted and args.many is None:
         parser.error("--weighted weighs the rows of frames: give --many")

@@ -117,3 +117,10 @@ def test_by_hand_runs_one_example_at_a_time_only():
         capture_output=True, text=True,
     )
     assert done.returncode == 2 and "'by hand' runs one example at a time" in done.stderr
+    # left out of the default configurations by frames, which run
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--dataset",
+         "phishing", "--rows", "64", "--models", "lr", "--many", "32", "--repeats", "1"],
+        capture_output=True, text=True, check=True,
+    )
+    assert "by hand" not in done.stdout and "CalibratedClassifier" in done.stdout
