@@ -230,7 +230,11 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     # ------------------------------------------------------------------ learning
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        target = self._labels.is_positive(y)  # a third label raises before any change
+        labels = self._labels
+        # the stream's two labels compared here, not in a call (every example comes here); any
+        # other goes to `is_positive`, where a third label raises before any change
+        target = (True if y == labels.pos_label else False if y == labels.negative
+                  else labels.is_positive(y))
         held = self._members
         if not held.knows(x):  # a prequential loop has just scored (and checked) this x
             check_features(x)
@@ -241,7 +245,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             before = held.begin(x, target, **kwargs)
         else:
             before = held.begin(x, target)  # array members check x before any change
-        self._labels.learn(y)
+        if labels.negative is None:  # until it is known, the first other label names it
+            labels.learn(y)
         self._alphas = None
         if self._variant is not None:
             self._boost_variant(target, before)

@@ -309,9 +309,14 @@ class CalibratedClassifier(
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         if kwargs:
             self._check_kwargs(kwargs)
-        positive = self._labels.is_positive(y)  # checked, and scored, before anything changes
+        labels = self._labels
+        # checked, and x scored, before anything changes; the two labels compared here, not in
+        # a call (a third raises in `is_positive`)
+        positive = (True if y == labels.pos_label else False if y == labels.negative
+                    else labels.is_positive(y))
         score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as it is)
-        self._labels.learn(y)
+        if labels.negative is None:  # until it is known, the first other label names it
+            labels.learn(y)
         # the model first: one that raises leaves the calibrator as it was
         self.model.learn_one(x, positive if self._bools else y, **kwargs)
         self._calibrator._update(score, positive)

@@ -408,10 +408,14 @@ class BanditCalibratedClassifier(
         # predict_proba_one was checked there).
         if kwargs:
             self._check_kwargs(kwargs)
-        positive = self._labels.is_positive(y)
+        labels = self._labels
+        # the two labels compared here, not in a call (a third raises in `is_positive`)
+        positive = (True if y == labels.pos_label else False if y == labels.negative
+                    else labels.is_positive(y))
         # a bad x or model output raises; `taken`: x, or the scorer's copy of it
         score, taken = self._scorer.take(x)
-        self._labels.learn(y)
+        if labels.negative is None:  # until it is known, the first other label names it
+            labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
         if self._detector is not None:

@@ -337,8 +337,10 @@ class BinaryLabels:
 
     `neg_label=None` infers the negative label: `not pos_label` when `pos_label` is a bool,
     otherwise the first other label the stream shows. `is_positive` checks a label without
-    changing anything (a third label raises ValueError); `learn` then records it. River's
-    convention holds: the int 1 equals True.
+    changing anything (a third label raises ValueError); `learn` then records it, and changes
+    nothing once the negative is known (the learners' hot paths compare a label with
+    `pos_label` and `negative` themselves, and call these for any other). River's convention
+    holds: the int 1 equals True.
 
     Parameters
     ----------

@@ -100,6 +100,25 @@ def test_string_labels_with_the_negative_inferred():
     assert controller.predict_one(stream[0][0], c_fp=1e9, c_fn=1.0) == "legit"
 
 
+@pytest.mark.parametrize("make", [
+    lambda: CalibratedClassifier(linear_model.LogisticRegression(), pos_label="a"),
+    lambda: BanditCalibratedClassifier(model=linear_model.LogisticRegression(), pos_label="a"),
+    lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, pos_label="a"),
+], ids=["calibrated", "controller", "booster"])
+def test_a_label_met_with_a_refused_x_does_not_name_the_negative(make):
+    # the learners compare the two labels themselves and record a new one only once x has
+    # been checked: an example refused for its x leaves the negative label unknown
+    model = make()
+    x = ROWS[0][0]
+    model.learn_one(x, "a")
+    with pytest.raises(ValueError, match="is nan"):
+        model.learn_one({**x, "extra": float("nan")}, "b")
+    model.learn_one(x, "c")  # the stream's first other label, so the negative
+    assert set(model.predict_proba_one(x)) == {"a", "c"}
+    with pytest.raises(ValueError, match="label 'b' is neither"):
+        model.learn_one(x, "b")
+
+
 @pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
 def test_a_third_label_is_refused_and_changes_nothing(cls):
     model = cls(model=linear_model.LogisticRegression(), pos_label="a")
