@@ -406,6 +406,39 @@ def test_a_minibatch_predicted_then_learned_is_scored_once(name, monkeypatch):
         assert wrapper.predict_proba_many(probe).equals(other.predict_proba_many(probe))
 
 
+@pytest.mark.parametrize("wrapper", [0, 1])
+def test_a_kept_frame_is_compared_byte_for_byte(wrapper, monkeypatch):
+    """A frame predicted, then learned, is scored once also with missing cells (NaN: the same
+    bytes); a cell changed to an equal value of other bytes (0.0 to -0.0) is scored again, and
+    learns what the unchanged frame learns."""
+    from streamboost import scores
+
+    built, original = [], scores.ScoredFrame.__init__
+
+    def counted(self, *args):
+        built.append(args[1])
+        original(self, *args)
+
+    monkeypatch.setattr(scores.ScoredFrame, "__init__", counted)
+    frames = list(_frames(ROWS[:160], 40))
+    model, twin = _wrappers("oza")[wrapper], _wrappers("oza")[wrapper]
+    for i, (X, y) in enumerate(frames):
+        X = X.copy()
+        X.iloc[1, 0] = float("nan")  # a missing cell: the booster takes it
+        X.iloc[2, 1] = 0.0
+        changed = i % 2 == 1
+        model.predict_proba_many(X)
+        twin.predict_proba_many(X.copy())
+        if changed:
+            X.iloc[2, 1] = -0.0  # equal, other bytes
+        del built[:]
+        model.learn_many(X, y)
+        assert len(built) == changed  # scored again only where the bytes changed
+        twin.learn_many(X.copy(), y)
+    probe = frames[0][0]
+    assert model.predict_proba_many(probe).equals(twin.predict_proba_many(probe))
+
+
 @pytest.mark.parametrize("bandit", [False, True])
 def test_a_frame_is_scored_again_after_the_booster_met_a_new_feature(bandit):
     """`predict_proba_many(X)`, then a `predict_proba_one` with a feature the booster has not
