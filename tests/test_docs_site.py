@@ -66,7 +66,7 @@ def _headings(page: Path) -> set[str]:
     return anchors
 
 
-def test_headings_are_anchored_as_github_and_the_site_anchor_them():
+def test_a_headings_anchors_are_githubs_and_the_sites():
     anchors = _headings(ROOT / "benchmarks" / "README.md")
     assert "0827-against-0826-by-frames-and-one-at-a-time" in anchors  # dots and spaces
     assert "calibrators-calibrator_overheadpy" in anchors  # backticks, parentheses, `_`
