@@ -8,6 +8,8 @@ import random
 import statistics
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from streamboost import bandits
 from streamboost.bandits.kl_ucb import bernoulli_kl, kl_upper_bound
@@ -39,7 +41,8 @@ def test_registry_names_match_the_api():
         "ucb1", "ucb-improved", "kl-ucb", "gaussian-thompson", "beta-thompson",
         "discounted-ucb", "sliding-window-ucb", "discounted-thompson",
         "discounted-gaussian-thompson", "epsilon-greedy", "exp3", "every-nth", "constant",
-        "random", "glr-kl-ucb", "fewa", "rising-ucb",
+        "random", "glr-kl-ucb", "fewa", "rising-ucb", "discounted-kl-ucb",
+        "sliding-window-kl-ucb", "sliding-window-thompson",
     }  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         policy = bandits.make(name, n_arms=3, seed=1)
@@ -59,7 +62,8 @@ def test_make_passes_parameters():
 def test_reward_ranges():
     bounded = {"ucb1", "ucb-improved", "kl-ucb", "beta-thompson", "discounted-ucb",
                "sliding-window-ucb", "discounted-thompson", "exp3", "glr-kl-ucb",
-               "fewa", "rising-ucb"}  # fmt: skip
+               "fewa", "rising-ucb", "discounted-kl-ucb", "sliding-window-kl-ucb",
+               "sliding-window-thompson"}  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         assert cls.reward_range == ((0.0, 1.0) if name in bounded else None), name
 
@@ -201,6 +205,12 @@ def test_numpy_scalars_are_accepted():
         (lambda: bandits.SlidingWindowUCB(window=0), "window must be an int >= 1, got 0"),
         (lambda: bandits.UCBImproved(horizon=0), "horizon must be an int >= 1, got 0"),
         (lambda: bandits.KLUCB(c=-1), "c must be a finite number >= 0, got -1"),
+        (lambda: bandits.DiscountedKLUCB(gamma=1.0), "gamma must be a number in \\(0, 1\\)"),
+        (lambda: bandits.DiscountedKLUCB(c=math.nan), "c must be a finite number >= 0, got nan"),
+        (lambda: bandits.SlidingWindowKLUCB(window=0), "window must be an int >= 1, got 0"),
+        (lambda: bandits.SlidingWindowKLUCB(c=True), "c must be a finite number >= 0, got True"),
+        (lambda: bandits.SlidingWindowThompson(window=2.0), "window must be an int >= 1"),
+        (lambda: bandits.SlidingWindowThompson(prior_beta=0), "prior_beta must be"),
         (lambda: bandits.GaussianThompson(noise_std=0), "noise_std must be a finite number > 0"),
         (lambda: bandits.EpsilonGreedy(epsilon=0), "epsilon must be a number in \\(0, 1\\]"),
         (lambda: bandits.Exp3(gamma=2), "gamma must be a number in \\(0, 1\\]"),
@@ -235,7 +245,8 @@ def test_ties_are_broken_at_random_with_the_policy_generator():
 
 
 @pytest.mark.parametrize(
-    "name", ["ucb1", "kl-ucb", "discounted-ucb", "sliding-window-ucb", "rising-ucb"]
+    "name", ["ucb1", "kl-ucb", "discounted-ucb", "sliding-window-ucb", "rising-ucb",
+             "discounted-kl-ucb", "sliding-window-kl-ucb"]
 )
 def test_index_policies_pull_unpulled_arms_first_lowest_index_first(name):
     policy = bandits.make(name, n_arms=3, seed=0)
@@ -291,6 +302,127 @@ def test_kl_ucb_index_by_hand():
     with_c = _feed(bandits.KLUCB(n_arms=2, c=3.0), _ucb1_state())
     level_c = level + 3 * math.log(level)
     assert with_c.upper_bounds[0] == pytest.approx(_bisect_kl(0.8, level_c / 10), abs=1e-7)
+
+
+def test_discounted_kl_ucb_by_hand():
+    pairs = [(0, 1.0), (0, 1.0), (0, 0.0), (1, 0.5)]
+    policy = _feed(bandits.DiscountedKLUCB(n_arms=2, gamma=0.9, seed=0), pairs)
+    n0, s0 = 0.9**3 + 0.9**2 + 0.9, 0.9**3 + 0.9**2  # as in the D-UCB test
+    assert policy.discounted_counts == pytest.approx((n0, 1.0))
+    level = math.log(n0 + 1.0)  # ln n_t(gamma), not ln t = ln 4
+    expected = (_bisect_kl(s0 / n0, level / n0), _bisect_kl(0.5, level))
+    assert policy.upper_bounds == pytest.approx(expected, abs=1e-7)
+    assert policy.select() == (0 if expected[0] > expected[1] else 1)
+    with_c = _feed(bandits.DiscountedKLUCB(n_arms=2, gamma=0.9, c=3.0), pairs)
+    level_c = level + 3 * math.log(level)  # n_t(gamma) = 3.44 > e: the ln ln term counts
+    assert with_c.upper_bounds[1] == pytest.approx(_bisect_kl(0.5, level_c), abs=1e-7)
+
+
+def test_kl_ucb_windowed_or_barely_discounted_is_kl_ucb():
+    # A window longer than the run keeps every pull: SW-KL-UCB is KL-UCB, pull for pull.
+    kl = bandits.KLUCB(n_arms=3, c=1.0, seed=4)
+    window = bandits.SlidingWindowKLUCB(n_arms=3, window=2000, c=1.0, seed=4)
+    assert _run(window, 1500) == _run(kl, 1500)
+    assert window.upper_bounds == kl.upper_bounds
+    # A discount of 1 - 1e-12 keeps the counts, and n_t(gamma) = t, to about 1e-9 (fed the
+    # same pulls: exact ties, which KL-UCB breaks at random, are near-ties once discounted).
+    rng = random.Random(7)
+    pairs = [(a, float(rng.random() < 0.5)) for a in rng.choices(range(3), k=1500)]
+    reference = _feed(bandits.KLUCB(n_arms=3, c=1.0), pairs)
+    discounted = _feed(bandits.DiscountedKLUCB(n_arms=3, gamma=1 - 1e-12, c=1.0), pairs)
+    assert discounted.upper_bounds == pytest.approx(reference.upper_bounds, abs=1e-8)
+
+
+@pytest.mark.parametrize(
+    ("ucb", "kl"), [("discounted-ucb", "discounted-kl-ucb"),
+                    ("sliding-window-ucb", "sliding-window-kl-ucb")]
+)
+def test_kl_index_chooses_what_ucb_chooses_when_every_arm_is_observed(ucb, kl):
+    # Rounds that observe every arm (the controller's counterfactual rounds) give every arm the
+    # same count, and both indices grow with the mean at a common count: the same arm every
+    # round (simulations/forgetting_policies.md). With bandit feedback the counts differ, and
+    # so do the choices.
+    rng = random.Random(3)
+    rounds = [{a: rng.random() * (0.4, 0.5, 0.45)[a] / 0.5 for a in range(3)} for _ in range(800)]
+    pairs = [make(n_arms=3, gamma=0.99) if "discounted" in ucb else make(n_arms=3, window=100)
+             for make in (bandits.POLICIES[ucb], bandits.POLICIES[kl])]  # fmt: skip
+    full = [[], []]
+    for rewards in rounds:
+        for policy, chosen in zip(pairs, full, strict=True):
+            chosen.append(policy.select())
+            policy.update_round(rewards)
+    assert full[0] == full[1] and len(set(full[0])) > 1
+    pairs = [bandits.make(name, n_arms=3, seed=0) for name in (ucb, kl)]
+    assert _run(pairs[0], 800) != _run(pairs[1], 800)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.dictionaries(st.integers(0, 2), st.floats(0.0, 1.0), min_size=1), max_size=40),
+    st.integers(1, 8),
+    st.floats(0.5, 0.99),
+)
+def test_windowed_and_discounted_statistics_are_their_definitions(rounds, window, gamma):
+    # Any rounds, with any side observations: the running statistics are the sums over the
+    # last `window` rounds, or discounted by gamma^(t - s), and each KL index lies in
+    # [mean, 1] (optimism).
+    windowed = bandits.SlidingWindowKLUCB(n_arms=3, window=window)
+    discounted = bandits.DiscountedKLUCB(n_arms=3, gamma=gamma)
+    for rewards in rounds:
+        windowed.update_round(rewards)
+        discounted.update_round(rewards)
+    t = len(rounds)
+    for arm in range(3):
+        kept = [r[arm] for r in rounds[-window:] if arm in r]
+        assert windowed.window_counts[arm] == len(kept)
+        weights = [gamma ** (t - 1 - s) for s, r in enumerate(rounds) if arm in r]
+        weighted = sum(w * r[arm] for w, r in zip(weights, (r for r in rounds if arm in r),
+                                                   strict=True))  # fmt: skip
+        assert discounted.discounted_counts[arm] == pytest.approx(sum(weights), abs=1e-12)
+        for policy, n, total in ((windowed, len(kept), sum(kept)),
+                                 (discounted, sum(weights), weighted)):  # fmt: skip
+            if n:
+                mean = policy.means[arm]
+                assert mean == pytest.approx(total / n, abs=1e-9)
+                assert mean - 1e-9 <= policy.upper_bounds[arm] <= 1.0
+            else:
+                assert math.isnan(policy.means[arm]) and policy.upper_bounds[arm] == math.inf
+
+
+def test_sliding_window_kl_ucb_forgets_what_leaves_the_window():
+    policy = _feed(bandits.SlidingWindowKLUCB(n_arms=2, window=4, seed=0),
+                   [(0, 1.0), (1, 0.0), (0, 0.0), (1, 1.0), (1, 1.0)])  # fmt: skip
+    # Window = last 4 rounds: (1, 0), (0, 0), (1, 1), (1, 1); ln min(5, 4).
+    assert policy.window_counts == (1, 3) and policy.means == pytest.approx((0.0, 2 / 3))
+    level = math.log(4)
+    assert policy.upper_bounds == pytest.approx(
+        (_bisect_kl(0.0, level), _bisect_kl(2 / 3, level / 3)), abs=1e-7
+    )
+
+
+def test_sliding_window_thompson_is_beta_thompson_while_the_window_holds_every_round():
+    # The same Bernoulli trials and Beta draws from the same generator: the same pulls.
+    for seed in range(3):
+        runs = [bandits.simulate(policy, bandits.BernoulliArms((0.3, 0.5, 0.6)), 2000, seed=seed)
+                for policy in (bandits.BetaThompson(n_arms=3, seed=seed),
+                               bandits.SlidingWindowThompson(n_arms=3, window=2000, seed=seed))]
+        assert list(runs[0].arms) == list(runs[1].arms)  # fmt: skip
+
+
+def test_sliding_window_thompson_keeps_the_trials_it_counted():
+    policy = bandits.SlidingWindowThompson(n_arms=2, window=50, seed=1)
+    for _ in range(4000):
+        policy.update(0, 0.3)
+    # Bernoulli trials of mean 0.3 (not "any positive reward is a success"), 50 of them
+    assert policy.window_counts == (50, 0)
+    assert 0.1 < policy.means[0] < 0.5 and policy.means[1] == 0.5
+    for _ in range(50):
+        policy.update(1, 0.7)
+    # Arm 0's trials left the window exactly as they were counted: its prior again, exactly.
+    assert policy.window_counts == (0, 50) and policy._ws[0] == 0.0
+    assert policy.means[0] == 0.5
+    # and, absent from the window, arm 0 is sampled from its prior: tried again
+    assert 0 in {policy.select() for _ in range(200)}
 
 
 def test_ucb_improved_phases_by_hand():

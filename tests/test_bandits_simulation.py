@@ -17,7 +17,10 @@ DEGRADE = bandits.PiecewiseBernoulli(((0.7, 0.5), (0.3, 0.5)), change_points=(50
 SWAP = bandits.PiecewiseBernoulli(((0.3, 0.7), (0.7, 0.3)), change_points=(5000,))
 RESTED = bandits.DiminishingReturns(initial=(0.8, 0.4), decay=0.01, recovery=0.01)
 NON_STATIONARY = ["discounted-ucb", "sliding-window-ucb", "discounted-thompson",
-                  "discounted-gaussian-thompson"]  # fmt: skip
+                  "discounted-gaussian-thompson", "discounted-kl-ucb", "sliding-window-kl-ucb",
+                  "sliding-window-thompson"]  # fmt: skip
+# the best share of pulls a forgetting policy reaches on the stationary problem (docs/bandits.md)
+CEILING = {"sliding-window-thompson": 0.97}
 DISCOUNTED = ["discounted-ucb", "discounted-thompson", "discounted-gaussian-thompson"]
 
 
@@ -70,7 +73,7 @@ def test_other_policies_on_the_stationary_problem(name, floor):
 def test_forgetting_policies_keep_exploring_in_a_stationary_problem(name):
     runs = _runs(name, STATIONARY)
     share = np.mean([r.optimal.mean() for r in runs])
-    assert 0.75 <= share < 0.95  # the forgetting costs a steady share of pulls
+    assert 0.75 <= share < CEILING.get(name, 0.95)  # forgetting costs a steady share of pulls
     late = np.mean([r.share(0, 8001, 10_000) for r in runs])
     assert late > 0.03  # the worse arm is still tried late in the run
 

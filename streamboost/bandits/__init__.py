@@ -24,7 +24,7 @@ import typing
 from .base import Policy
 from .baselines import Constant, EveryNth, Random
 from .discounted_thompson import DiscountedGaussianThompson, DiscountedThompson
-from .discounted_ucb import DiscountedUCB
+from .discounted_ucb import DiscountedKLUCB, DiscountedUCB
 from .environments import (
     BernoulliArms,
     DiminishingReturns,
@@ -39,7 +39,7 @@ from .glr_kl_ucb import GLRKLUCB
 from .kl_ucb import KLUCB
 from .rising import RisingUCB
 from .simulate import SimulationResult, simulate
-from .sliding_window import SlidingWindowUCB
+from .sliding_window import SlidingWindowKLUCB, SlidingWindowThompson, SlidingWindowUCB
 from .thompson import BetaThompson, GaussianThompson
 from .ucb import UCB1
 from .ucb_improved import UCBImproved
@@ -55,6 +55,7 @@ __all__ = [
     "Constant",
     "DiminishingReturns",
     "DiscountedGaussianThompson",
+    "DiscountedKLUCB",
     "DiscountedThompson",
     "DiscountedUCB",
     "Environment",
@@ -68,6 +69,8 @@ __all__ = [
     "RisingArms",
     "RisingUCB",
     "SimulationResult",
+    "SlidingWindowKLUCB",
+    "SlidingWindowThompson",
     "SlidingWindowUCB",
     "UCBImproved",
     "make",
@@ -81,7 +84,10 @@ POLICIES: dict[str, type[Policy]] = {
     "gaussian-thompson": GaussianThompson,
     "beta-thompson": BetaThompson,
     "discounted-ucb": DiscountedUCB,
+    "discounted-kl-ucb": DiscountedKLUCB,
     "sliding-window-ucb": SlidingWindowUCB,
+    "sliding-window-kl-ucb": SlidingWindowKLUCB,
+    "sliding-window-thompson": SlidingWindowThompson,
     "glr-kl-ucb": GLRKLUCB,
     "fewa": FEWA,
     "rising-ucb": RisingUCB,

@@ -1,15 +1,51 @@
-"""Discounted UCB (Garivier & Moulines, 2011)."""
+"""Discounted UCB and discounted KL-UCB (Garivier & Moulines, 2011)."""
 
 from __future__ import annotations
 
 import math
 
 from .base import Policy, _argmax, _check_open_unit, _check_positive, _first_unpulled
+from .kl_ucb import check_c, exploration, kl_indices
 
-__all__ = ["DiscountedUCB"]
+__all__ = ["DiscountedKLUCB", "DiscountedUCB"]
 
 
-class DiscountedUCB(Policy):
+class _Discounted(Policy):
+    """An index policy on discounted counts $N_t(\\gamma, i)$ and sums, every arm discounted
+    every round (pulled or not); an arm whose count is 0 is pulled first. Subclasses set
+    `gamma` and give `upper_bounds`."""
+
+    gamma: float
+
+    def _reset(self) -> None:
+        self._dn = [0.0] * self.n_arms
+        self._ds = [0.0] * self.n_arms
+
+    @property
+    def discounted_counts(self) -> tuple[float, ...]:
+        """The discounted pull counts $N_t(\\gamma, i)$."""
+        return tuple(self._dn)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        return tuple(s / n if n else math.nan for s, n in zip(self._ds, self._dn, strict=True))
+
+    def _select(self) -> int:
+        arm = _first_unpulled(self._dn)
+        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
+        g = self.gamma
+        dn, ds = self._dn, self._ds
+        for i in range(self.n_arms):
+            dn[i] *= g
+            ds[i] *= g
+        for arm, reward in observed:
+            dn[arm] += 1.0
+            ds[arm] += reward
+
+
+class DiscountedUCB(_Discounted):
     r"""Discounted UCB (D-UCB): UCB on exponentially discounted counts and means.
 
     With discount $\gamma$, after round $t$ (Garivier & Moulines 2011, Section 2):
@@ -80,19 +116,6 @@ class DiscountedUCB(Policy):
         self.xi = xi
         super().__init__(n_arms=n_arms, seed=seed)
 
-    def _reset(self) -> None:
-        self._dn = [0.0] * self.n_arms
-        self._ds = [0.0] * self.n_arms
-
-    @property
-    def discounted_counts(self) -> tuple[float, ...]:
-        """The discounted pull counts $N_t(\\gamma, i)$."""
-        return tuple(self._dn)
-
-    @property
-    def means(self) -> tuple[float, ...]:
-        return tuple(s / n if n else math.nan for s, n in zip(self._ds, self._dn, strict=True))
-
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's index $\\bar X_t(\\gamma, i) + c_t(\\gamma, i)$ (`inf` while $N_t = 0$)."""
@@ -104,16 +127,65 @@ class DiscountedUCB(Policy):
             for s, n in zip(self._ds, dn, strict=True)
         ])
 
-    def _select(self) -> int:
-        arm = _first_unpulled(self._dn)
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
 
-    def _update_round(self, observed: list[tuple[int, float]]) -> None:
-        g = self.gamma
-        dn, ds = self._dn, self._ds
-        for i in range(self.n_arms):
-            dn[i] *= g
-            ds[i] *= g
-        for arm, reward in observed:
-            dn[arm] += 1.0
-            ds[arm] += reward
+class DiscountedKLUCB(_Discounted):
+    r"""Discounted KL-UCB (D-KL-UCB): KL-UCB's index on discounted counts and means.
+
+    `DiscountedUCB`'s statistics (every arm discounted by $\gamma$ every round, pulled or not)
+    with KL-UCB's index in place of the padding (Garivier & Cappé 2011, Eq. (3)): pull
+    $\arg\max_i u_t(\gamma, i)$ with
+
+    $$u_t(\gamma, i) = \max\left\{q \in [\bar X_t(\gamma, i), 1] :
+        N_t(\gamma, i)\, \mathrm{kl}(\bar X_t(\gamma, i), q) \le
+        \ln n_t(\gamma) + c \ln\ln n_t(\gamma)\right\},$$
+
+    $\mathrm{kl}$ the Bernoulli divergence (`kl_ucb.kl_upper_bound`). Neither paper states
+    this combination; we take D-UCB's substitution of the discounted total $n_t(\gamma)$ for
+    the number of rounds $t$ in the logarithm (Garivier & Moulines 2011, Section 2), as
+    SMPyBandits' `DiscountedklUCB` does. $\ln n_t(\gamma)$ is floored at 0 and the
+    $\ln\ln$ term is used where it is positive. An arm whose discounted count is zero is
+    pulled first, lowest index first. Defaults as `DiscountedUCB` ($\gamma = 0.998$) and
+    `KLUCB` ($c = 0$). Memory is $O(K)$; `means` and `discounted_counts` as in `DiscountedUCB`.
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    gamma
+        Discount factor $\gamma \in (0, 1)$.
+    c
+        Weight of the $\ln\ln n_t(\gamma)$ term.
+    seed
+        Seed of the generator that breaks ties.
+
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> policy = bandits.DiscountedKLUCB(n_arms=2, gamma=0.9, seed=0)
+    >>> for arm, reward in [(0, 0.8), (1, 0.2), (0, 0.8), (1, 0.5)]:
+    ...     policy.update(arm, reward)
+    >>> [round(m, 3) for m in policy.means], [round(u, 3) for u in policy.upper_bounds]
+    ([0.8, 0.366], [0.998, 0.869])
+    >>> policy.select()
+    0
+
+    References
+    ----------
+    Garivier, A. and Moulines, E. (2011). On upper-confidence bound policies for switching
+    bandit problems. ALT, LNCS 6925, 174-188. Garivier, A. and Cappé, O. (2011). The KL-UCB
+    algorithm for bounded stochastic bandits and beyond. COLT, JMLR W&CP 19, 359-376.
+
+    """
+
+    def __init__(
+        self, n_arms: int = 2, gamma: float = 0.998, c: float = 0.0, seed: int | None = None
+    ):
+        _check_open_unit("gamma", gamma)
+        self.gamma = gamma
+        self.c = check_c(c)
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's index $u_t(\\gamma, i)$ (`inf` while $N_t(\\gamma, i) = 0$)."""
+        return kl_indices(self._ds, self._dn, exploration(sum(self._dn), self.c))

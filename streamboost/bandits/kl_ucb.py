@@ -34,6 +34,33 @@ def bernoulli_kl(p: float, q: float) -> float:
     return out
 
 
+def exploration(t: float, c: float) -> float:
+    r"""KL-UCB's exploration level $\ln t + c \ln\ln t$ after $t$ pulls (a count, or a
+    discounted or windowed one), $\ln t$ floored at 0 and the $\ln\ln t$ term used where it
+    is positive ($t > e$; Garivier & Cappé 2011, Eq. (3))."""
+    level = math.log(t) if t > 1.0 else 0.0
+    if c and level > 1.0:
+        level += c * math.log(level)
+    return level
+
+
+def kl_indices(sums, counts, level: float) -> tuple[float, ...]:
+    """Each arm's KL upper bound at exploration `level` from its reward sum and its (possibly
+    discounted or windowed) count: `kl_upper_bound(sum / count, level / count)`, `inf` for an
+    arm whose count is 0."""
+    return tuple([  # a list first: faster than a generator
+        kl_upper_bound(s / n, level / n) if n else math.inf
+        for s, n in zip(sums, counts, strict=True)
+    ])
+
+
+def check_c(c) -> float:
+    r"""`c`, the weight of the $\ln\ln t$ term, if it is a finite number >= 0."""
+    if isinstance(c, bool) or not isinstance(c, numbers.Real) or not (math.isfinite(c) and c >= 0):
+        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    return c
+
+
 def kl_upper_bound(p: float, level: float, tol: float = 1e-12) -> float:
     r"""Largest $q \in [p, 1]$ with $\mathrm{kl}(p, q) \le \text{level}$.
 
@@ -117,26 +144,13 @@ class KLUCB(Policy):
     """
 
     def __init__(self, n_arms: int = 2, c: float = 0.0, seed: int | None = None):
-        if (
-            isinstance(c, bool)
-            or not isinstance(c, numbers.Real)
-            or not (math.isfinite(c) and c >= 0.0)
-        ):
-            raise ValueError(f"c must be a finite number >= 0, got {c!r}")
-        self.c = c
+        self.c = check_c(c)
         super().__init__(n_arms=n_arms, seed=seed)
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's KL upper confidence bound $u_j$ (`inf` for an arm never pulled)."""
-        t = self._n_rounds
-        level = math.log(t) if t else 0.0
-        if self.c and t >= 3:
-            level += self.c * math.log(level)
-        return tuple([  # a list first: faster than a generator
-            kl_upper_bound(s / n, level / n) if n else math.inf
-            for s, n in zip(self._sums, self._counts, strict=True)
-        ])
+        return kl_indices(self._sums, self._counts, exploration(self._n_rounds, self.c))
 
     def _select(self) -> int:
         arm = _first_unpulled(self._counts)

@@ -1,4 +1,5 @@
-"""Sliding-window UCB (Garivier & Moulines, 2011)."""
+"""Sliding-window policies: UCB and KL-UCB (Garivier & Moulines, 2011), Thompson sampling
+(Trovò et al., 2020)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,53 @@ import collections
 import math
 
 from .base import Policy, _argmax, _check_int, _check_positive, _first_unpulled
+from .kl_ucb import check_c, exploration, kl_indices
+from .thompson import _beta_draw
 
-__all__ = ["SlidingWindowUCB"]
+__all__ = ["SlidingWindowKLUCB", "SlidingWindowThompson", "SlidingWindowUCB"]
 
 
-class SlidingWindowUCB(Policy):
+class _Windowed(Policy):
+    """A policy on the last `window` rounds only: a ring buffer of the rounds' (arm, reward)
+    pairs (one per round, or one per observed arm of a round with side observations) and each
+    arm's count and sum within it, so memory is O(window K) and a round costs O(K). An arm
+    absent from the window is pulled first, lowest index first; subclasses set `window` and
+    give `upper_bounds`."""
+
+    window: int
+
+    def _reset(self) -> None:
+        self._history: collections.deque = collections.deque()
+        self._wn = [0] * self.n_arms
+        self._ws = [0.0] * self.n_arms
+
+    @property
+    def window_counts(self) -> tuple[int, ...]:
+        """Pulls of each arm within the window, $N_t(\\tau, i)$."""
+        return tuple(self._wn)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        return tuple(s / n if n else math.nan for s, n in zip(self._ws, self._wn, strict=True))
+
+    def _select(self) -> int:
+        arm = _first_unpulled(self._wn)
+        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+
+    def _update_round(self, observed: list[tuple[int, float]]) -> None:
+        history = self._history
+        if len(history) == self.window:  # the window holds rounds, each with its observations
+            for old_arm, old_reward in history.popleft():
+                self._wn[old_arm] -= 1
+                # An emptied arm restarts from an exact 0.0, so round-off cannot accumulate.
+                self._ws[old_arm] = self._ws[old_arm] - old_reward if self._wn[old_arm] else 0.0
+        history.append(observed)
+        for arm, reward in observed:
+            self._wn[arm] += 1
+            self._ws[arm] += reward
+
+
+class SlidingWindowUCB(_Windowed):
     r"""Sliding-window UCB (SW-UCB): UCB on the last $\tau$ rounds only.
 
     With $N_t(\tau, i)$ the number of pulls of arm $i$ among the last $\tau$ rounds and
@@ -73,20 +116,6 @@ class SlidingWindowUCB(Policy):
         self.xi = xi
         super().__init__(n_arms=n_arms, seed=seed)
 
-    def _reset(self) -> None:
-        self._history: collections.deque = collections.deque()
-        self._wn = [0] * self.n_arms
-        self._ws = [0.0] * self.n_arms
-
-    @property
-    def window_counts(self) -> tuple[int, ...]:
-        """Pulls of each arm within the window, $N_t(\\tau, i)$."""
-        return tuple(self._wn)
-
-    @property
-    def means(self) -> tuple[float, ...]:
-        return tuple(s / n if n else math.nan for s, n in zip(self._ws, self._wn, strict=True))
-
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's window index (`inf` for an arm absent from the window)."""
@@ -97,18 +126,129 @@ class SlidingWindowUCB(Policy):
             for s, n in zip(self._ws, self._wn, strict=True)
         ])
 
+
+class SlidingWindowKLUCB(_Windowed):
+    r"""Sliding-window KL-UCB (SW-KL-UCB): KL-UCB's index on the last $\tau$ rounds only.
+
+    `SlidingWindowUCB`'s window statistics with KL-UCB's index in place of the padding
+    (Garivier & Cappé 2011, Eq. (3)): pull $\arg\max_i u_t(\tau, i)$ with
+
+    $$u_t(\tau, i) = \max\left\{q \in [\bar X_t(\tau, i), 1] :
+        N_t(\tau, i)\, \mathrm{kl}(\bar X_t(\tau, i), q) \le
+        \ln \min(t, \tau) + c \ln\ln \min(t, \tau)\right\},$$
+
+    $\mathrm{kl}$ the Bernoulli divergence (`kl_ucb.kl_upper_bound`). Neither paper states
+    this combination; we take SW-UCB's $\min(t, \tau)$ in the logarithm (Garivier & Moulines
+    2011, Section 4), as SMPyBandits' `SWklUCB` does; the $\ln\ln$ term is used where it is
+    positive. An arm absent from the window is pulled first, lowest index first. Defaults as
+    `SlidingWindowUCB` ($\tau = 500$) and `KLUCB` ($c = 0$). Memory is $O(\tau K)$; `means`
+    and `window_counts` as in `SlidingWindowUCB`.
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    window
+        Window length $\tau$ in rounds.
+    c
+        Weight of the $\ln\ln \min(t, \tau)$ term.
+    seed
+        Seed of the generator that breaks ties.
+
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> policy = bandits.SlidingWindowKLUCB(n_arms=2, window=3, seed=0)
+    >>> for arm, reward in [(0, 1.0), (1, 0.2), (0, 0.6), (1, 0.4)]:
+    ...     policy.update(arm, reward)
+    >>> policy.window_counts, [round(u, 3) for u in policy.upper_bounds]
+    ((1, 2), [0.988, 0.789])
+
+    References
+    ----------
+    Garivier, A. and Moulines, E. (2011). On upper-confidence bound policies for switching
+    bandit problems. ALT, LNCS 6925, 174-188. Garivier, A. and Cappé, O. (2011). The KL-UCB
+    algorithm for bounded stochastic bandits and beyond. COLT, JMLR W&CP 19, 359-376.
+
+    """
+
+    def __init__(self, n_arms: int = 2, window: int = 500, c: float = 0.0,
+                 seed: int | None = None):  # fmt: skip
+        _check_int("window", window, 1)
+        self.window = window
+        self.c = check_c(c)
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    @property
+    def upper_bounds(self) -> tuple[float, ...]:
+        """Each arm's index $u_t(\\tau, i)$ (`inf` for an arm absent from the window)."""
+        level = exploration(min(self._n_rounds, self.window), self.c)
+        return kl_indices(self._ws, self._wn, level)
+
+
+class SlidingWindowThompson(_Windowed):
+    r"""Sliding-window Thompson sampling (SW-TS) with Beta posteriors.
+
+    Each round draws, for every arm $i$, $\theta_i \sim \mathrm{Beta}(\alpha_0 + S_t(\tau, i),
+    \beta_0 + F_t(\tau, i))$ and pulls $\arg\max_i \theta_i$ (ties at random), where
+    $S_t(\tau, i)$ and $F_t(\tau, i)$ count arm $i$'s successes and failures among the last
+    $\tau$ rounds (Trovò, Paladino, Restelli & Gatti 2020, Algorithm 1). The paper's rewards
+    are Bernoulli; a reward $r \in [0, 1]$ is first made a success with probability $r$
+    (Agrawal & Goyal 2012, as `BetaThompson`), and the window keeps that trial, so what leaves
+    it is exactly what was counted. An arm absent from the window samples its prior, so it is
+    tried again. Default $\tau = 500$, the memory of `SlidingWindowUCB` and `DiscountedUCB`;
+    memory is $O(\tau K)$. `means` are the posterior means $(\alpha_0 + S)/(\alpha_0 + \beta_0
+    + S + F)$; `window_counts` are $S + F$.
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    window
+        Window length $\tau$ in rounds.
+    prior_alpha
+        Prior successes $\alpha_0$.
+    prior_beta
+        Prior failures $\beta_0$.
+    seed
+        Seed of the generator used for the Bernoulli trials and the draws.
+
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> policy = bandits.SlidingWindowThompson(n_arms=2, window=3, seed=0)
+    >>> for arm, reward in [(0, 1.0), (1, 0.0), (1, 1.0), (1, 1.0)]:
+    ...     policy.update(arm, reward)
+    >>> policy.window_counts, policy.means  # arm 0 has left the window: its prior's mean
+    ((0, 3), (0.5, 0.6))
+
+    References
+    ----------
+    Trovò, F., Paladino, S., Restelli, M. and Gatti, N. (2020). Sliding-window Thompson
+    sampling for non-stationary settings. JAIR 68, 311-364. Agrawal, S. and Goyal, N. (2012).
+    Analysis of Thompson sampling for the multi-armed bandit problem. COLT, 39.1-39.26.
+
+    """
+
+    def __init__(self, n_arms: int = 2, window: int = 500, prior_alpha: float = 1.0,
+                 prior_beta: float = 1.0, seed: int | None = None):  # fmt: skip
+        _check_int("window", window, 1)
+        _check_positive("prior_alpha", prior_alpha)
+        _check_positive("prior_beta", prior_beta)
+        self.window = window
+        self.prior_alpha = prior_alpha
+        self.prior_beta = prior_beta
+        super().__init__(n_arms=n_arms, seed=seed)
+
+    @property
+    def means(self) -> tuple[float, ...]:
+        a0, b0 = self.prior_alpha, self.prior_beta
+        return tuple((a0 + s) / (a0 + b0 + n) for s, n in zip(self._ws, self._wn, strict=True))
+
     def _select(self) -> int:
-        arm = _first_unpulled(self._wn)
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+        failures = [n - s for s, n in zip(self._ws, self._wn, strict=True)]
+        return _beta_draw(self._ws, failures, self.prior_alpha, self.prior_beta, self._rng)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
-        history = self._history
-        if len(history) == self.window:  # the window holds rounds, each with its observations
-            for old_arm, old_reward in history.popleft():
-                self._wn[old_arm] -= 1
-                # An emptied arm restarts from an exact 0.0, so round-off cannot accumulate.
-                self._ws[old_arm] = self._ws[old_arm] - old_reward if self._wn[old_arm] else 0.0
-        history.append(observed)
-        for arm, reward in observed:
-            self._wn[arm] += 1
-            self._ws[arm] += reward
+        trial = self._rng.random
+        super()._update_round([(arm, 1.0 if trial() < r else 0.0) for arm, r in observed])
