@@ -1,0 +1,100 @@
+"""The forgetting policies in the controller: discounted and sliding-window UCB, KL-UCB and
+Thompson sampling, choosing among train / calibrate / both.
+
+`docs/bandits.md` measures the policies on simulated bandits, where KL-UCB's index and
+Thompson sampling pull the better arm more often than UCB's padding. This asks whether that
+carries over to the controller's rounds: for each base model (`oza-lr`: Oza boosting of 10
+logistic regressions; `--models`), stream (the 7 of `slides_part2.py`, first 20,000 rows) and
+seed, the controller with each forgetting policy over three arms (Platt, counterfactual
+rewards, every minibatch measured, the defaults), against `"both"`, which measures nothing.
+Prequential Brier score and the share of minibatches on `"both"`, mean over seeds, and each
+policy's mean rank over the streams.
+
+    python simulations/forgetting_policies.py --data-dir ../shared/data --seeds 5
+
+About 2 minutes on 2 cores. Writes `simulations/forgetting_policies.md`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import sys
+
+from reporting import grid_main, table_head, table_row
+
+from streamboost import BanditCalibratedClassifier, datasets, evaluate
+from streamboost.experiments.models import encoding, make_model, pipeline
+
+DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
+MODELS = ("oza-lr",)
+# each UCB-padding policy, then its KL-UCB and its Thompson counterparts
+POLICIES = ("both", "discounted-ucb", "discounted-kl-ucb", "discounted-thompson",
+            "sliding-window-ucb", "sliding-window-kl-ucb", "sliding-window-thompson")
+COUNTERPARTS = {"discounted-kl-ucb": "discounted-ucb", "discounted-thompson": "discounted-ucb",
+                "sliding-window-kl-ucb": "sliding-window-ucb",
+                "sliding-window-thompson": "sliding-window-ucb"}
+MAX_ROWS = 20_000
+
+
+def run(model: str, name: str, policy: str, seed: int,
+        data_dir: str | None) -> tuple[float, float]:
+    """The prequential Brier score of the controller with `policy` on one stream, and the share
+    of its minibatches on `"both"`."""
+    length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
+    stream = datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model))
+    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
+                                         seed=seed)
+    brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
+    return brier, wrapper.arm_counts["both"] / wrapper.n_batches
+
+
+def ranks(values: list[float]) -> list[float]:
+    """Each value's rank among `values`, 1 the lowest, ties sharing their mean rank."""
+    order = sorted(values)
+    return [order.index(v) + (order.count(v) + 1) / 2 for v in values]
+
+
+def report(results: dict, models, names, seeds: int) -> str:
+    """Per model: a row per stream of each policy's mean Brier score (in brackets its share of
+    minibatches on `"both"`), the mean over streams and the mean rank; then each KL-UCB and
+    Thompson policy against the UCB policy that forgets alike."""
+    lines = [f"Prequential Brier score, mean of {seeds} seed(s) (first {MAX_ROWS:,} rows), three "
+             "arms; in brackets the share of minibatches on `both`. Rank: among the "
+             f"{len(POLICIES)} columns on each stream (1 the lowest Brier score), mean over "
+             "the streams."]
+    for model in models:
+        lines += ["", f"### {model}", "", *table_head("stream", *POLICIES)]
+        brier = {}
+        rank_sum = dict.fromkeys(POLICIES, 0.0)
+        for name in names:
+            cells = []
+            for policy in POLICIES:
+                runs = results[(model, name, policy)]
+                brier[name, policy] = statistics.fmean(b for b, _ in runs)
+                share = statistics.fmean(s for _, s in runs)
+                cells.append(f"{brier[name, policy]:.4f} ({share:.2f})")
+            for policy, rank in zip(POLICIES, ranks([brier[name, p] for p in POLICIES]),
+                                    strict=True):
+                rank_sum[policy] += rank
+            lines.append(table_row(name, *cells))
+        lines.append(table_row("mean", *(
+            f"{statistics.fmean(brier[n, p] for n in names):.4f}" for p in POLICIES)))
+        lines.append(table_row("rank", *(f"{rank_sum[p] / len(names):.2f}" for p in POLICIES)))
+        lines.append("")
+        for policy, reference in COUNTERPARTS.items():
+            gaps = [brier[n, policy] / brier[n, reference] - 1.0 for n in names]
+            lower = sum(gap < 0.0 for gap in gaps)
+            lines.append(f"- `{policy}` against `{reference}`: lower Brier score on {lower} of "
+                         f"{len(names)} streams, mean {100 * statistics.fmean(gaps):+.2f} %, "
+                         f"from {100 * min(gaps):+.2f} % to {100 * max(gaps):+.2f} %.")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    return grid_main(argv, __doc__, "forgetting_policies.py", "Forgetting policies in the "
+                     "controller", (MODELS, DATASETS, 5), (POLICIES,), run, report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
