@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from .base import Policy, _argmax, _check_open_unit, _check_positive, _first_unpulled
-from .kl_ucb import check_c, exploration, kl_indices
+from .kl_ucb import _check_c, _exploration, _kl_indices
 
 __all__ = ["DiscountedKLUCB", "DiscountedUCB"]
 
@@ -182,10 +182,10 @@ class DiscountedKLUCB(_Discounted):
     ):
         _check_open_unit("gamma", gamma)
         self.gamma = gamma
-        self.c = check_c(c)
+        self.c = _check_c(c)
         super().__init__(n_arms=n_arms, seed=seed)
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's index $u_t(\\gamma, i)$ (`inf` while $N_t(\\gamma, i) = 0$)."""
-        return kl_indices(self._ds, self._dn, exploration(sum(self._dn), self.c))
+        return _kl_indices(self._ds, self._dn, _exploration(sum(self._dn), self.c))

@@ -34,7 +34,7 @@ def bernoulli_kl(p: float, q: float) -> float:
     return out
 
 
-def exploration(t: float, c: float) -> float:
+def _exploration(t: float, c: float) -> float:
     r"""KL-UCB's exploration level $\ln t + c \ln\ln t$ after $t$ pulls (a count, or a
     discounted or windowed one), $\ln t$ floored at 0 and the $\ln\ln t$ term used where it
     is positive ($t > e$; Garivier & Cappé 2011, Eq. (3))."""
@@ -44,7 +44,7 @@ def exploration(t: float, c: float) -> float:
     return level
 
 
-def kl_indices(sums, counts, level: float) -> tuple[float, ...]:
+def _kl_indices(sums, counts, level: float) -> tuple[float, ...]:
     """Each arm's KL upper bound at exploration `level` from its reward sum and its (possibly
     discounted or windowed) count: `kl_upper_bound(sum / count, level / count)`, `inf` for an
     arm whose count is 0."""
@@ -54,7 +54,7 @@ def kl_indices(sums, counts, level: float) -> tuple[float, ...]:
     ])
 
 
-def check_c(c) -> float:
+def _check_c(c) -> float:
     r"""`c`, the weight of the $\ln\ln t$ term, if it is a finite number >= 0."""
     if isinstance(c, bool) or not isinstance(c, numbers.Real) or not (math.isfinite(c) and c >= 0):
         raise ValueError(f"c must be a finite number >= 0, got {c!r}")
@@ -144,13 +144,13 @@ class KLUCB(Policy):
     """
 
     def __init__(self, n_arms: int = 2, c: float = 0.0, seed: int | None = None):
-        self.c = check_c(c)
+        self.c = _check_c(c)
         super().__init__(n_arms=n_arms, seed=seed)
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's KL upper confidence bound $u_j$ (`inf` for an arm never pulled)."""
-        return kl_indices(self._sums, self._counts, exploration(self._n_rounds, self.c))
+        return _kl_indices(self._sums, self._counts, _exploration(self._n_rounds, self.c))
 
     def _select(self) -> int:
         arm = _first_unpulled(self._counts)

@@ -7,7 +7,7 @@ import collections
 import math
 
 from .base import Policy, _argmax, _check_int, _check_positive, _first_unpulled
-from .kl_ucb import check_c, exploration, kl_indices
+from .kl_ucb import _check_c, _exploration, _kl_indices
 from .thompson import _beta_draw
 
 __all__ = ["SlidingWindowKLUCB", "SlidingWindowThompson", "SlidingWindowUCB"]
@@ -176,14 +176,14 @@ class SlidingWindowKLUCB(_Windowed):
                  seed: int | None = None):  # fmt: skip
         _check_int("window", window, 1)
         self.window = window
-        self.c = check_c(c)
+        self.c = _check_c(c)
         super().__init__(n_arms=n_arms, seed=seed)
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's index $u_t(\\tau, i)$ (`inf` for an arm absent from the window)."""
-        level = exploration(min(self._n_rounds, self.window), self.c)
-        return kl_indices(self._ws, self._wn, level)
+        level = _exploration(min(self._n_rounds, self.window), self.c)
+        return _kl_indices(self._ws, self._wn, level)
 
 
 class SlidingWindowThompson(_Windowed):
