@@ -656,15 +656,30 @@ def _run(args: argparse.Namespace) -> int:
             f"{_fmt(result.cumulative_reward)} (sum of the policy's rewards, each in its reward "
             "range, 1/2 = no change)",
         ),
-        ("time", f"{result.seconds:.1f} s"),
     ]
+    if result.regret is not None:
+        lines.append(("regret", f"{_fmt(result.regret)} (against the best fixed arm in hindsight, "
+                      "over the rounds that measured every arm)"))
+    lines.append(("time", f"{result.seconds:.1f} s"))
     width = max(len(k) for k, _ in lines)
     for key, value in lines:
         print(f"  {key.ljust(width)}  {value}")
     if args.trace is not None:
-        write_table(result.trace, args.trace)
+        write_table(_flat_trace(result.trace), args.trace)
         print(f"trace: {args.trace} ({len(result.trace)} rows)")
     return 0
+
+
+def _flat_trace(trace: list[dict[str, typing.Any]]) -> list[dict[str, typing.Any]]:
+    """The trace's rows for a CSV: each arm's reward measured in a round in its own column,
+    `reward_<arm>`, in place of the row's dict of them."""
+    rows = []
+    for row in trace:
+        flat = {key: value for key, value in row.items() if key != "rewards"}
+        for arm, reward in (row.get("rewards") or {}).items():
+            flat[f"reward_{arm}"] = reward
+        rows.append(flat)
+    return rows
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -26,7 +26,7 @@ from .controller import BanditCalibratedClassifier
 from .decision import positive_proba, validate_costs
 from .scores import final_step
 
-__all__ = ["RunResult", "find_controller", "prequential"]
+__all__ = ["RunResult", "find_controller", "prequential", "regret_curve"]
 
 # One row per minibatch is enough to draw any curve along the stream and stays small (a 45k
 # example stream at batch size 32 gives 1.4k rows).
@@ -93,7 +93,8 @@ class RunResult:
     trace
         One dict per trace row: "n" (examples seen), "brier" and "log_loss" (prequential,
         cumulative), and with a controller "batch", "arm", "rewarded_arm", "reward" of the
-        minibatch that had just finished.
+        minibatch that had just finished, and "rewards", every arm's reward measured in that
+        round (since 0.8.32; None where no round was scored).
     seconds
         Wall-clock duration of the run.
     confusion_at_half
@@ -157,6 +158,14 @@ class RunResult:
         spent = sum(v for k, v in self.arm_counts.items() if k in _CALIBRATING_ARMS)
         return spent / total if total else math.nan
 
+    @property
+    def regret(self) -> float | None:
+        """The policy's regret at the end of the run against the best fixed arm in hindsight,
+        over the rounds that measured every arm (`regret_curve`); None for a schedule, or a
+        run with no such round."""
+        curve, rounds = _regrets(self.trace)
+        return curve[-1] if rounds else None
+
     def summary(self) -> dict[str, float | int]:
         """The scalar results, one flat dict (a row of a results table)."""
         row: dict[str, float | int] = {
@@ -179,11 +188,64 @@ class RunResult:
             row["n_drifts"] = self.n_drifts
         if self.n_rounds is not None:
             row["n_rounds"] = self.n_rounds
+        regret = self.regret
+        if regret is not None:
+            row["regret"] = regret
         return row
 
     def to_dict(self) -> dict[str, typing.Any]:
         """A JSON-ready dict; `RunResult(**d)` restores the result."""
         return dataclasses.asdict(self)
+
+
+def regret_curve(trace: typing.Sequence[typing.Mapping[str, typing.Any]]) -> list[float]:
+    r"""A controller's regret after each row of a `prequential` trace, against the best fixed
+    arm in hindsight.
+
+    Over the rounds that measured every arm's reward (a round whose action trained the model
+    scores all the arms, `counterfactual`; one that scored only the arm taken says nothing of
+    the others), with $a_t$ the arm taken in round $t$ and $r_t(a)$ arm $a$'s reward,
+
+    $$R_T = \max_a \sum_{t \le T} r_t(a) - \sum_{t \le T} r_t(a_t),$$
+
+    the weak regret of Auer, Cesa-Bianchi, Freund & Schapire (2002), here on full-information
+    rounds (Mannor & Shamir 2011). It is in the policy's reward units and measured on the
+    noisy rewards themselves, so a policy that follows the best arm keeps it near 0 and one
+    that explores for nothing lets it grow linearly; below 0 the policy beat every fixed arm
+    (it can follow a change). 0 before the first such round; a trace without rewards (a
+    schedule's, or one made before 0.8.32) gives zeros.
+
+    Examples
+    --------
+    >>> from streamboost.evaluate import regret_curve
+    >>> rewards = [{"train": 0.4, "both": 0.6}, {"both": 0.9}, {"train": 0.5, "both": 0.7}]
+    >>> trace = [{"rewarded_arm": arm, "rewards": r}
+    ...          for arm, r in zip(["train", "both", "train"], rewards)]
+    >>> [round(r, 3) for r in regret_curve(trace)]  # the second round measured one arm
+    [0.2, 0.2, 0.4]
+
+    """
+    return _regrets(trace)[0]
+
+
+def _regrets(trace: typing.Sequence[typing.Mapping[str, typing.Any]]) -> tuple[list[float], int]:
+    """`regret_curve`, and the number of rounds that measured every arm."""
+    arms: set = set()
+    for row in trace:
+        arms.update(row.get("rewards") or ())
+    totals = dict.fromkeys(arms, 0.0)
+    taken = regret = 0.0
+    curve, rounds = [], 0
+    for row in trace:
+        rewards = row.get("rewards")
+        if rewards and len(rewards) == len(arms):
+            for arm, reward in rewards.items():
+                totals[arm] += reward
+            taken += rewards[row["rewarded_arm"]]
+            regret = max(totals.values()) - taken
+            rounds += 1
+        curve.append(regret)
+    return curve, rounds
 
 
 def _check_positive_int(name: str, value, *, allow_none: bool = False) -> None:
@@ -314,6 +376,7 @@ def prequential(
                             "arm": batch["arm"],
                             "rewarded_arm": batch["rewarded_arm"],
                             "reward": batch["reward"],
+                            "rewards": batch["rewards"],
                         }
                     )
             elif n % every == 0:

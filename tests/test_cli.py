@@ -60,6 +60,7 @@ def test_run_with_a_train_budget(capsys):
     out = capsys.readouterr().out
     assert "changes flagged" not in out  # no reserve, no detector
     assert "rounds measured" not in out  # a schedule measures nothing
+    assert not any(line.strip().startswith("regret") for line in out.splitlines())  # nor regrets
     allocation = next(line for line in out.splitlines() if "allocation" in line)
     # 50 minibatches: 10 of warm-up, then one in four of the other 40 may train
     assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocation
@@ -131,8 +132,15 @@ def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
     assert ("policy discounted-ucb (reward: one minibatch in 4 after the first 6, 8 examples "
             "scored)") in out
     assert "changes flagged" not in out
+    regret = next(line for line in out.splitlines() if line.strip().startswith("regret"))
+    assert "against the best fixed arm in hindsight" in regret
     with trace.open() as f:
-        rewarded = [int(r["batch"]) for r in csv.DictReader(f) if r["reward"]]
+        rows = list(csv.DictReader(f))
+    # each arm's reward in its own column: all three where a training round was scored
+    assert {"reward_train", "reward_calibrate", "reward_both"} <= set(rows[0])
+    assert any(r["reward_train"] and r["reward_both"] for r in rows)
+    assert all(not r["reward"] or r[f"reward_{r['rewarded_arm']}"] == r["reward"] for r in rows)
+    rewarded = [int(r["batch"]) for r in rows if r["reward"]]
     # after the 10 warm-up minibatches, each of 6 is measured, then one in four, each scored
     # on the next one
     assert rewarded == [*range(11, 17), *range(17, 50, 4)]

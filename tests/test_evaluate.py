@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 import math
@@ -224,3 +225,43 @@ def test_the_rounds_a_bandit_measured_are_reported():
     schedule = evaluate.prequential(
         BanditCalibratedClassifier(policy="every-2", batch_size=8, seed=0), _stream(100))
     assert schedule.n_rounds is None and "n_rounds" not in schedule.summary()
+
+
+def test_regret_against_the_best_fixed_arm_by_hand():
+    def row(arm, **rewards):
+        return {"rewarded_arm": arm, "rewards": rewards or None}
+
+    trace = [
+        row(None),  # the warm-up: nothing scored
+        row("train", train=0.50, calibrate=0.40, both=0.70),  # both best: 0.70 - 0.50
+        row("calibrate", calibrate=0.90),  # one arm measured: says nothing of the others
+        row("both", train=0.60, calibrate=0.50, both=0.55),  # both 1.25 best; taken 1.05
+        row("train", train=0.90, calibrate=0.10, both=0.20),  # train 2.00 best; taken 1.95
+    ]
+    assert evaluate.regret_curve(trace) == pytest.approx([0.0, 0.2, 0.2, 0.2, 0.05])
+    # following the best arm of each round beats every fixed arm: a negative regret
+    swap = [row("train", train=1.0, both=0.0), row("both", train=0.0, both=1.0)]
+    assert evaluate.regret_curve(swap) == pytest.approx([0.0, -1.0])
+    assert evaluate.regret_curve([{"n": 32, "brier": 0.2}]) == [0.0]  # no controller
+
+
+def test_a_bandits_regret_is_reported_and_a_schedules_is_not():
+    model = BanditCalibratedClassifier(policy="discounted-ucb", batch_size=8, warmup=2,
+                                       seed=0, trace_size=1000)  # fmt: skip
+    result = evaluate.prequential(model, _stream(600))
+    assert [row["rewards"] for row in result.trace] == [r["rewards"] for r in model.trace]
+    # recomputed from the controller's own record: the rounds that scored all three arms
+    full = [r for r in model.trace if r["rewards"] and len(r["rewards"]) == 3]
+    assert 0 < len(full) < model.n_batches
+    best = max(sum(r["rewards"][arm] for r in full) for arm in ("train", "calibrate", "both"))
+    taken = sum(r["rewards"][r["rewarded_arm"]] for r in full)
+    assert result.regret == pytest.approx(best - taken) and result.regret != 0.0
+    assert result.summary()["regret"] == result.regret
+    assert evaluate.RunResult(**json.loads(json.dumps(result.to_dict()))).regret == result.regret
+    schedule = evaluate.prequential(
+        BanditCalibratedClassifier(policy="every-2", batch_size=8, seed=0), _stream(100))
+    assert schedule.regret is None and "regret" not in schedule.summary()
+    # a result stored before 0.8.32 has no rewards in its trace: no regret, not an error
+    older = dataclasses.replace(result, trace=[
+        {k: v for k, v in row.items() if k != "rewards"} for row in result.trace])
+    assert older.regret is None

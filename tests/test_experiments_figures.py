@@ -48,7 +48,8 @@ def test_grid_figures_writes_every_figure_per_dataset_and_cost_ratio(tmp_path):
     names = sorted(p.name for p in paths)
     expected = sorted(
         f"{fig}_phishing_cr{ratio}.{ext}"
-        for fig in ("brier_curve", "prequential", "reliability", "allocation", "reward", "arms")
+        for fig in ("brier_curve", "prequential", "reliability", "allocation", "reward", "arms",
+                    "regret")
         for ratio in (1, 5)
         for ext in ("png", "svg")
     )
@@ -56,6 +57,21 @@ def test_grid_figures_writes_every_figure_per_dataset_and_cost_ratio(tmp_path):
     for path in paths:
         head = path.read_bytes()[:8]
         assert head.startswith(b"\x89PNG") if path.suffix == ".png" else b"<?xml" in head
+
+
+def test_a_grid_of_schedules_has_no_regret_figure(tmp_path):
+    run = run_grid(make_grid(["phishing"], ["never", "every-4"], max_rows=200, batch_size=16,
+                             seeds=[0]), n_jobs=1)  # fmt: skip
+    names = {p.name.split("_")[0] for p in figures.grid_figures(run.records, tmp_path)}
+    assert "allocation" in names and "regret" not in names
+
+
+def test_the_regret_figure_draws_each_policys_mean_regret():
+    fig = figures.regret_over_time({"ucb1": ([32, 64, 96], [0.0, 0.1, 0.15]),
+                                    "discounted-ucb": ([32, 64, 96], [0.0, -0.05, 0.02])})
+    ax = fig.axes[0]
+    lines = {line.get_label(): list(line.get_ydata()) for line in ax.get_lines()}
+    assert lines["ucb1"] == [0.0, 0.1, 0.15] and lines["discounted-ucb"] == [0.0, -0.05, 0.02]
 
 
 def test_brier_curve_figure_draws_the_curves_and_both_reference_lines():

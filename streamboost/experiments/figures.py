@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import written
+from ..evaluate import regret_curve
 
 if typing.TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -30,6 +31,7 @@ __all__ = [
     "cumulative_reward",
     "grid_figures",
     "prequential_curves",
+    "regret_over_time",
     "reliability_diagram",
     "save",
 ]
@@ -249,6 +251,24 @@ def cumulative_reward(series: Series, *, title: str = "Cumulative reward") -> Fi
     return fig
 
 
+def regret_over_time(series: Series, *, title: str = "Regret") -> Figure:
+    """Each policy's regret along the stream against the best fixed arm in hindsight, over the
+    rounds that measured every arm (`streamboost.evaluate.regret_curve`).
+
+    `series`: policy -> (examples seen, regret so far). A line that stays near 0 follows the
+    best arm; one that grows linearly spends minibatches on arms that pay less; below 0 the
+    policy beat every fixed arm.
+    """
+    fig = _figure(figsize=(8.0, 4.0))
+    ax = fig.add_subplot()
+    _lines(ax, series)
+    ax.axhline(0.0, color="0.55", linewidth=1.0, linestyle="--")
+    ax.set_xlabel("examples seen")
+    ax.set_ylabel("regret against the best fixed arm\n(sum of rewards)")
+    fig.suptitle(title)
+    return fig
+
+
 def reliability_diagram(
     data: typing.Mapping[str, typing.Mapping[str, typing.Sequence[float]]],
     *,
@@ -425,8 +445,9 @@ def grid_figures(
     Per (dataset, cost ratio) and policy the successful cells' seeds are averaged: Brier curve
     points, prequential traces (position by position), the calibrating share of minibatches
     and each arm's share of minibatches (both then a rolling mean over `allocation_window`
-    minibatches), the cumulative reward, and the reliability data of the final window pooled
-    bin by bin. Files are
+    minibatches), the cumulative reward, the regret of each bandit against the best fixed arm
+    (`regret_over_time`), and the reliability data of the final window pooled bin by bin.
+    Files are
     `<figure>_<dataset>_cr<ratio>.png|svg`.
     """
     groups: dict[tuple[str, float], dict[str, list]] = {}
@@ -443,6 +464,7 @@ def grid_figures(
         where = f"{dataset}, cost ratio c_FN/c_FP = {ratio:g}"
         suffix = f"{_slug(dataset)}_cr{ratio:g}"
         curves, brier, log_loss, alloc, arms, reward, reliability = {}, {}, {}, {}, {}, {}, {}
+        regret = {}
         window = sum(next(iter(by_policy.values()))[0]["reliability"]["weight"])
         reference = None
         for policy, results in by_policy.items():
@@ -489,6 +511,8 @@ def grid_figures(
                 )
                 rewards = [np.cumsum([row["reward"] or 0.0 for row in t]).tolist() for t in traces]
                 reward[label] = (x, _mean_rows(rewards))
+                if any(row.get("rewards") for t in traces for row in t):  # a bandit's
+                    regret[label] = (x, _mean_rows([regret_curve(t) for t in traces]))
         figures = {
             "brier_curve": brier_curves(curves, reference, title=f"Brier curves: {where}"),
             "prequential": prequential_curves(
@@ -506,6 +530,10 @@ def grid_figures(
             figures["reward"] = cumulative_reward(reward, title=f"Cumulative reward: {where}")
             figures["arms"] = arm_shares(
                 arms, title=f"Minibatches per arm (rolling {allocation_window}): {where}"
+            )
+        if regret:
+            figures["regret"] = regret_over_time(
+                regret, title=f"Regret against the best fixed arm in hindsight: {where}"
             )
         for name, figure in figures.items():
             paths += save(figure, out / f"{name}_{suffix}")
