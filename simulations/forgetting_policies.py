@@ -7,8 +7,10 @@ carries over to the controller's rounds: for each base model (`oza-lr`: Oza boos
 logistic regressions; `--models`), stream (the 7 of `slides_part2.py`, first 20,000 rows) and
 seed, the controller with each forgetting policy over three arms (Platt, counterfactual
 rewards, every minibatch measured, the defaults), against `"both"`, which measures nothing.
-Prequential Brier score and the share of minibatches on `"both"`, mean over seeds, and each
-policy's mean rank over the streams.
+Prequential Brier score and the share of minibatches on `"both"`, mean over seeds, each
+policy's mean rank over the streams, and its regret against the best fixed arm in hindsight
+(`evaluate.regret_curve`, in reward units: what the policy's own objective says of its
+choices).
 
     python simulations/forgetting_policies.py --data-dir ../shared/data --seeds 5
 
@@ -38,15 +40,16 @@ MAX_ROWS = 20_000
 
 
 def run(model: str, name: str, policy: str, seed: int,
-        data_dir: str | None) -> tuple[float, float]:
-    """The prequential Brier score of the controller with `policy` on one stream, and the share
-    of its minibatches on `"both"`."""
+        data_dir: str | None) -> tuple[float, float, float | None]:
+    """The prequential Brier score of the controller with `policy` on one stream, the share
+    of its minibatches on `"both"`, and its regret (None for `"both"`, which measures
+    nothing)."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model))
     wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
                                          seed=seed)
-    brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
-    return brier, wrapper.arm_counts["both"] / wrapper.n_batches
+    result = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length))
+    return result.brier, wrapper.arm_counts["both"] / wrapper.n_batches, result.regret
 
 
 def ranks(values: list[float]) -> list[float]:
@@ -71,8 +74,8 @@ def report(results: dict, models, names, seeds: int) -> str:
             cells = []
             for policy in POLICIES:
                 runs = results[(model, name, policy)]
-                brier[name, policy] = statistics.fmean(b for b, _ in runs)
-                share = statistics.fmean(s for _, s in runs)
+                brier[name, policy] = statistics.fmean(b for b, _, _ in runs)
+                share = statistics.fmean(s for _, s, _ in runs)
                 cells.append(f"{brier[name, policy]:.4f} ({share:.2f})")
             for policy, rank in zip(POLICIES, ranks([brier[name, p] for p in POLICIES]),
                                     strict=True):
@@ -81,6 +84,14 @@ def report(results: dict, models, names, seeds: int) -> str:
         lines.append(table_row("mean", *(
             f"{statistics.fmean(brier[n, p] for n in names):.4f}" for p in POLICIES)))
         lines.append(table_row("rank", *(f"{rank_sum[p] / len(names):.2f}" for p in POLICIES)))
+        bandits = POLICIES[1:]
+        lines += ["", "Regret at the end of the run against the best fixed arm in hindsight, over "
+                  "the rounds that measured every arm, mean over seeds (rewards in [0, 1], 1/2 = "
+                  "no change):", "", *table_head("stream", *bandits)]
+        for name in names:
+            lines.append(table_row(name, *(
+                f"{statistics.fmean(r for _, _, r in results[(model, name, p)]):.3f}"
+                for p in bandits)))
         lines.append("")
         for policy, reference in COUNTERPARTS.items():
             gaps = [brier[n, policy] / brier[n, reference] - 1.0 for n in names]

@@ -212,8 +212,11 @@ def regret_curve(trace: typing.Sequence[typing.Mapping[str, typing.Any]]) -> lis
     rounds (Mannor & Shamir 2011). It is in the policy's reward units and measured on the
     noisy rewards themselves, so a policy that follows the best arm keeps it near 0 and one
     that explores for nothing lets it grow linearly; below 0 the policy beat every fixed arm
-    (it can follow a change). 0 before the first such round; a trace without rewards (a
-    schedule's, or one made before 0.8.32) gives zeros.
+    (it can follow a change). It judges the choices by the policy's own one-step reward, not
+    the model: a round whose arm did not train is left out (its other arms are unknown), and
+    where the arms' rewards differ by a fraction of their noise every policy's regret stays
+    small, whatever its Brier score (simulations/forgetting_policies.md). 0 before the first
+    such round; a trace without rewards (a schedule's, or one made before 0.8.32) gives zeros.
 
     Examples
     --------
