@@ -16,9 +16,9 @@ __all__ = ["SlidingWindowKLUCB", "SlidingWindowThompson", "SlidingWindowUCB"]
 class _Windowed(Policy):
     """A policy on the last `window` rounds only: a ring buffer of the rounds' (arm, reward)
     pairs (one per round, or one per observed arm of a round with side observations) and each
-    arm's count and sum within it, so memory is O(window K) and a round costs O(K). An arm
-    absent from the window is pulled first, lowest index first; subclasses set `window` and
-    give `upper_bounds`."""
+    arm's count and sum within it, so memory is O(window K) and a round costs O(K). An index
+    policy pulls an arm absent from the window first, lowest index first; subclasses set
+    `window` and give `upper_bounds`, or select their own way (`SlidingWindowThompson`)."""
 
     window: int
 
