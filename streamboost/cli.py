@@ -536,6 +536,8 @@ _POLICY_LINES = {
     "ucb1": "bandit, UCB1 (Auer et al. 2002) over the arms",
     "discounted-ucb": "bandit, discounted UCB (Garivier & Moulines 2011): forgets old rewards",
     "sliding-window-ucb": "bandit, UCB over a window of recent rounds",
+    "discounted-thompson": "bandit, discounted Thompson sampling (Raj & Kalyani 2017): draws "
+    "from each arm's posterior, so it keeps exploring",
 }
 
 

@@ -45,16 +45,16 @@ BASELINE_POLICIES: tuple[str, ...] = ("never", "always", "both", "every-<N>")
 _EVERY = re.compile(r"every-([1-9][0-9]*)")
 
 #: The grid `streamboost compare` runs without arguments: the two bundled datasets (whole
-#: streams), the baselines and three bandits, cost ratio 1, three seeds. Measured at about a
-#: minute on two cores (see docs/experiments.md).
+#: streams), the baselines, a UCB bandit and a Thompson sampler (UCB1, discounted and
+#: sliding-window UCB choose alike with counterfactual rounds, docs/bandits.md), cost ratio 1,
+#: three seeds (timed in docs/experiments.md).
 DEFAULT_GRID: dict[str, typing.Any] = {
     "datasets": ("phishing", "weather"),
     "policies": (
         "never",
         "every-4",
-        "ucb1",
         "discounted-ucb",
-        "sliding-window-ucb",
+        "discounted-thompson",
         "both",
     ),
     "cost_ratios": (1.0,),
