@@ -46,8 +46,8 @@ _EVERY = re.compile(r"every-([1-9][0-9]*)")
 
 #: The grid `streamboost compare` runs without arguments: the two bundled datasets (whole
 #: streams), the baselines, a UCB bandit and a Thompson sampler (UCB1, discounted and
-#: sliding-window UCB choose alike with counterfactual rounds, docs/bandits.md), cost ratio 1,
-#: three seeds (timed in docs/experiments.md).
+#: sliding-window UCB tied on both: with counterfactual rounds a padding is the same for every
+#: arm, docs/bandits.md), cost ratio 1, three seeds (timed in docs/experiments.md).
 DEFAULT_GRID: dict[str, typing.Any] = {
     "datasets": ("phishing", "weather"),
     "policies": (
