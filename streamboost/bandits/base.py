@@ -48,6 +48,24 @@ def _first_unpulled(counts: typing.Sequence[float]) -> int:
     return counts.index(0) if 0 in counts else -1  # the list's own loops, in C
 
 
+def _ratios(sums: typing.Sequence[float], counts: typing.Sequence[float]) -> tuple[float, ...]:
+    """Each arm's sum over its count (plain, discounted or windowed): its mean, `nan` where the
+    count is 0."""
+    return tuple(s / n if n else math.nan for s, n in zip(sums, counts, strict=True))
+
+
+def _discount(counts: list[float], sums: list[float], gamma: float,
+              observed: list[tuple[int, float]]) -> None:
+    """One round of discounted statistics, in place: every arm's count and reward sum times
+    `gamma`, pulled or not, then each observation added (Garivier & Moulines 2011, Section 2)."""
+    for i in range(len(counts)):
+        counts[i] *= gamma
+        sums[i] *= gamma
+    for arm, reward in observed:
+        counts[arm] += 1.0
+        sums[arm] += reward
+
+
 def _plain(observed: list[tuple], n_arms: int, bounds: tuple[float, float] | None) -> bool:
     """Whether every (arm, reward) of `observed` is an int arm in [0, `n_arms`) and a float
     reward within `bounds` (None: +/-1e150): what `_check_arm` and `_check_reward` pass as
@@ -243,9 +261,7 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         By default the plain average of all its rewards (`nan` for an arm never pulled);
         policies that estimate otherwise (discounted, windowed, posterior) say so.
         """
-        return tuple(
-            s / n if n else math.nan for s, n in zip(self._sums, self._counts, strict=True)
-        )
+        return _ratios(self._sums, self._counts)
 
     def _indices(self) -> tuple[float, ...]:
         """The index policies' `upper_bounds`, computed once per state. An index changes only
@@ -256,6 +272,12 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         if memo is None:
             memo = self._memo = self.upper_bounds
         return memo
+
+    def _index_select(self, counts: typing.Sequence[float]) -> int:
+        """An index policy's choice: the lowest arm whose count is 0, else the arm of the highest
+        index (`_indices`), ties at random."""
+        arm = _first_unpulled(counts)
+        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_memo": None}  # derived from the rest: a pickle keeps none

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Policy, _check_open_unit, _check_positive
+from .base import Policy, _check_open_unit, _check_positive, _discount
 from .thompson import GaussianThompson, _beta_draw, _beta_means
 
 __all__ = ["DiscountedGaussianThompson", "DiscountedThompson"]
@@ -183,11 +183,4 @@ class DiscountedGaussianThompson(GaussianThompson):
         return tuple(self._n)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
-        g = self.gamma
-        n, s = self._n, self._s
-        for j in range(self.n_arms):
-            n[j] *= g
-            s[j] *= g
-        for arm, reward in observed:
-            n[arm] += 1.0
-            s[arm] += reward
+        _discount(self._n, self._s, self.gamma, observed)

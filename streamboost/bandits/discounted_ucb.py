@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .base import Policy, _argmax, _check_open_unit, _check_positive, _first_unpulled
+from .base import Policy, _check_open_unit, _check_positive, _discount, _ratios
 from .kl_ucb import _check_c, _exploration, _kl_indices
 
 __all__ = ["DiscountedKLUCB", "DiscountedUCB"]
@@ -28,21 +28,13 @@ class _Discounted(Policy):
 
     @property
     def means(self) -> tuple[float, ...]:
-        return tuple(s / n if n else math.nan for s, n in zip(self._ds, self._dn, strict=True))
+        return _ratios(self._ds, self._dn)
 
     def _select(self) -> int:
-        arm = _first_unpulled(self._dn)
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+        return self._index_select(self._dn)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
-        g = self.gamma
-        dn, ds = self._dn, self._ds
-        for i in range(self.n_arms):
-            dn[i] *= g
-            ds[i] *= g
-        for arm, reward in observed:
-            dn[arm] += 1.0
-            ds[arm] += reward
+        _discount(self._dn, self._ds, self.gamma, observed)
 
 
 class DiscountedUCB(_Discounted):

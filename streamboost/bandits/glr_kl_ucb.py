@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .base import Policy, _argmax, _check_int, _check_open_unit, _first_unpulled
+from .base import Policy, _check_int, _check_open_unit, _ratios
 from .kl_ucb import kl_upper_bound
 from .recent import RecentRewards
 
@@ -135,7 +135,7 @@ class GLRKLUCB(Policy):
     def means(self) -> tuple[float, ...]:
         """Each arm's mean reward since its last restart (`nan` without data)."""
         counts = map(self._recent.count, range(self.n_arms))
-        return tuple(s / n if n else math.nan for s, n in zip(self._s, counts, strict=True))
+        return _ratios(self._s, counts)
 
     @property
     def upper_bounds(self) -> tuple[float, ...]:
@@ -152,8 +152,7 @@ class GLRKLUCB(Policy):
         forced = self._round % period
         if forced < self.n_arms:
             return forced
-        arm = _first_unpulled([self._recent.count(a) for a in range(self.n_arms)])
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+        return self._index_select([self._recent.count(a) for a in range(self.n_arms)])
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
         self._round += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from .base import Policy, _argmax, _first_unpulled
+from .base import Policy
 
 __all__ = ["KLUCB", "bernoulli_kl", "kl_upper_bound"]
 
@@ -153,5 +153,4 @@ class KLUCB(Policy):
         return _kl_indices(self._sums, self._counts, _exploration(self._n_rounds, self.c))
 
     def _select(self) -> int:
-        arm = _first_unpulled(self._counts)
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+        return self._index_select(self._counts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 import math
 
-from .base import Policy, _argmax, _check_int, _check_positive, _first_unpulled
+from .base import Policy, _check_int, _check_positive, _ratios
 from .kl_ucb import _check_c, _exploration, _kl_indices
 from .thompson import _beta_draw
 
@@ -34,11 +34,10 @@ class _Windowed(Policy):
 
     @property
     def means(self) -> tuple[float, ...]:
-        return tuple(s / n if n else math.nan for s, n in zip(self._ws, self._wn, strict=True))
+        return _ratios(self._ws, self._wn)
 
     def _select(self) -> int:
-        arm = _first_unpulled(self._wn)
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+        return self._index_select(self._wn)
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
         history = self._history

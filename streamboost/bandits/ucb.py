@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .base import Policy, _argmax, _first_unpulled
+from .base import Policy
 
 __all__ = ["UCB1"]
 
@@ -67,5 +67,4 @@ class UCB1(Policy):
         ])
 
     def _select(self) -> int:
-        arm = _first_unpulled(self._counts)
-        return arm if arm >= 0 else _argmax(self._indices(), self._rng)
+        return self._index_select(self._counts)
