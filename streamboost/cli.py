@@ -21,8 +21,9 @@ from pathlib import Path
 from . import __version__, datasets
 from .arms import ARMS
 from .atomic import written
+from .budget import BUDGET_TIMINGS
 from .calibration import CALIBRATORS
-from .controller import BUDGET_TIMINGS, REWARDS, BanditCalibratedClassifier
+from .controller import REWARDS, BanditCalibratedClassifier
 from .evaluate import RunResult
 from .experiments import (
     BACKENDS,

@@ -11,6 +11,7 @@ from river import base, drift
 from . import bandits
 from .arms import resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
+from .budget import TrainBudget, check_budget
 from .calibrated import FramePredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
@@ -40,9 +41,6 @@ if typing.TYPE_CHECKING:
 __all__ = ["BanditCalibratedClassifier"]
 
 REWARDS = LOSSES
-BUDGET_TIMINGS = ("even", "loss")
-LOSS_WINDOW = 64  # budget_timing "loss": minibatches a loss is ranked among
-BUDGET_SLACK = 4.0  # and the unspent budget, in minibatches, that trains whatever the loss
 
 
 class BanditCalibratedClassifier(
@@ -309,19 +307,12 @@ class BanditCalibratedClassifier(
         self.arm_counts: dict[str, int] = dict.fromkeys(self._arms, 0)
         self.n_batches = 0
         self.n_drifts = 0
-        # the detector (budget_reserve, reward_restart), whether a change it flagged is being
-        # paid for, and (minibatches after the warm-up, those that trained) where the last such
-        # spending ended
+        # the detector (budget_reserve, reward_restart) and the compute budget, if any
         self._detector = None if not (budget_reserve or restarts) else (
             drift.ADWIN() if drift_detector is None else drift_detector.clone())
-        self._spending = False
-        self._saving_from = (0, 0)
+        self._budget = (None if train_budget is None
+                        else TrainBudget(train_budget, budget_reserve, budget_timing))
         self._dense_end = reward_start  # minibatches after the warm-up measured densely: below
-        # budget_timing "loss": the last minibatches' mean losses (the newest last), and the
-        # current one's sum so far (a minibatch ends after batch_size examples, each added)
-        self._batch_losses: collections.deque | None = (
-            collections.deque(maxlen=LOSS_WINDOW + 1) if budget_timing == "loss" else None)
-        self._loss_sum = 0.0
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
@@ -420,8 +411,8 @@ class BanditCalibratedClassifier(
             self._start_batch()
         if self._detector is not None:
             self._watch(score, positive)
-        if self._batch_losses is not None:
-            self._loss_sum += (score - positive) ** 2
+        if self._budget is not None and self._budget.losses is not None:
+            self._budget.loss_sum += (score - positive) ** 2
         # measure: the previous action (or, "holdout", this one), on this example's score
         # before anything learns it; the meter records the minibatch's examples as it ends
         meter = self._meter
@@ -471,35 +462,17 @@ class BanditCalibratedClassifier(
             self._end_batch()
 
     def _start_batch(self) -> None:
-        if self._batch_losses is not None:
-            if self.n_batches > self.warmup:  # the warm-up's: a fresh model's, not ranked
-                self._batch_losses.append(self._loss_sum / self.batch_size)
-            self._loss_sum = 0.0
+        budget = self._budget
+        if budget is not None:  # the warm-up's losses, a fresh model's, are not ranked
+            budget.close(self.batch_size, ranked=self.n_batches > self.warmup)
         self._arm = None if self.n_batches < self.warmup else self._policy.select()
-        if (
-            self.train_budget is not None
-            and self._arm is not None
-            and self._arms[self._arm] != "calibrate"
-        ):
+        if budget is not None and self._arm is not None and self._arms[self._arm] != "calibrate":
             # minibatches after the warm-up so far (this one too), and those of them that trained
             # (arm_counts counts the warm-up as "train")
             after = self.n_batches - self.warmup + 1
             trained = self.n_batches - self.arm_counts.get("calibrate", 0) - self.warmup
-            cap = self.train_budget * after
-            if not self._spending:
-                # saving: the reserve's complement of the budget from where the last spending
-                # ended, so the reserve rebuilds a little every minibatch (a cap on the whole
-                # stream's pace would stop all training for a reserve's share of the stream)
-                since, trained_then = self._saving_from
-                cap = min(cap, trained_then + (after - since) * self.train_budget
-                          * (1.0 - self.budget_reserve))  # fmt: skip
-            if trained + 1 > cap:
-                self._arm = self._arms.index("calibrate")  # the budget cannot pay for training
-                if self._spending:  # what a change had saved for is spent: save again
-                    self._spending = False
-                    self._saving_from = (after, trained)
-            elif self._batch_losses is not None and not self._loss_times(cap - trained):
-                self._arm = self._arms.index("calibrate")  # the budget waits for a high loss
+            if not budget.pays(after, trained):
+                self._arm = self._arms.index("calibrate")
         self._route = "train" if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
@@ -516,20 +489,6 @@ class BanditCalibratedClassifier(
             calibrator=self._calibrator,
         )
 
-    def _loss_times(self, unspent: float) -> bool:
-        """`budget_timing="loss"`: whether a minibatch the budget can pay for trains, given the
-        `unspent` budget in minibatches: the last minibatch's mean loss is at least the
-        (1 - `train_budget`) quantile of the `LOSS_WINDOW` before it (so about that share of a
-        steady stream trains, after its hardest minibatches, and one whose loss rises, after a
-        change, trains on every minibatch the saving pays for), or more than `BUDGET_SLACK`
-        minibatches' worth is unspent (the saving is bounded; fewer than 8 earlier: trains)."""
-        losses = self._batch_losses
-        if unspent > BUDGET_SLACK or len(losses) < 9:
-            return True
-        *earlier, last = losses
-        earlier.sort()
-        return last >= earlier[int((1.0 - self.train_budget) * len(earlier))]
-
     def _measures(self, k: int) -> bool:
         """Whether the `k`-th minibatch after the warm-up is measured: each of the first
         `reward_start` (and of the `reward_start` after a flagged change, `reward_restart`),
@@ -544,7 +503,8 @@ class BanditCalibratedClassifier(
         self._detector.update((score > 0.5) != positive)  # a bool: any River detector takes it
         if self._detector.drift_detected:
             self.n_drifts += 1
-            self._spending = bool(self.budget_reserve)  # no reserve: the budget's pace stands
+            if self._budget is not None:
+                self._budget.spend()
             if self._restarts:
                 after = self.n_batches - self.warmup + 1  # the next minibatch, after the warm-up
                 self._dense_end = max(self._dense_end, after + self.reward_start)
@@ -763,9 +723,9 @@ class BanditCalibratedClassifier(
         if self._detector is not None:
             for score, target in zip(scores, targets, strict=True):
                 self._watch(score, target)
-        if self._batch_losses is not None:
-            self._loss_sum += sum((score - target) ** 2
-                                  for score, target in zip(scores, targets, strict=True))
+        if self._budget is not None and self._budget.losses is not None:
+            self._budget.loss_sum += sum((score - target) ** 2
+                                         for score, target in zip(scores, targets, strict=True))
         meter = self._meter
         held = 0
         if meter.recording:
@@ -814,45 +774,6 @@ class _Frame(typing.NamedTuple):
 
 _EMPTY_RECORD = dict.fromkeys(("batch", "arm", "rewarded_batch", "rewarded_arm", "improvement",
                                "reward", "improvements", "rewards"))
-
-
-def check_budget(train_budget: float | None, budget_reserve: float, budget_timing: str) -> None:
-    """Raise ValueError, naming the value, unless `train_budget` (None or in (0, 1]),
-    `budget_reserve` (in [0, 1), with a budget when > 0) and `budget_timing` (one of
-    `BUDGET_TIMINGS`, with a budget unless "even") are settings of a compute budget.
-
-    Examples
-    --------
-    >>> from streamboost.controller import check_budget
-    >>> check_budget(0.25, 0.05, "loss")
-    >>> check_budget(None, 0.0, "loss")
-    Traceback (most recent call last):
-    ...
-    ValueError: budget_timing='loss' times the spending of a train_budget: set train_budget
-
-    """
-    if train_budget is not None and (
-        isinstance(train_budget, bool)
-        or not isinstance(train_budget, numbers.Real)
-        or not 0.0 < train_budget <= 1.0
-    ):
-        raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
-    reserve = budget_reserve
-    if isinstance(reserve, bool) or not isinstance(reserve, numbers.Real) or not (
-        0.0 <= reserve < 1.0
-    ):
-        raise ValueError(f"budget_reserve must be a number in [0, 1), got {reserve!r}")
-    if reserve and train_budget is None:
-        raise ValueError(
-            f"budget_reserve={reserve!r} holds back part of a train_budget: set train_budget"
-        )
-    if budget_timing not in BUDGET_TIMINGS:
-        raise ValueError(
-            f"budget_timing must be one of {BUDGET_TIMINGS}, got {budget_timing!r}")
-    if budget_timing != "even" and train_budget is None:
-        raise ValueError(
-            f"budget_timing={budget_timing!r} times the spending of a train_budget: set "
-            "train_budget")
 
 
 def _check_drift_settings(reserve, detector, restarts: bool) -> None:

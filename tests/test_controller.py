@@ -1603,7 +1603,7 @@ def test_loss_timing_by_minibatch_ranks_the_frames_scores():
         expected.append(float(np.mean((scores - np.array(y)) ** 2)))
         model.learn_many(X, pd.Series(y))
     # the last minibatch's loss is ranked when the next one begins; the warm-up's never
-    assert list(model._batch_losses) == pytest.approx(expected[1:-1], abs=1e-12)
+    assert list(model._budget.losses) == pytest.approx(expected[1:-1], abs=1e-12)
 
 
 def test_loss_timing_is_checked_and_survives_a_pickle():
@@ -1623,7 +1623,7 @@ def test_a_rejected_example_adds_no_loss():
     model = BanditCalibratedClassifier(batch_size=4, warmup=1, train_budget=0.5,
                                        budget_timing="loss", seed=0)
     state = _rejects_a_nan_and_a_third_label(
-        model, phishing(20), lambda: (list(model._batch_losses), model._loss_sum))
+        model, phishing(20), lambda: (list(model._budget.losses), model._budget.loss_sum))
     assert state[0] == state[1] and state[0][1] > 0  # two examples into the third minibatch
 
 

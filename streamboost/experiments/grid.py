@@ -21,8 +21,9 @@ from river import compose
 
 from .. import __version__, bandits, datasets
 from ..arms import resolve_arms
+from ..budget import check_budget
 from ..calibration import CALIBRATORS
-from ..controller import REWARDS, BanditCalibratedClassifier, check_budget
+from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
