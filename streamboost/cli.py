@@ -18,7 +18,7 @@ import time
 import typing
 from pathlib import Path
 
-from . import __version__, datasets
+from . import __version__, bandits, datasets
 from .arms import ARMS
 from .atomic import written
 from .budget import BUDGET_TIMINGS
@@ -653,13 +653,9 @@ def _run(args: argparse.Namespace) -> int:
     if result.n_drifts is not None:
         lines.append(("changes flagged", f"{result.n_drifts} (by the drift detector on the "
                       "model's prequential error)"))
-    lines += [
-        (
-            "cumulative reward",
-            f"{_fmt(result.cumulative_reward)} (sum of the policy's rewards, each in its reward "
-            "range, 1/2 = no change)",
-        ),
-    ]
+    if result.n_rounds is not None:  # a schedule measures no reward
+        lines.append(("cumulative reward", f"{_fmt(result.cumulative_reward)} (sum of the "
+                      f"policy's rewards, {_reward_scale(cell.policy)})"))
     if result.regret is not None:
         lines.append(("regret", f"{_fmt(result.regret)} (against the best fixed arm in hindsight, "
                       "over the rounds that measured every arm)"))
@@ -671,6 +667,15 @@ def _run(args: argparse.Namespace) -> int:
         write_table(_flat_trace(result.trace), args.trace)
         print(f"trace: {args.trace} ({len(result.trace)} rows)")
     return 0
+
+
+def _reward_scale(policy: str) -> str:
+    """What a reward of `policy` (a bandit's name) means, for the run's summary."""
+    bounds = bandits.POLICIES[policy].reward_range
+    if bounds is None:  # streamboost.reward: improvements over their running RMS
+        return "each a round's improvement over the running RMS, 0 = no change"
+    low, high = bounds
+    return f"each in [{low:g}, {high:g}], {(low + high) / 2:g} = no change"
 
 
 def _flat_trace(trace: list[dict[str, typing.Any]]) -> list[dict[str, typing.Any]]:

@@ -42,6 +42,18 @@ def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
         rows = list(csv.DictReader(f))
     assert [int(r["n"]) for r in rows] == list(range(20, 201, 20))
     assert {"brier", "log_loss", "arm", "reward"} <= set(rows[0])
+    assert "cumulative reward" not in out  # a schedule measures no reward
+
+
+@pytest.mark.parametrize(("policy", "scale"), [
+    ("discounted-ucb", "each in [0, 1], 0.5 = no change"),
+    ("gaussian-thompson", "each a round's improvement over the running RMS, 0 = no change"),
+])
+def test_run_says_what_a_policys_rewards_mean(policy, scale, capsys):
+    assert main(["run", "--dataset", "phishing", "--policy", policy, *TINY]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines()
+                if "cumulative reward" in line)
+    assert line.endswith(f"(sum of the policy's rewards, {scale})")
 
 
 def test_run_reads_a_csv_by_its_address(tmp_path, capsys, monkeypatch):
