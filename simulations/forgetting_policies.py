@@ -1,5 +1,5 @@
-"""The forgetting policies in the controller: discounted and sliding-window UCB, KL-UCB and
-Thompson sampling, choosing among train / calibrate / both.
+"""The forgetting policies in the controller: discounted and sliding-window UCB, KL-UCB,
+Thompson sampling and UCB-Improved, choosing among train / calibrate / both.
 
 `docs/bandits.md` measures the policies on simulated bandits, where KL-UCB's index and
 Thompson sampling pull the better arm more often than UCB's padding. This asks whether that
@@ -14,7 +14,7 @@ choices).
 
     python simulations/forgetting_policies.py --data-dir ../shared/data --seeds 5
 
-About 2 minutes on 2 cores. Writes `simulations/forgetting_policies.md`.
+About 3 minutes on 2 cores. Writes `simulations/forgetting_policies.md`.
 """
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ from streamboost.experiments.models import encoding, make_model, pipeline
 
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 MODELS = ("oza-lr",)
-# each UCB-padding policy, then its KL-UCB and its Thompson counterparts
+# each UCB-padding policy, then its KL-UCB, Thompson and UCB-Improved counterparts
 POLICIES = ("both", "discounted-ucb", "discounted-kl-ucb", "discounted-thompson",
-            "sliding-window-ucb", "sliding-window-kl-ucb", "sliding-window-thompson")
+            "discounted-ucb-improved", "sliding-window-ucb", "sliding-window-kl-ucb",
+            "sliding-window-thompson", "sliding-window-ucb-improved")
 COUNTERPARTS = {"discounted-kl-ucb": "discounted-ucb", "discounted-thompson": "discounted-ucb",
+                "discounted-ucb-improved": "discounted-ucb",
                 "sliding-window-kl-ucb": "sliding-window-ucb",
-                "sliding-window-thompson": "sliding-window-ucb"}
+                "sliding-window-thompson": "sliding-window-ucb",
+                "sliding-window-ucb-improved": "sliding-window-ucb"}
 MAX_ROWS = 20_000
 
 

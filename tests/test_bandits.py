@@ -17,6 +17,11 @@ from streamboost.bandits.kl_ucb import bernoulli_kl, kl_upper_bound
 NAMES = sorted(bandits.POLICIES)
 
 
+def same_floats(a, b):
+    """Equal to the last bit, nan equal to nan."""
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b, strict=True))
+
+
 def _feed(policy, pairs):
     for arm, reward in pairs:
         policy.update(arm, reward)
@@ -42,7 +47,8 @@ def test_registry_names_match_the_api():
         "discounted-ucb", "sliding-window-ucb", "discounted-thompson",
         "discounted-gaussian-thompson", "epsilon-greedy", "exp3", "every-nth", "constant",
         "random", "glr-kl-ucb", "fewa", "rising-ucb", "discounted-kl-ucb",
-        "sliding-window-kl-ucb", "sliding-window-thompson",
+        "sliding-window-kl-ucb", "sliding-window-thompson", "discounted-ucb-improved",
+        "sliding-window-ucb-improved",
     }  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         policy = bandits.make(name, n_arms=3, seed=1)
@@ -63,7 +69,8 @@ def test_reward_ranges():
     bounded = {"ucb1", "ucb-improved", "kl-ucb", "beta-thompson", "discounted-ucb",
                "sliding-window-ucb", "discounted-thompson", "exp3", "glr-kl-ucb",
                "fewa", "rising-ucb", "discounted-kl-ucb", "sliding-window-kl-ucb",
-               "sliding-window-thompson"}  # fmt: skip
+               "sliding-window-thompson", "discounted-ucb-improved",
+               "sliding-window-ucb-improved"}  # fmt: skip
     for name, cls in bandits.POLICIES.items():
         assert cls.reward_range == ((0.0, 1.0) if name in bounded else None), name
 
@@ -204,6 +211,8 @@ def test_numpy_scalars_are_accepted():
         (lambda: bandits.DiscountedThompson(gamma=0.0), "gamma must be a number in \\(0, 1\\]"),
         (lambda: bandits.SlidingWindowUCB(window=0), "window must be an int >= 1, got 0"),
         (lambda: bandits.UCBImproved(horizon=0), "horizon must be an int >= 1, got 0"),
+        (lambda: bandits.SlidingWindowUCBImproved(window=0), "window must be an int >= 1, got 0"),
+        (lambda: bandits.DiscountedUCBImproved(gamma=1.0), "gamma must be a number in \\(0, 1\\)"),
         (lambda: bandits.KLUCB(c=-1), "c must be a finite number >= 0, got -1"),
         (lambda: bandits.DiscountedKLUCB(gamma=1.0), "gamma must be a number in \\(0, 1\\)"),
         (lambda: bandits.DiscountedKLUCB(c=math.nan), "c must be a finite number >= 0, got nan"),
@@ -368,9 +377,17 @@ def test_windowed_and_discounted_statistics_are_their_definitions(rounds, window
     # [mean, 1] (optimism).
     windowed = bandits.SlidingWindowKLUCB(n_arms=3, window=window)
     discounted = bandits.DiscountedKLUCB(n_arms=3, gamma=gamma)
+    # UCB-Improved's forgetting variants: the same statistics, whatever their epochs (short
+    # here: `window` or round(1 / (1 - gamma)) rounds) and eliminations, never cleared
+    improved = (bandits.SlidingWindowUCBImproved(n_arms=3, window=window),
+                bandits.DiscountedUCBImproved(n_arms=3, gamma=gamma))
     for rewards in rounds:
-        windowed.update_round(rewards)
-        discounted.update_round(rewards)
+        for policy in (windowed, discounted, *improved):
+            policy.update_round(rewards)
+    assert improved[0].window_counts == windowed.window_counts
+    assert improved[1].discounted_counts == discounted.discounted_counts
+    for policy, sibling in zip(improved, (windowed, discounted), strict=True):
+        assert same_floats(policy.means, sibling.means)
     t = len(rounds)
     for arm in range(3):
         kept = [r[arm] for r in rounds[-window:] if arm in r]
@@ -456,6 +473,48 @@ def test_ucb_improved_eliminates_and_restarts_after_the_horizon():
         policy.update(policy.select(), 1.0)
     assert policy.epoch == 1 and policy.active_arms == (0, 1) and policy.n_rounds == 100
     assert math.isnan(policy.means[0])  # epoch statistics were cleared
+
+
+def test_a_window_longer_than_the_run_is_ucb_improved():
+    for seed in range(3):
+        windowed = bandits.SlidingWindowUCBImproved(n_arms=3, window=5000, seed=seed)
+        assert _run(windowed, 3000, seed) == _run(
+            bandits.UCBImproved(n_arms=3, horizon=5000, seed=seed), 3000, seed)
+
+
+def test_forgetting_ucb_improved_settles_a_new_epoch_on_what_it_remembers():
+    # Arm 0 always pays 1, arm 1 never; epochs of 40 rounds (phase 0: n_0 = ceil(2 ln 40) = 8).
+    def late_pulls_of_arm_1(policy):
+        arms = []
+        for _ in range(60):
+            arms.append(policy.select())
+            policy.update(arms[-1], float(arms[-1] == 0))
+        assert policy.epoch == 1 and policy.active_arms == (0,)
+        return arms[40:].count(1)
+
+    # UCB-Improved starts over: arm 1 earns its n_0 pulls again
+    assert late_pulls_of_arm_1(bandits.UCBImproved(n_arms=2, horizon=40, seed=0)) == 8
+    # the window still holds its 8 pulls from the last epoch: eliminated without a pull
+    assert late_pulls_of_arm_1(bandits.SlidingWindowUCBImproved(n_arms=2, window=40, seed=0)) == 0
+    # its discounted count has decayed below n_0: it earns back part of it
+    assert 0 < late_pulls_of_arm_1(
+        bandits.DiscountedUCBImproved(n_arms=2, gamma=0.975, seed=0)) < 8
+
+
+@pytest.mark.parametrize("make", [
+    lambda: bandits.UCBImproved(n_arms=3, horizon=1000, seed=0),
+    lambda: bandits.SlidingWindowUCBImproved(n_arms=3, seed=0),
+    lambda: bandits.DiscountedUCBImproved(n_arms=3, seed=0),
+])
+def test_ucb_improved_exploits_within_a_phase_when_every_arm_is_observed(make):
+    # Side observations count every arm every round (the controller's training rounds): the
+    # phase's arms stay tied, so the pull goes to the best mean, not to the lowest index.
+    policy, pulls = make(), []
+    for _ in range(200):
+        pulls.append(policy.select())
+        policy.update_round({0: 0.45, 1: 0.55, 2: 0.5})
+    assert policy.active_arms == (0, 1, 2)  # gaps too small to eliminate anything yet
+    assert pulls[0] == 0 and pulls[1:] == [1] * 199
 
 
 def test_ucb_improved_doubling_epochs():

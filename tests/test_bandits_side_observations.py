@@ -16,7 +16,8 @@ SIDE = [n for n in NAMES if bandits.POLICIES[n].side_observations]
 # Policies without a clock: a round of several arms leaves the same estimates as separate updates.
 CLOCKED = {"discounted-ucb", "discounted-thompson", "discounted-gaussian-thompson",
            "sliding-window-ucb", "ucb-improved", "discounted-kl-ucb", "sliding-window-kl-ucb",
-           "sliding-window-thompson"}  # fmt: skip
+           "sliding-window-thompson", "discounted-ucb-improved",
+           "sliding-window-ucb-improved"}  # fmt: skip
 PLAIN = [n for n in SIDE if n not in CLOCKED]
 
 

@@ -38,8 +38,8 @@ def test_the_report_ranks_the_policies_and_compares_each_with_its_ucb_counterpar
             results[("oza-lr", name, policy)] = [(value, 0.9, regret), (value, 0.7, regret)]
     text = forgetting.report(results, ["oza-lr"], ["a", "b"], 2)
     assert "| a | 0.1000 (0.80) | 0.1010 (0.80) | 0.1020 (0.80) |" in text
-    assert "| rank | 1.00 | 2.50 | 2.50 | 4.00 | 5.00 | 6.00 | 7.00 |" in text
-    assert "| a | 0.100 | 0.200 | 0.300 | 0.400 | 0.500 | 0.600 |" in text  # regrets
+    assert "| rank | 1.00 | 2.50 | 2.50 | 4.00 | 5.00 | 6.00 | 7.00 | 8.00 | 9.00 |" in text
+    assert "| a | 0.100 | 0.200 | 0.300 | 0.400 | 0.500 | 0.600 | 0.700 | 0.800 |" in text
     assert ("- `discounted-kl-ucb` against `discounted-ucb`: lower Brier score on 1 of 2 "
             "streams, mean +0.25 %, from -0.50 % to +0.99 %.") in text
     assert ("- `sliding-window-thompson` against `sliding-window-ucb`: lower Brier score on 0 "

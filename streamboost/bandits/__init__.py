@@ -24,7 +24,7 @@ import typing
 from .base import Policy
 from .baselines import Constant, EveryNth, Random
 from .discounted_thompson import DiscountedGaussianThompson, DiscountedThompson
-from .discounted_ucb import DiscountedKLUCB, DiscountedUCB
+from .discounted_ucb import DiscountedKLUCB, DiscountedUCB, DiscountedUCBImproved
 from .environments import (
     BernoulliArms,
     DiminishingReturns,
@@ -39,7 +39,12 @@ from .glr_kl_ucb import GLRKLUCB
 from .kl_ucb import KLUCB
 from .rising import RisingUCB
 from .simulate import SimulationResult, simulate
-from .sliding_window import SlidingWindowKLUCB, SlidingWindowThompson, SlidingWindowUCB
+from .sliding_window import (
+    SlidingWindowKLUCB,
+    SlidingWindowThompson,
+    SlidingWindowUCB,
+    SlidingWindowUCBImproved,
+)
 from .thompson import BetaThompson, GaussianThompson
 from .ucb import UCB1
 from .ucb_improved import UCBImproved
@@ -58,6 +63,7 @@ __all__ = [
     "DiscountedKLUCB",
     "DiscountedThompson",
     "DiscountedUCB",
+    "DiscountedUCBImproved",
     "Environment",
     "EpsilonGreedy",
     "EveryNth",
@@ -72,6 +78,7 @@ __all__ = [
     "SlidingWindowKLUCB",
     "SlidingWindowThompson",
     "SlidingWindowUCB",
+    "SlidingWindowUCBImproved",
     "UCBImproved",
     "make",
     "simulate",
@@ -85,8 +92,10 @@ POLICIES: dict[str, type[Policy]] = {
     "beta-thompson": BetaThompson,
     "discounted-ucb": DiscountedUCB,
     "discounted-kl-ucb": DiscountedKLUCB,
+    "discounted-ucb-improved": DiscountedUCBImproved,
     "sliding-window-ucb": SlidingWindowUCB,
     "sliding-window-kl-ucb": SlidingWindowKLUCB,
+    "sliding-window-ucb-improved": SlidingWindowUCBImproved,
     "sliding-window-thompson": SlidingWindowThompson,
     "glr-kl-ucb": GLRKLUCB,
     "fewa": FEWA,

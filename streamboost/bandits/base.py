@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import collections
 import math
 import numbers
 import random
@@ -63,6 +64,22 @@ def _discount(counts: list[float], sums: list[float], gamma: float,
         sums[i] *= gamma
     for arm, reward in observed:
         counts[arm] += 1.0
+        sums[arm] += reward
+
+
+def _slide(history: collections.deque, counts: list[int], sums: list[float], window: int,
+           observed: list[tuple[int, float]]) -> None:
+    """One round of sliding-window statistics, in place: the oldest round leaves once `history`
+    holds `window` rounds (each the list of its observations), then `observed` enters
+    (Garivier & Moulines 2011, Section 4)."""
+    if len(history) == window:
+        for old_arm, old_reward in history.popleft():
+            counts[old_arm] -= 1
+            # An emptied arm restarts from an exact 0.0, so round-off cannot accumulate.
+            sums[old_arm] = sums[old_arm] - old_reward if counts[old_arm] else 0.0
+    history.append(observed)
+    for arm, reward in observed:
+        counts[arm] += 1
         sums[arm] += reward
 
 

@@ -1,4 +1,4 @@
-"""Discounted UCB and discounted KL-UCB (Garivier & Moulines, 2011)."""
+"""Discounted UCB, KL-UCB and UCB-Improved (Garivier & Moulines, 2011)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import math
 
 from .base import Policy, _check_open_unit, _check_positive, _discount, _ratios
 from .kl_ucb import _check_c, _exploration, _kl_indices
+from .ucb_improved import UCBImproved
 
-__all__ = ["DiscountedKLUCB", "DiscountedUCB"]
+__all__ = ["DiscountedKLUCB", "DiscountedUCB", "DiscountedUCBImproved"]
 
 
 class _Discounted(Policy):
@@ -181,3 +182,69 @@ class DiscountedKLUCB(_Discounted):
     def upper_bounds(self) -> tuple[float, ...]:
         """Each arm's index $u_t(\\gamma, i)$ (`inf` while $N_t(\\gamma, i) = 0$)."""
         return _kl_indices(self._ds, self._dn, _exploration(sum(self._dn), self.c))
+
+
+class DiscountedUCBImproved(UCBImproved):
+    r"""Discounted UCB-Improved: UCB-Improved's phases on discounted statistics.
+
+    `UCBImproved` in epochs of $T = \mathrm{round}(1/(1-\gamma))$ rounds (the discount's
+    memory) whose phases read D-UCB's discounted counts $N_t(\gamma, i)$ and means
+    $\bar X_t(\gamma, i)$, every arm discounted every round (Garivier & Moulines 2011,
+    Section 2), not the epoch's own: phase $m$ ends once every active arm has
+    $N_t(\gamma, i) \ge n_m = \lceil 2 \ln(T \tilde\Delta_m^2) / \tilde\Delta_m^2 \rceil$, and
+    an arm is eliminated if $\bar X_t(\gamma, i) + w_m < \max_j (\bar X_t(\gamma, j) - w_m)$,
+    $w_m = \sqrt{\ln(T \tilde\Delta_m^2) / (2 n_m)}$ (Auer & Ortner 2010, Fig. 1).
+
+    Neither paper states the combination. Decided, as `SlidingWindowUCBImproved`:
+    **forgetting replaces clearing** at each epoch's restart; old evidence weighs little, so
+    an arm eliminated long ago earns part of its counts again. A discounted count stays below
+    the pulls it counts: a phase whose target the arms cannot reach runs to the epoch's end,
+    as one too long for the horizon does in UCB-Improved. Default $\gamma = 0.999$ (memory
+    1,000), for `SlidingWindowUCBImproved`'s reason. Memory is $O(K)$; `means` and
+    `discounted_counts` as in `DiscountedUCB`.
+
+    Parameters
+    ----------
+    n_arms
+        Number of arms.
+    gamma
+        Discount factor $\gamma \in (0, 1)$; the epoch lasts $\mathrm{round}(1/(1-\gamma))$
+        rounds.
+    seed
+        Seed of the generator that breaks ties.
+
+    Examples
+    --------
+    >>> from streamboost import bandits
+    >>> policy = bandits.DiscountedUCBImproved(n_arms=2, gamma=0.975, seed=0)  # epochs of 40
+    >>> for _ in range(60):  # arm 0 always pays 1, arm 1 never
+    ...     arm = policy.select()
+    ...     policy.update(arm, float(arm == 0))
+    >>> policy.counts, policy.epoch, policy.active_arms  # arm 1: 11 pulls, then 3 more at 40
+    ((46, 14), 1, (0,))
+
+    References
+    ----------
+    Auer, P. and Ortner, R. (2010). UCB revisited: improved regret bounds for the stochastic
+    multi-armed bandit problem. Periodica Mathematica Hungarica 61, 55-65. Garivier, A. and
+    Moulines, E. (2011). On upper-confidence bound policies for switching bandit problems. ALT.
+
+    """
+
+    def __init__(self, n_arms: int = 2, gamma: float = 0.999, seed: int | None = None):
+        _check_open_unit("gamma", gamma)
+        self.gamma = gamma
+        super().__init__(n_arms=n_arms, horizon=max(1, round(1.0 / (1.0 - gamma))), seed=seed)
+
+    @property
+    def discounted_counts(self) -> tuple[float, ...]:
+        """The discounted pull counts $N_t(\\gamma, i)$."""
+        return tuple(self._epoch_counts)
+
+    def _epoch_statistics(self) -> None:
+        if self._epoch == 0:  # kept from one epoch to the next: the discount forgets
+            self._epoch_counts = [0.0] * self.n_arms
+            self._epoch_sums = [0.0] * self.n_arms
+
+    def _observe(self, observed: list[tuple[int, float]]) -> None:
+        _discount(self._epoch_counts, self._epoch_sums, self.gamma, observed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .base import Policy, _argmax, _check_int, _first_unpulled
+from .base import Policy, _argmax, _check_int, _first_unpulled, _ratios
 
 __all__ = ["UCBImproved"]
 
@@ -14,8 +14,8 @@ class UCBImproved(Policy):
 
     Within an epoch of $T$ rounds (Auer & Ortner 2010, Fig. 1): start with
     $\tilde\Delta_0 = 1$ and every arm active. In phase $m = 0, 1, \dots,
-    \lfloor \frac12 \log_2(T/e) \rfloor$, pull each active arm (fewest pulls first, then lowest
-    index) until it has
+    \lfloor \frac12 \log_2(T/e) \rfloor$, pull each active arm (fewest pulls first; among those
+    tied, one without pulls, lowest index first, else the best mean) until it has
 
     $$n_m = \left\lceil \frac{2 \ln(T \tilde\Delta_m^2)}{\tilde\Delta_m^2} \right\rceil$$
 
@@ -24,7 +24,9 @@ class UCBImproved(Policy):
     $w_m = \sqrt{\ln(T\tilde\Delta_m^2) / (2 n_m)}$, and halve $\tilde\Delta$. A single surviving
     arm is played to the end of the epoch. The paper leaves open what happens when several arms
     survive the last phase; this implementation then plays the survivor with the best mean
-    (ties at random). Regret is $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1).
+    (ties at random), as it pulls the best mean among the phase's tied arms: side observations
+    (`update_round`) tie them all, so the phase explores by observing and the pull exploits
+    (docs/bandits.md). Regret is $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1).
 
     **Horizon and restarts.** With `horizon=T` the epoch lasts $T$ rounds. Without one, a
     doubling trick runs epochs of $T_k = \text{initial_horizon} \cdot 2^k$ rounds,
@@ -85,14 +87,27 @@ class UCBImproved(Policy):
         self._epoch = -1
         self._start_epoch()
 
-    def _start_epoch(self) -> None:
-        self._epoch += 1
-        self._T = (
-            self.horizon if self.horizon is not None else self.initial_horizon * 2**self._epoch
-        )
-        self._epoch_rounds = 0
+    def _epoch_length(self) -> int:
+        """$T$ of the epoch starting (`_epoch` its index)."""
+        return self.horizon if self.horizon is not None else self.initial_horizon * 2**self._epoch
+
+    def _epoch_statistics(self) -> None:
+        """Each arm's pulls and reward sum that the phases read, as an epoch starts: cleared,
+        each epoch a fresh instance of the algorithm (the forgetting variants keep theirs)."""
         self._epoch_counts = [0] * self.n_arms
         self._epoch_sums = [0.0] * self.n_arms
+
+    def _observe(self, observed: list[tuple[int, float]]) -> None:
+        """Add a round's observations to the statistics."""
+        for arm, reward in observed:
+            self._epoch_counts[arm] += 1
+            self._epoch_sums[arm] += reward
+
+    def _start_epoch(self) -> None:
+        self._epoch += 1
+        self._T = self._epoch_length()
+        self._epoch_rounds = 0
+        self._epoch_statistics()
         self._active = list(range(self.n_arms))
         self._last_phase = math.floor(0.5 * math.log2(self._T / math.e))
         self._phase = 0
@@ -123,19 +138,21 @@ class UCBImproved(Policy):
 
     @property
     def means(self) -> tuple[float, ...]:
-        return tuple(
-            s / n if n else math.nan
-            for s, n in zip(self._epoch_sums, self._epoch_counts, strict=True)
-        )
+        return _ratios(self._epoch_sums, self._epoch_counts)
 
     def _select(self) -> int:
         active = self._active
         if len(active) == 1:
             return active[0]
         counts = self._epoch_counts
-        if self._target:
-            return min(active, key=counts.__getitem__)
-        # Several survivors after the last phase (or an epoch too short for any phase).
+        if self._target:  # the active arms with the fewest pulls: the phase's exploration
+            least = min(counts[a] for a in active)
+            active = [a for a in active if counts[a] == least]
+            if len(active) == 1:
+                return active[0]
+        # Several arms tied: at a phase, the best mean among them (side observations, which
+        # count every arm, tie them all every round: the phase explores by observing, so the
+        # pull exploits); the survivors after the last phase (or of an epoch too short for any)
         arm = _first_unpulled([counts[a] for a in active])
         if arm >= 0:
             return active[arm]
@@ -143,13 +160,11 @@ class UCBImproved(Policy):
         return active[_argmax([sums[a] / counts[a] for a in active], self._rng)]
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
-        for arm, reward in observed:
-            self._epoch_counts[arm] += 1
-            self._epoch_sums[arm] += reward
+        self._observe(observed)
         self._epoch_rounds += 1
         if self._epoch_rounds >= self._T:
+            # cleared statistics meet no target; the forgetting variants' may pass some at once
             self._start_epoch()
-            return
         counts = self._epoch_counts
         while self._target and len(self._active) > 1:
             if any(counts[a] < self._target for a in self._active):
