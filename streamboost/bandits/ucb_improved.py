@@ -24,9 +24,10 @@ class UCBImproved(Policy):
     $w_m = \sqrt{\ln(T\tilde\Delta_m^2) / (2 n_m)}$, and halve $\tilde\Delta$. A single surviving
     arm is played to the end of the epoch. The paper leaves open what happens when several arms
     survive the last phase; this implementation then plays the survivor with the best mean
-    (ties at random), as it pulls the best mean among the phase's tied arms: side observations
-    (`update_round`) tie them all, so the phase explores by observing and the pull exploits
-    (docs/bandits.md). Regret is $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1).
+    (ties at random), and within a phase the arms tied on pulls go by best mean too: side
+    observations (`update_round`) count every arm every round and so tie them all, the phase
+    explores by observing and the pull exploits (docs/bandits.md). Regret is
+    $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1).
 
     **Horizon and restarts.** With `horizon=T` the epoch lasts $T$ rounds. Without one, a
     doubling trick runs epochs of $T_k = \text{initial_horizon} \cdot 2^k$ rounds,
