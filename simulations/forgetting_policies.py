@@ -14,7 +14,7 @@ choices).
 
     python simulations/forgetting_policies.py --data-dir ../shared/data --seeds 5
 
-About 3 minutes on 2 cores. Writes `simulations/forgetting_policies.md`.
+About 2 minutes on 2 cores. Writes `simulations/forgetting_policies.md`.
 """
 
 from __future__ import annotations
