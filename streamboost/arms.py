@@ -36,7 +36,8 @@ def resolve_arms(arms, policy) -> tuple[str, ...]:
         return (*arms, "both")
     if policy == "never" and "train" not in arms:
         raise ValueError(f"policy 'never' needs the 'train' arm, got arms={arms!r}")
-    if (policy == "always" or str(policy).startswith("every-")) and "calibrate" not in arms:
+    every_n = str(policy).startswith("every-") and policy not in bandits.POLICIES
+    if (policy == "always" or every_n) and "calibrate" not in arms:
         raise ValueError(f"policy {policy!r} needs the 'calibrate' arm, got arms={arms!r}")
     return arms
 
@@ -69,6 +70,8 @@ def resolve_policy(policy, arms: tuple[str, ...], seed: int | None) -> bandits.b
         return bandits.make("constant", n_arms=n_arms, seed=seed, arm=arms.index("calibrate"))
     if policy == "both":
         return bandits.make("constant", n_arms=n_arms, seed=seed, arm=arms.index("both"))
+    if policy in bandits.POLICIES:  # a registered name first: "every-nth" is one, not every-N
+        return bandits.make(policy, n_arms=n_arms, seed=seed)
     if policy.startswith("every-"):
         n = policy.removeprefix("every-")
         if not n.isdigit() or int(n) < 1:
@@ -76,7 +79,5 @@ def resolve_policy(policy, arms: tuple[str, ...], seed: int | None) -> bandits.b
         if arms.index("calibrate") != 1:
             raise ValueError(f"policy {policy!r} needs 'calibrate' as arm 1, got arms={arms!r}")
         return bandits.make("every-nth", n_arms=n_arms, seed=seed, n=int(n))
-    if policy not in bandits.POLICIES:
-        names = sorted([*bandits.POLICIES, "never", "always", "both", "every-N"])
-        raise ValueError(f"unknown policy {policy!r}; expected one of {names}")
-    return bandits.make(policy, n_arms=n_arms, seed=seed)
+    names = sorted([*bandits.POLICIES, "never", "always", "both", "every-N"])
+    raise ValueError(f"unknown policy {policy!r}; expected one of {names}")

@@ -1862,3 +1862,39 @@ def test_the_meter_gets_each_examples_cost_threshold_only_for_the_realised_cost(
     assert len(seen) == 8  # minibatches 2-9 score the rounds of 1-8 (0 is the warm-up)
     for n, thresholds in seen:
         assert thresholds == ([0.25] * n if reward == "expected-cost" else None)
+
+
+@pytest.mark.parametrize("policy", sorted(bandits.POLICIES))
+def test_every_registered_policy_drives_the_controller(policy):
+    # by its registry name, each bandit chooses, is rewarded within its range (or finitely, for
+    # a policy that takes any real) and learns every measured round; a pickle mid-stream goes
+    # on with the same predictions and arms
+    model = BanditCalibratedClassifier(model=booster(), policy=policy, batch_size=8, warmup=2,
+                                       seed=0)
+    arms = _goes_on_alike_after_a_pickle(model, phishing(300), 157)
+    assert sum(model.arm_counts.values()) == model.n_batches == len(arms) == 37
+    rewarded = [r for r in model.trace if r["rewards"] is not None]
+    bounds = model.policy_.reward_range
+    if not model.policy_.uses_rewards:
+        assert not rewarded and model.policy_.n_rounds == 0
+        return
+    assert model.policy_.n_rounds == len(rewarded) >= 30
+    values = [v for r in rewarded for v in r["rewards"].values()]
+    assert all(math.isfinite(v) and (bounds is None or bounds[0] <= v <= bounds[1])
+               for v in values)
+
+
+def test_the_registered_every_nth_is_the_bandit_of_that_name():
+    # "every-nth" names a registered bandit (n = 2: arm 1 on every second selection), not the
+    # schedule every-N with N = "nth", which 0.8.32 refused
+    traces = {}
+    for policy in ("every-nth", "every-2"):
+        model = BanditCalibratedClassifier(model=booster(), policy=policy, batch_size=8,
+                                           warmup=2, seed=0)
+        for x, y in phishing(160):
+            model.learn_one(x, y)
+        traces[policy] = [r["arm"] for r in model.trace]
+        assert type(model.policy_) is bandits.EveryNth and model.policy_.n == 2
+    assert traces["every-nth"] == traces["every-2"] and "calibrate" in traces["every-2"]
+    two = BanditCalibratedClassifier(policy="every-nth", arms=("train", "both"), seed=0)
+    assert two.policy_.n_arms == 2  # the bandit's arm 1 is whatever the arms make it
