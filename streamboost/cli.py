@@ -543,12 +543,16 @@ _POLICY_LINES = {
 
 
 def _describe(policy: str) -> str:
-    """One line on what a policy does, for the comparison's legend."""
+    """One line on what a policy does, for the comparison's legend: its own line, else for a
+    bandit the first line of its class's docstring, as plain text."""
     if policy in _POLICY_LINES:
         return _POLICY_LINES[policy]
-    if policy.startswith("every-"):
-        return f"calibrate every {policy.removeprefix('every-')}-th minibatch, train the others"
-    return "bandit policy of streamboost.bandits choosing, per minibatch, what learns"
+    if policy in bandits.POLICIES:  # "every-nth" too: the bandit, not a schedule
+        summary = bandits.POLICIES[policy].__doc__.strip().splitlines()[0]
+        for tex, text in (("$", ""), ("\\varepsilon", "epsilon"), ("\\tau", "tau")):
+            summary = summary.replace(tex, text)
+        return f"bandit: {summary.rstrip('.')}"
+    return f"calibrate every {policy.removeprefix('every-')}-th minibatch, train the others"
 
 
 class _Interrupted(Exception):

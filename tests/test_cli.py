@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from streamboost import __version__, datasets
-from streamboost.cli import main
+from streamboost import __version__, bandits, datasets
+from streamboost.cli import _describe, main
 from streamboost.experiments import Cell, make_grid, run_grid
 
 TINY = ["--max-rows", "200", "--no-progress"]
@@ -548,3 +548,12 @@ def test_a_reader_gone_away_ends_the_command_quietly(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdout", sys.stdout)  # main points it at os.devnull: put back
     assert main(["datasets"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_every_policy_has_its_own_line_in_the_legend():
+    lines = {name: _describe(name) for name in (*bandits.POLICIES, "never", "both", "every-4")}
+    assert len(set(lines.values())) == len(lines)  # no generic fallback shared by several
+    assert all("$" not in line and "\\" not in line for line in lines.values())  # plain text
+    assert lines["every-nth"].startswith("bandit: Pull arm 1 on every n-th round")  # not N = nth
+    assert lines["sliding-window-ucb-improved"].endswith("the last tau rounds' statistics")
+    assert lines["every-4"] == "calibrate every 4-th minibatch, train the others"
