@@ -125,3 +125,17 @@ def test_arm_shares_stack_each_policys_arms_in_its_own_panel():
     legend = [text.get_text() for text in fig.legends[0].get_texts()]
     assert legend == ["train", "calibrate", "both"]
     assert visible[0].get_ylim() == (0.0, 1.0)
+
+
+def test_the_reward_figure_measures_each_policys_excess_over_its_own_no_change():
+    # a bounded policy's "no change" pays 1/2, one that takes any real 0 (streamboost.reward)
+    assert figures.no_change_reward("discounted-ucb") == 0.5
+    assert figures.no_change_reward("gaussian-thompson") == 0.0
+    assert figures.no_change_reward("every-4") == 0.5  # a schedule: paid nothing anyway
+    x = [32, 64, 96]
+    fig = figures.cumulative_reward(
+        {"ucb1": (x, [0.5, 1.1, 1.6]), "gaussian-thompson": (x, [0.2, -0.1, 0.3])},
+        no_change={"ucb1": 0.5, "gaussian-thompson": 0.0})
+    lower = {line.get_label(): list(line.get_ydata()) for line in fig.axes[1].get_lines()}
+    assert lower["ucb1"] == pytest.approx([0.0, 0.1, 0.1])
+    assert lower["gaussian-thompson"] == pytest.approx([0.2, -0.1, 0.3])

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import bandits
 from ..atomic import written
 from ..evaluate import regret_curve
 
@@ -225,12 +226,15 @@ def prequential_curves(
     return fig
 
 
-def cumulative_reward(series: Series, *, title: str = "Cumulative reward") -> Figure:
+def cumulative_reward(series: Series, *, title: str = "Cumulative reward",
+                      no_change: dict[str, float] | None = None) -> Figure:
     """Cumulative reward received by each policy along the stream (two panels).
 
     `series`: policy -> (examples seen, sum of rewards so far, 0 before the first reward).
-    The controller maps "no change" to a reward of 1/2, so every line grows by about 1/2
-    per minibatch; the lower panel shows the cumulative excess over 1/2 per rewarded
+    `no_change`: policy -> the reward of a round that changed nothing (default 1/2: the middle
+    of a policy's range [0, 1]; 0 for a policy that takes any real, whose rewards are
+    improvements over their running RMS; `no_change_reward`). Every line grows by about that
+    much per minibatch; the lower panel shows the cumulative excess over it per rewarded
     minibatch, where policies differ.
     """
     fig = _figure(figsize=(8.0, 6.0))
@@ -242,13 +246,27 @@ def cumulative_reward(series: Series, *, title: str = "Cumulative reward") -> Fi
         y = np.asarray(y, dtype=float)
         steps = np.diff(np.insert(y, 0, 0.0))
         # Minibatches before the first reward (warm-up) add nothing.
-        excess[label] = (x, np.cumsum(np.where(steps != 0.0, steps - 0.5, 0.0)))
+        centre = (no_change or {}).get(label, 0.5)
+        excess[label] = (x, np.cumsum(np.where(steps != 0.0, steps - centre, 0.0)))
     _lines(bottom, excess, legend=False)
     bottom.axhline(0.0, color="0.55", linewidth=1.0, linestyle="--")
-    bottom.set_ylabel("cumulative (reward - 1/2)")
+    bottom.set_ylabel("cumulative (reward - no change)")
     bottom.set_xlabel("examples seen")
     fig.suptitle(title)
     return fig
+
+
+def no_change_reward(policy: str) -> float:
+    """The reward a round that changed nothing pays `policy` (a grid's policy name): the middle
+    of a bandit's reward range, 0 for a bandit that takes any real, 1/2 for a schedule (which
+    is paid nothing; `streamboost.reward`)."""
+    cls = bandits.POLICIES.get(policy)
+    if cls is None:
+        return 0.5
+    if cls.reward_range is None:
+        return 0.0
+    low, high = cls.reward_range
+    return (low + high) / 2.0
 
 
 def regret_over_time(series: Series, *, title: str = "Regret") -> Figure:
@@ -464,7 +482,7 @@ def grid_figures(
         where = f"{dataset}, cost ratio c_FN/c_FP = {ratio:g}"
         suffix = f"{_slug(dataset)}_cr{ratio:g}"
         curves, brier, log_loss, alloc, arms, reward, reliability = {}, {}, {}, {}, {}, {}, {}
-        regret = {}
+        regret, no_change = {}, {}
         window = sum(next(iter(by_policy.values()))[0]["reliability"]["weight"])
         reference = None
         for policy, results in by_policy.items():
@@ -511,6 +529,7 @@ def grid_figures(
                 )
                 rewards = [np.cumsum([row["reward"] or 0.0 for row in t]).tolist() for t in traces]
                 reward[label] = (x, _mean_rows(rewards))
+                no_change[label] = no_change_reward(policy)
                 if any(row.get("rewards") for t in traces for row in t):  # a bandit's
                     regret[label] = (x, _mean_rows([regret_curve(t) for t in traces]))
         figures = {
@@ -527,7 +546,8 @@ def grid_figures(
             figures["allocation"] = allocation_over_time(
                 alloc, title=f"Minibatches spent calibrating (rolling {allocation_window}): {where}"
             )
-            figures["reward"] = cumulative_reward(reward, title=f"Cumulative reward: {where}")
+            figures["reward"] = cumulative_reward(reward, title=f"Cumulative reward: {where}",
+                                                  no_change=no_change)
             figures["arms"] = arm_shares(
                 arms, title=f"Minibatches per arm (rolling {allocation_window}): {where}"
             )
