@@ -436,8 +436,15 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
-def _check_data(names: typing.Sequence[str], data_dir: str | None) -> None:
-    """Every dataset's file is found before any run starts (else one error naming them all)."""
+def _check_data(names: typing.Sequence[str], data_dir: str | None,
+                target: str = "target") -> None:
+    """Every dataset's file is found before any run starts (else one error naming them all),
+    and a `--target` other than the default names the label column of a CSV among them."""
+    if target != "target" and all(name in datasets.REGISTRY for name in names):
+        raise ValueError(
+            f"--target {target!r} names the label column of a CSV file; the registered "
+            f"dataset(s) {', '.join(map(repr, names))} have their own label: leave --target "
+            "out, or pass the CSV file's path")
     missing = []
     for name in names:
         if datasets.files.is_url(name):
@@ -562,7 +569,7 @@ class _Interrupted(Exception):
 def _run(args: argparse.Namespace) -> int:
     if args.trace is not None and Path(args.trace).is_dir():
         raise ValueError(f"--trace {args.trace} is a directory; expected a CSV file path")
-    _check_data([args.dataset], args.data_dir)
+    _check_data([args.dataset], args.data_dir, args.target)
     cell = Cell(
         args.dataset,
         args.policy,
@@ -731,7 +738,7 @@ def _compare(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; expected a directory for the results")
-    _check_data(args.datasets, args.data_dir)
+    _check_data(args.datasets, args.data_dir, args.target)
     rows_note = (
         "whole streams"
         if args.max_rows is None

@@ -557,3 +557,11 @@ def test_every_policy_has_its_own_line_in_the_legend():
     assert lines["every-nth"].startswith("bandit: Pull arm 1 on every n-th round")  # not N = nth
     assert lines["sliding-window-ucb-improved"].endswith("the last tau rounds' statistics")
     assert lines["every-4"] == "calibrate every 4-th minibatch, train the others"
+
+
+def test_a_target_for_registered_datasets_alone_is_refused(capsys):
+    # --target names a CSV file's label column: given with registered datasets only, it would
+    # be ignored silently (0.8.32 ran phishing with --target nosuch)
+    assert main(["run", "--dataset", "phishing", "--target", "nosuch", *TINY]) == 2
+    assert "--target 'nosuch' names the label column of a CSV file" in capsys.readouterr().err
+    assert main(["run", "--dataset", "phishing", "--target", "target", *TINY]) == 0  # default
