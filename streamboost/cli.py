@@ -40,7 +40,7 @@ from .experiments import (
 )
 from .experiments.execution import result_rows
 from .experiments.models import MODELS
-from .reward import MAPPINGS, ROLLBACKS, held_out
+from .reward import MAPPINGS, ROLLBACKS, held_out, no_change
 
 __all__ = ["main"]
 
@@ -685,8 +685,7 @@ def _reward_scale(policy: str) -> str:
     bounds = bandits.POLICIES[policy].reward_range
     if bounds is None:  # streamboost.reward: improvements over their running RMS
         return "each a round's improvement over the running RMS, 0 = no change"
-    low, high = bounds
-    return f"each in [{low:g}, {high:g}], {(low + high) / 2:g} = no change"
+    return f"each in [{bounds[0]:g}, {bounds[1]:g}], {no_change(bounds):g} = no change"
 
 
 def _flat_trace(trace: list[dict[str, typing.Any]]) -> list[dict[str, typing.Any]]:

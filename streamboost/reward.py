@@ -86,7 +86,7 @@ from .state import InlineState
 from .validation import LazyRecords
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "check_rollback",
-           "held_out", "mean_losses", "resolve_rollback", "squash"]
+           "held_out", "mean_losses", "no_change", "resolve_rollback", "squash"]
 
 LOSSES = ("log-likelihood", "brier", "expected-cost")
 _LOSS_INDEX = {name: i for i, name in enumerate(LOSSES)}  # as the kernel `loss_means` takes it
@@ -245,6 +245,23 @@ def held_out(batch_size: int, reward_examples: int | None) -> int:
             f"rollback='holdout' needs examples left to learn from: reward_examples must be < "
             f"batch_size ({batch_size}), got {reward_examples!r}")
     return reward_examples
+
+
+def no_change(reward_range: tuple[float, float] | None) -> float:
+    """The reward of a round whose improvement is 0, for a policy of `reward_range`: its middle
+    (either map), or 0 for a policy that takes any real (an improvement over the running RMS).
+
+    Examples
+    --------
+    >>> from streamboost.reward import no_change
+    >>> no_change((0.0, 1.0)), no_change(None)
+    (0.5, 0.0)
+
+    """
+    if reward_range is None:
+        return 0.0
+    low, high = reward_range
+    return low + (high - low) * 0.5
 
 
 def squash(z: float, low: float, high: float) -> float:

@@ -20,6 +20,7 @@ import numpy as np
 from .. import bandits
 from ..atomic import written
 from ..evaluate import regret_curve
+from ..reward import no_change
 
 if typing.TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -257,16 +258,10 @@ def cumulative_reward(series: Series, *, title: str = "Cumulative reward",
 
 
 def no_change_reward(policy: str) -> float:
-    """The reward a round that changed nothing pays `policy` (a grid's policy name): the middle
-    of a bandit's reward range, 0 for a bandit that takes any real, 1/2 for a schedule (which
-    is paid nothing; `streamboost.reward`)."""
+    """The reward a round that changed nothing pays `policy` (a grid's policy name):
+    `reward.no_change` of a bandit's reward range, 1/2 for a schedule (paid nothing)."""
     cls = bandits.POLICIES.get(policy)
-    if cls is None:
-        return 0.5
-    if cls.reward_range is None:
-        return 0.0
-    low, high = cls.reward_range
-    return (low + high) / 2.0
+    return 0.5 if cls is None else no_change(cls.reward_range)
 
 
 def regret_over_time(series: Series, *, title: str = "Regret") -> Figure:
