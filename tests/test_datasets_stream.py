@@ -325,3 +325,18 @@ def test_option_errors_happen_at_call_time():
         stream("weather", seed=1.5)
     with pytest.raises(TypeError, match="source must be"):
         stream(42)
+
+
+@pytest.mark.parametrize(("labels", "positive"), [
+    ([1, 0, 0, 0], 1),  # the minority class
+    ([0, 1, 1, 1], 0),  # whatever its name
+    ([1, 0, 1, 0], 1),  # a tie: the name a positive class goes by (0.8.32 took 0)
+    (["no", "yes"] * 2, "yes"),
+    ([-1, 1] * 2, 1),
+    (["Positive", "negative"] * 2, "Positive"),
+    (["b", "a"] * 2, "a"),  # a tie of other names: the smallest as text
+])
+def test_the_inferred_positive_label(labels, positive):
+    frame = pd.DataFrame({"a": [float(i) for i in range(len(labels))], "target": labels})
+    assert datasets.positive_label(frame) == positive
+    assert [y for _, y in datasets.stream(frame)] == [label == positive for label in labels]

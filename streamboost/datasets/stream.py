@@ -208,13 +208,20 @@ def _endless(source: Any) -> bool:
     return isinstance(source, Iterable) and getattr(source, "n_samples", 0) is None
 
 
+# Names a positive class commonly goes by: they break a tie between classes of equal size.
+_POSITIVE_NAMES = frozenset({"1", "1.0", "+1", "true", "t", "yes", "y", "pos", "positive"})
+
+
 def _infer_positive(counts: Counter) -> Any:
-    """True for boolean labels, else the minority class (ties: smallest ``str``)."""
+    """True for boolean labels, else the minority class; classes of equal size: one named as a
+    positive class usually is (1, "yes", "true", "positive", ...), else the smallest ``str``
+    (0.8.32 took the smallest ``str`` alone: 0 of a balanced 0/1 label)."""
     if not counts:
         raise ValueError("the source yields no examples")
     if all(isinstance(label, bool) for label in counts):
         return True
-    return min(counts, key=lambda label: (counts[label], str(label)))
+    return min(counts, key=lambda label: (
+        counts[label], str(label).strip().lower() not in _POSITIVE_NAMES, str(label)))
 
 
 def _class_sizes(
