@@ -138,6 +138,8 @@ class TrainBudget(InlineState):
         """Timing "loss": the minibatch whose `batch_size` losses `loss_sum` holds has ended;
         its mean joins the window if `ranked` (the warm-up's, a fresh model's, are not).
         Nothing to do for timing "even"."""
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
         if self.losses is None:
             return
         if ranked:
@@ -147,7 +149,14 @@ class TrainBudget(InlineState):
     def pays(self, after: int, trained: int) -> bool:
         """Whether the budget lets the `after`-th minibatch after the warm-up (counted from 1)
         train, `trained` of those before it having trained; a minibatch it cannot pay for
-        while spending ends the spending."""
+        while spending ends the spending. Minibatches are counted forward: `after` past the
+        one where the last spending ended, `trained` in [0, `after` - 1] (ValueError, before
+        anything changes)."""
+        if (type(after) is not int or type(trained) is not int
+                or not 0 <= trained < after or after <= self._saving_from[0]):
+            raise ValueError(
+                f"pays needs ints after > {self._saving_from[0]} and 0 <= trained < after, got "
+                f"after={after!r}, trained={trained!r}")
         cap = self.share * after
         if not self.spending:
             # saving: the reserve's complement of the budget from where the last spending

@@ -88,3 +88,14 @@ def test_bad_settings_are_refused():
         TrainBudget(0.5, reserve=1.0)
     with pytest.raises(ValueError, match="budget_timing must be one of"):
         TrainBudget(0.5, timing="soon")
+
+
+@pytest.mark.parametrize(("after", "trained"), [(0, 0), (3, 3), (3, -1), (2.0, 0), (True, 0)])
+def test_a_bad_count_is_refused_before_anything_changes(after, trained):
+    budget = TrainBudget(0.5, reserve=0.5)
+    budget.spend()
+    with pytest.raises(ValueError, match="pays needs ints after > 0 and 0 <= trained < after"):
+        budget.pays(after, trained)
+    assert budget.spending and budget._saving_from == (0, 0)
+    with pytest.raises(ValueError, match="batch_size must be an int >= 1, got 0"):
+        TrainBudget(0.5, timing="loss").close(0, ranked=True)
