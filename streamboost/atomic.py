@@ -2,7 +2,9 @@
 
 A crash or Ctrl-C while writing never leaves a partial file where a good one was (the rename is
 atomic on POSIX and Windows), and the temporary file is removed. `remove_stale` clears the
-temporary files that a killed process (SIGKILL) could not remove.
+temporary files that a killed process (SIGKILL) could not remove. The file gets the permissions
+a plain `open(path, "w")` would leave (a replaced file's own, else 0o666 less the umask), not
+the owner-only ones of a temporary file.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -50,6 +53,7 @@ def written(path: str | os.PathLike) -> typing.Iterator[Path]:
     tmp = Path(name)
     try:
         _release(held)  # a Ctrl-C held off since before the file existed raises here
+        os.chmod(tmp, _mode(path))  # mkstemp's 0o600 would hide results from group and others
         yield tmp
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
@@ -57,6 +61,26 @@ def written(path: str | os.PathLike) -> typing.Iterator[Path]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _mode(path: Path) -> int:
+    """The permission bits `open(path, "w")` would leave: those of the file it replaces, else
+    0o666 less the process's umask."""
+    with contextlib.suppress(FileNotFoundError):
+        return stat.S_IMODE(path.stat().st_mode)
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux shows it; elsewhere set and
+    restored at once (a file another thread creates in between gets the common 0o022)."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _hold_interrupts() -> tuple | None:

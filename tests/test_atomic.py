@@ -70,3 +70,27 @@ def test_remove_stale_removes_only_old_temporaries(tmp_path):
     assert atomic.remove_stale(tmp_path, older_than=600) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, kept.name])
     assert atomic.remove_stale(tmp_path / "missing") == 0
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_a_written_file_has_the_permissions_a_plain_open_gives(tmp_path):
+    """Not the temporary file's owner-only 0o600: 0o666 less the umask for a new file (a plain
+    `open` beside it shows what that is), the replaced file's own bits otherwise."""
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")
+    mask = os.umask(0o027)  # a umask other than the usual, so the bits cannot match by chance
+    try:
+        (tmp_path / "masked.txt").write_text("x")
+        with atomic.written(tmp_path / "new.txt") as tmp:
+            tmp.write_text("done")
+    finally:
+        os.umask(mask)
+    mode = lambda name: (tmp_path / name).stat().st_mode & 0o777  # noqa: E731
+    assert mode("new.txt") == mode("masked.txt") == 0o640
+    old = tmp_path / "old.txt"
+    old.write_text("old")
+    old.chmod(0o604)
+    with atomic.written(old) as tmp:
+        tmp.write_text("new")
+    assert old.read_text() == "new" and mode("old.txt") == 0o604
+    assert mode("plain.txt") == 0o666 & ~mask
