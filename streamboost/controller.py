@@ -93,7 +93,8 @@ class BanditCalibratedClassifier(
     arms
         Two or three of `"train"`, `"calibrate"`, `"both"`, in policy arm order.
     warmup
-        Minibatches that train the model whatever the policy.
+        Minibatches that train the model whatever the policy (`"train"`; `"both"` when the
+        arms leave `"train"` out).
     train_budget
         None, or the largest share of the minibatches after the warm-up that may train the
         model (a compute budget): a training arm the budget cannot pay for runs `"calibrate"`.
@@ -316,7 +317,7 @@ class BanditCalibratedClassifier(
         self.trace: collections.deque = collections.deque(maxlen=trace_size)
         self.last_batch: dict | None = None
         self._arm: int | None = None  # arm of the current minibatch (None: warm-up)
-        self._route = "train"  # its name (set with _arm; read every example)
+        self._route = self._warmup_arm  # its name (set with _arm; read every example)
         self._in_batch = 0
         self._scorer = PrequentialScore(self._model, self._score_key)
 
@@ -378,6 +379,12 @@ class BanditCalibratedClassifier(
     def policy_(self) -> bandits.base.Policy:
         """The policy choosing the arms."""
         return self._policy
+
+    @property
+    def _warmup_arm(self) -> str:
+        """The warm-up's route: `"train"`, or `"both"` (which trains too) when the arms leave
+        `"train"` out, so that `arm_counts` and `trace` name only the arms."""
+        return "train" if "train" in self._arms else "both"
 
     @property
     def current_arm(self) -> str:
@@ -468,12 +475,12 @@ class BanditCalibratedClassifier(
         self._arm = None if self.n_batches < self.warmup else self._policy.select()
         if budget is not None and self._arm is not None and self._arms[self._arm] != "calibrate":
             # minibatches after the warm-up so far (this one too), and those of them that trained
-            # (arm_counts counts the warm-up as "train")
+            # (arm_counts counts the warm-up as `_warmup_arm`, never "calibrate")
             after = self.n_batches - self.warmup + 1
             trained = self.n_batches - self.arm_counts.get("calibrate", 0) - self.warmup
             if not budget.pays(after, trained):
                 self._arm = self._arms.index("calibrate")
-        self._route = "train" if self._arm is None else self._arms[self._arm]
+        self._route = self._warmup_arm if self._arm is None else self._arms[self._arm]
         if not self._policy.uses_rewards:  # a schedule: nothing to measure
             return
         measured = self._arm is not None and self._measures(self.n_batches - self.warmup)

@@ -452,7 +452,7 @@ def _bookkeeping(model: BanditCalibratedClassifier, learned: int) -> None:
     batch_size=st.integers(2, 9),
     warmup=st.integers(0, 2),
     arms=st.sampled_from([("train", "calibrate", "both"), ("train", "both"),
-                          ("train", "calibrate")]),
+                          ("train", "calibrate"), ("calibrate", "both")]),
     reward_every=st.sampled_from([1, 2]),
     calls=CALLS,
 )

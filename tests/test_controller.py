@@ -84,6 +84,34 @@ def test_warmup_trains_whatever_the_policy():
     assert [r["reward"] for r in model.trace][:4] == [None] * 4  # no reward before batch 4 ends
 
 
+
+@pytest.mark.parametrize("policy", ["ucb1", "discounted-ucb", "every-2", "always", "both"])
+@pytest.mark.parametrize("many", [False, True])
+def test_without_a_train_arm_the_warmup_runs_both(policy, many):
+    """Arms calibrate / both (whether the model learns at all): the warm-up, which must train,
+    runs `"both"`, and the counts and the trace name only the arms (it raised KeyError)."""
+    data = phishing(40)
+    arms = ("both", "calibrate") if policy == "every-2" else ("calibrate", "both")  # its order
+    model = BanditCalibratedClassifier(model=booster(), policy=policy, arms=arms, batch_size=4,
+                                       warmup=3, seed=1)
+    assert model.current_arm == "both"
+    for part in (data[:12], data[12:]):  # the warm-up, then the rest
+        if many:
+            model.learn_many(pd.DataFrame([x for x, _ in part]), pd.Series([y for _, y in part]))
+        else:
+            for x, y in part:
+                model.learn_one(x, y)
+        if part is data[:12]:  # the warm-up trained the model and calibrated its scores
+            alone = booster()
+            for x, y in part:
+                alone.learn_one(x, y)
+            assert model.model_.score_one(data[0][0]) == alone.score_one(data[0][0])
+            assert model.calibrator_.n_seen == 12
+    assert set(model.arm_counts) == {"calibrate", "both"}
+    assert sum(model.arm_counts.values()) == model.n_batches == 10
+    assert [r["arm"] for r in model.trace][:3] == ["both"] * 3
+
+
 def test_both_calibrates_on_the_score_before_the_booster_learns():
     data = phishing(300)
     model = BanditCalibratedClassifier(model=booster(), policy="both", batch_size=10, warmup=0)
