@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from streamboost import bandits
+from tests.test_bandits import same_floats
 
 NAMES = sorted(bandits.POLICIES)
 SIDE = [n for n in NAMES if bandits.POLICIES[n].side_observations]
@@ -41,10 +42,6 @@ def state(policy):
     return pickle.dumps(vars(policy))
 
 
-def same(a, b):
-    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b, strict=True))
-
-
 def test_only_exp3_refuses_side_observations():
     assert set(NAMES) - set(SIDE) == {"exp3"}
 
@@ -60,7 +57,7 @@ def test_a_round_counts_every_observed_arm_and_one_round(name):
         for arm, reward in [(0, 0.75), (1, 0.25), (1, 1.0)]:
             twin.update(arm, reward)
         assert twin.counts == policy.counts and twin.n_rounds == 3
-        assert same(policy.means, twin.means)
+        assert same_floats(policy.means, twin.means)
 
 
 def test_discounted_ucb_discounts_once_per_round():
@@ -93,7 +90,7 @@ def test_sliding_window_holds_whole_rounds():
     policy.update_round({1: 1.0})
     assert policy.window_counts == (1, 2, 0) and policy.means[:2] == (1.0, 0.5)
     policy.update_round({2: 0.5})  # the whole first round leaves the window
-    assert policy.window_counts == (0, 1, 1) and same(policy.means, (math.nan, 1.0, 0.5))
+    assert policy.window_counts == (0, 1, 1) and same_floats(policy.means, (math.nan, 1.0, 0.5))
     assert policy.counts == (1, 2, 1) and policy.n_rounds == 3
 
 
@@ -102,7 +99,7 @@ def test_ucb_improved_counts_a_round_once_towards_its_epoch():
     policy.update_round({0: 1.0, 1: 0.0})
     assert policy.epoch == 0 and policy.means == (1.0, 0.0)
     policy.update_round({0: 1.0})  # the epoch of 2 rounds ends: restart
-    assert policy.epoch == 1 and same(policy.means, (math.nan, math.nan))
+    assert policy.epoch == 1 and same_floats(policy.means, (math.nan, math.nan))
 
 
 def test_exp3_accepts_one_arm_per_round_only():
