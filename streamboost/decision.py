@@ -23,6 +23,7 @@ import typing
 from river import base
 
 from .checkpoint import Checkpointable
+from .validation import check_features, check_keywords, check_weight
 
 __all__ = [
     "BinaryLabels",
@@ -523,7 +524,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
     exists (an untrained tree returns `{}`), a negative decision is `None`, River's "no
     prediction". The wrapper is binary: learning a second label other than `pos_label`, or a
     probability dict with more than two labels, raises ValueError (before the wrapped model
-    learns anything).
+    learns anything). So does a feature or a sample weight `w` that is NaN, infinite or out of
+    range (`streamboost.validation`), and a keyword the wrapped model does not take.
 
     Parameters
     ----------
@@ -594,12 +596,17 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         yield {"classifier": linear_model.LogisticRegression(), "c_fp": 1.0, "c_fn": 4.0}
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
-        self._labels.is_positive(y)  # a third label raises before the model learns
-        self._labels.learn(y)
+        # checked before the model learns: the features and a sample weight (a NaN or
+        # infinite one would turn a linear model's weights into NaN for good), the keywords
+        # the model takes, and a third label
+        check_features(x)
+        check_keywords(self.classifier, "learn_one", check_weight(kwargs))
+        self._labels.is_positive(y)
         self.classifier.learn_one(x, y, **kwargs)
+        self._labels.learn(y)  # once learned: a model that refused y names no negative
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
-        return self.classifier.predict_proba_one(x, **kwargs)
+        return self.classifier.predict_proba_one(check_features(x), **kwargs)
 
     def _negative_label(self, proba: dict) -> typing.Hashable:
         if self.neg_label is not None:

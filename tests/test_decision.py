@@ -229,6 +229,39 @@ def test_wrapper_is_binary_and_rejects_before_learning():
         multi.predict_one({})
 
 
+
+@pytest.mark.parametrize("bad", [
+    ({"x": math.nan}, {}, "feature 'x' is nan"),
+    ({"x": -math.inf}, {}, "feature 'x' is -inf"),
+    ({"x": 1e200}, {}, "feature 'x' is 1e\\+200"),
+    ({"x": 1.0}, {"w": math.nan}, "w"),
+    ({"x": 1.0}, {"w": math.inf}, "w"),
+    ({"x": 1.0}, {"w": -1.0}, "w"),
+])
+def test_a_bad_feature_or_weight_is_refused_before_the_model_learns(bad):
+    """It reached the wrapped model, whose weights became NaN for good (every later
+    probability NaN)."""
+    x, kwargs, message = bad
+    model = CostSensitiveClassifier(linear_model.LogisticRegression())
+    model.learn_one({"x": 1.0}, True)
+    before = model.classifier.weights.copy(), model.classifier.intercept
+    with pytest.raises(ValueError, match=message):
+        model.learn_one(x, False, **kwargs)
+    assert (model.classifier.weights, model.classifier.intercept) == before
+    assert model._labels.negative is False  # inferred from a bool pos_label, not learned
+    with pytest.raises(ValueError, match="feature 'x'"):
+        model.predict_proba_one({"x": math.nan})
+    assert not math.isnan(model.predict_proba_one({"x": 2.0})[True])
+
+
+def test_a_keyword_the_model_does_not_take_is_refused_and_names_no_negative():
+    model = CostSensitiveClassifier(tree.HoeffdingTreeClassifier(), pos_label="a")
+    with pytest.raises(TypeError, match="takes no keyword argument 'weight'"):
+        model.learn_one({"x": 1.0}, "b", weight=2.0)
+    assert model._labels.negative is None  # the refused example's label was not learned
+    model.learn_one({"x": 1.0}, "c")
+    assert model._labels.negative == "c"
+
 def test_wrapper_delegates_probabilities_and_learning():
     inner = linear_model.LogisticRegression()
     model = CostSensitiveClassifier(inner.clone())
