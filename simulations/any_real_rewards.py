@@ -23,7 +23,7 @@ import itertools
 import statistics
 import sys
 
-from reporting import grid_main, table_head, table_row
+from reporting import brier_table, grid_main, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -61,16 +61,8 @@ def report(results: dict, models, names, seeds: int) -> str:
              "arms; in brackets the share of minibatches on `calibrate`, which the model does "
              "not learn."]
     for model in models:
-        lines += ["", f"### {model}", "", *table_head("stream", *POLICIES)]
-        brier = {}
-        for name in names:
-            cells = []
-            for policy in POLICIES:
-                runs = results[(model, name, policy)]
-                brier[name, policy] = statistics.fmean(b for b, _, _ in runs)
-                share = statistics.fmean(s for _, s, _ in runs)
-                cells.append(f"{brier[name, policy]:.4f} ({share:.2f})")
-            lines.append(table_row(name, *cells))
+        rows, brier = brier_table(results, model, names, POLICIES)
+        lines += ["", f"### {model}", "", *rows]
         lines.append(table_row("mean", *(
             f"{statistics.fmean(brier[n, p] for n in names):.4f}" for p in POLICIES)))
         lines += ["", "Lowest reward given in a run (in units of the running RMS of the earlier "

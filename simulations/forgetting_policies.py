@@ -23,7 +23,7 @@ import itertools
 import statistics
 import sys
 
-from reporting import grid_main, table_head, table_row
+from reporting import brier_table, grid_main, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -70,20 +70,13 @@ def report(results: dict, models, names, seeds: int) -> str:
              f"{len(POLICIES)} columns on each stream (1 the lowest Brier score), mean over "
              "the streams."]
     for model in models:
-        lines += ["", f"### {model}", "", *table_head("stream", *POLICIES)]
-        brier = {}
+        rows, brier = brier_table(results, model, names, POLICIES)
+        lines += ["", f"### {model}", "", *rows]
         rank_sum = dict.fromkeys(POLICIES, 0.0)
         for name in names:
-            cells = []
-            for policy in POLICIES:
-                runs = results[(model, name, policy)]
-                brier[name, policy] = statistics.fmean(b for b, _, _ in runs)
-                share = statistics.fmean(s for _, s, _ in runs)
-                cells.append(f"{brier[name, policy]:.4f} ({share:.2f})")
             for policy, rank in zip(POLICIES, ranks([brier[name, p] for p in POLICIES]),
                                     strict=True):
                 rank_sum[policy] += rank
-            lines.append(table_row(name, *cells))
         lines.append(table_row("mean", *(
             f"{statistics.fmean(brier[n, p] for n in names):.4f}" for p in POLICIES)))
         lines.append(table_row("rank", *(f"{rank_sum[p] / len(names):.2f}" for p in POLICIES)))

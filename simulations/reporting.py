@@ -91,3 +91,22 @@ def grid_main(argv: list[str] | None, doc: str, script: str, title: str,
     text = report(results, args.models, args.datasets, args.seeds)
     write_report(args.out, title, script, argv, text)
     return 0
+
+
+def brier_table(results: dict, model: str, names: typing.Sequence[str],
+                policies: typing.Sequence[str]) -> tuple[list[str], dict]:
+    """A Markdown table of one model's runs, a row per stream and a column per policy: the mean
+    over seeds of each run's Brier score (its first item) and, in brackets, of its share (its
+    second item); and those mean Brier scores by (stream, policy). `results` maps (model,
+    stream, policy) to the runs' tuples."""
+    lines, brier = table_head("stream", *policies), {}
+    for name in names:
+        cells = []
+        for policy in policies:
+            runs = results[(model, name, policy)]
+            brier[name, policy] = statistics.fmean(run[0] for run in runs)
+            share = statistics.fmean(run[1] for run in runs)
+            cells.append(f"{brier[name, policy]:.4f} ({share:.2f})")
+        lines.append(table_row(name, *cells))
+    return lines, brier
+

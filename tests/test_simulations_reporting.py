@@ -54,3 +54,14 @@ def test_table_head_aligns_the_name_columns_left_and_the_numbers_right():
 
 def test_table_row_joins_its_cells_as_text():
     assert reporting.table_row("phishing", "0.0557", 3) == "| phishing | 0.0557 | 3 |"
+
+
+def test_brier_table_averages_each_policys_runs_per_stream():
+    results = {("m", "a", "p"): [(0.1, 0.5, None), (0.3, 1.0, None)],
+               ("m", "a", "q"): [(0.2, 0.0, -1.0)],
+               ("m", "b", "p"): [(0.4, 0.25)], ("m", "b", "q"): [(0.5, 0.75)]}
+    rows, brier = reporting.brier_table(results, "m", ["a", "b"], ["p", "q"])
+    assert rows == ["| stream | p | q |", "|---|---:|---:|",
+                    "| a | 0.2000 (0.75) | 0.2000 (0.00) |",
+                    "| b | 0.4000 (0.25) | 0.5000 (0.75) |"]
+    assert brier == {("a", "p"): 0.2, ("a", "q"): 0.2, ("b", "p"): 0.4, ("b", "q"): 0.5}
