@@ -53,10 +53,12 @@ def written(path: str | os.PathLike) -> typing.Iterator[Path]:
     tmp = Path(name)
     try:
         _release(held)  # a Ctrl-C held off since before the file existed raises here
-        os.chmod(tmp, _mode(path))  # mkstemp's 0o600 would hide results from group and others
         yield tmp
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
+        # once written (a read-only file's bits would refuse the write): mkstemp's 0o600 would
+        # hide results from group and others
+        os.chmod(tmp, _mode(path))
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
