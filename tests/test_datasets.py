@@ -232,6 +232,16 @@ def test_missing_label_column(tmp_path, monkeypatch):
         datasets.load("custom", tmp_path)
 
 
+@pytest.mark.parametrize("header", ["f1,f1,target", "f1,target,target"])
+def test_a_column_named_twice_is_refused(tmp_path, header):
+    """A row as a dict kept the last of the columns and silently dropped the others."""
+    path = tmp_path / "twice.csv"
+    path.write_text(f"{header}\n1,2,a\n3,4,b\n")
+    with pytest.raises(ValueError, match=r"twice\.csv: the header names column\(s\) '(f1|target)' "
+                                         r"more than once"):
+        list(datasets.stream(str(path)))
+
+
 def test_feature_count_disagreeing_with_registry(tmp_path, monkeypatch):
     spec = _spec_for(_write_gz(tmp_path / "custom.csv.gz", "f1,target\n1,a\n"))
     monkeypatch.setitem(REGISTRY, "custom", spec)

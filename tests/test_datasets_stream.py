@@ -6,6 +6,7 @@ import csv
 import gzip
 import math
 import os
+import re
 import statistics
 import tracemalloc
 from pathlib import Path
@@ -258,6 +259,22 @@ def test_dataframe_and_array_sources():
         stream((X, [1, 0, 1]))
     with pytest.raises(ValueError, match="missing label"):
         list(stream((X, [1.0, float("nan")]), positive=1.0))
+
+
+@pytest.mark.parametrize("columns", [["a", "a", "target"], ["a", "target", "target"]])
+def test_a_frame_naming_a_column_twice_is_refused(columns):
+    """`to_dict` kept the last of the columns and dropped the others, with a pandas warning;
+    a second label column read as two labels per row."""
+    df = pd.DataFrame([[1.0, 2.0, 0], [3.0, 4.0, 1]], columns=columns)
+    twice = re.escape(repr(columns[1]))
+    with pytest.raises(ValueError, match=f"names column\\(s\\) {twice} more than once"):
+        stream(df)
+    X, y = df.iloc[:, :2], df.iloc[:, 2]  # (X, y): refused where X names a column twice
+    if columns[0] == columns[1]:
+        with pytest.raises(ValueError, match=f"names column\\(s\\) {twice} more than once"):
+            stream((X, y))
+    else:
+        assert next(iter(stream((X, y)))) == ({"a": 1.0, "target": 2.0}, False)
 
 
 def test_river_dataset_and_generator_sources():

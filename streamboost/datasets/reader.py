@@ -105,6 +105,12 @@ class CSVTable:
                         f"{self.path}: label column {label_column!r} not found in the header "
                         f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
                     )
+                repeated = sorted({c for c in header if header.count(c) > 1})
+                if repeated:  # a dict row would keep the last of them and drop the others
+                    raise ValueError(
+                        f"{self.path}: the header names column(s) {', '.join(map(repr, repeated))} "
+                        f"more than once; expected distinct column names"
+                    )
                 self.header = header
                 self.label_index = header.index(label_column)
                 self.features = [c for i, c in enumerate(header) if i != self.label_index]

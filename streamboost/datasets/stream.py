@@ -113,9 +113,19 @@ class _Without:
         return (row for row in self.rows if self.values.isdisjoint(row[0].values()))
 
 
+def _check_distinct(frame) -> None:
+    """Refuse a DataFrame that names a column twice: `to_dict` would keep the last of them
+    and drop the others, as a second label column would be read as two labels per row."""
+    repeated = frame.columns[frame.columns.duplicated()].unique().tolist()
+    if repeated:
+        raise ValueError(f"the frame names column(s) {', '.join(map(repr, repeated))} more "
+                         f"than once; expected distinct column names")
+
+
 def _table_rows(X: Any, y: Any) -> _Records:
     pd = sys.modules.get("pandas")
     if pd is not None and isinstance(X, pd.DataFrame):
+        _check_distinct(X)
         records = X.to_dict("records")
     else:
         import numpy as np
@@ -151,6 +161,7 @@ def _resolve(
         if target not in source.columns:
             raise ValueError(f"a DataFrame source needs a {target!r} label column; "
                              "pass target= or (X, y) to name the labels otherwise")
+        _check_distinct(source)
         rows = _table_rows(source.drop(columns=target), source[target])
     elif isinstance(source, tuple) and len(source) == 2 and not isinstance(source[0], dict):
         rows = _table_rows(*source)
