@@ -242,6 +242,18 @@ def test_a_column_named_twice_is_refused(tmp_path, header):
         list(datasets.stream(str(path)))
 
 
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_a_file_separated_otherwise_is_named_as_such(tmp_path, sep):
+    path = tmp_path / "other.csv"
+    path.write_text(sep.join(["f1", "f2", "target"]) + "\n" + sep.join(["1", "2", "a"]) + "\n")
+    hint = re.escape(f"looks {sep!r}-separated")
+    with pytest.raises(ValueError, match=f"label column 'target' not found.*{hint}"):
+        list(datasets.stream(str(path)))
+    path.write_text("f1;x,f2,label\n1,2,a\n")  # a ; in a comma-separated header: no hint
+    with pytest.raises(ValueError, match=r"not found in the header \(columns: f1;x, f2, label\)$"):
+        list(datasets.stream(str(path)))
+
+
 def test_feature_count_disagreeing_with_registry(tmp_path, monkeypatch):
     spec = _spec_for(_write_gz(tmp_path / "custom.csv.gz", "f1,target\n1,a\n"))
     monkeypatch.setitem(REGISTRY, "custom", spec)

@@ -101,9 +101,14 @@ class CSVTable:
                 if not header:
                     raise ValueError(f"{self.path}: empty file, expected a CSV header row")
                 if label_column not in header:
+                    # one column holding another separator: a ;- or tab-separated file
+                    other = next((sep for sep in (";", "\t", "|") if len(header) == 1
+                                  and sep in header[0]), None)
                     raise ValueError(
                         f"{self.path}: label column {label_column!r} not found in the header "
                         f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
+                        + (f"; the file looks {other!r}-separated, and streamboost reads "
+                           f"comma-separated CSV" if other else "")
                     )
                 repeated = sorted({c for c in header if header.count(c) > 1})
                 if repeated:  # a dict row would keep the last of them and drop the others
