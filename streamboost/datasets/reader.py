@@ -110,7 +110,7 @@ class CSVTable:
                         + (f"; the file looks {other!r}-separated, and streamboost reads "
                            f"comma-separated CSV" if other else "")
                     )
-                repeated = sorted({c for c in header if header.count(c) > 1})
+                repeated = sorted(c for c, n in Counter(header).items() if n > 1)
                 if repeated:  # a dict row would keep the last of them and drop the others
                     raise ValueError(
                         f"{self.path}: the header names column(s) {', '.join(map(repr, repeated))} "
