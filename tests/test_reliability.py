@@ -32,6 +32,7 @@ from river import datasets, linear_model, preprocessing
 from streamboost import (
     BanditCalibratedClassifier,
     CalibratedClassifier,
+    CostSensitiveClassifier,
     OzaBoostClassifier,
     bandits,
     calibration,
@@ -96,8 +97,14 @@ def reference_booster():
                               seed=1)
 
 
+def cost_sensitive():
+    # the decision wrapper, which before 0.8.34 passed a NaN feature or weight to its model
+    return CostSensitiveClassifier(linear_model.LogisticRegression(), c_fp=1.0, c_fn=4.0)
+
+
 MODELS = {"booster": booster, "reference booster": reference_booster, "controller": controller,
-          "deferring": deferring, "holding out": holding_out, "wrapper": wrapper}
+          "deferring": deferring, "holding out": holding_out, "wrapper": wrapper,
+          "cost-sensitive": cost_sensitive}
 
 
 def trained(kind: str):
@@ -378,6 +385,7 @@ def test_a_decimal_nan_never_reaches_a_weight():
     lambda: BanditCalibratedClassifier(model=linear_model.LogisticRegression(), seed=0),
     lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2,
                                engine="reference", seed=0),
+    lambda: CostSensitiveClassifier(linear_model.LogisticRegression()),
 ])
 def test_a_bad_sample_weight_is_refused_before_the_model_learns_it(make):
     # River's models take w as it comes: a NaN weight made every weight NaN
