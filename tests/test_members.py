@@ -139,6 +139,14 @@ def test_a_rejected_example_changes_nothing_in_the_arrays(member):
                      lambda x: booster._members.rows([x, x])):
             with pytest.raises(TypeError, match="is '2'; the vectorised members take numbers"):
                 call(x)
+    # None, which numpy reads as nan (every member's weight became NaN before 0.8.34)
+    first = next(iter(known))
+    for x in ({**known, first: None}, {"new": None, **known}):
+        for call in (booster.predict_proba_one, lambda x: booster.learn_one(x, True),
+                     lambda x: booster._members.rows([known, x])):
+            bad = first if x[first] is None else "new"
+            with pytest.raises(TypeError, match=f"^feature '{bad}' is None; expected a number"):
+                call(x)
     assert pickle.dumps(booster) == before
 
 

@@ -172,6 +172,12 @@ MODEL_CASES = [
     # a keyword the model does not take: refused before a minibatch starts or a number is drawn
     ("unknown keyword", lambda m: m.learn_one(X0, True, weight=2.0), TypeError, r"LogisticRegression\.learn_one takes no keyword argument 'weight' \(it takes: w\)|vectorised members take a sample weight w only, got \['weight'\]"),
 ]
+# None is no number: numpy read it as nan, which made every array member's weight NaN (before
+# 0.8.34); River's linear models refuse it themselves (River members: their own business, as a
+# string is, so not the reference booster's case)
+NONE_CASES = [
+    ("None feature", lambda m: m.learn_one(with_value(None), True), TypeError, r"is None; expected a number \(leave a missing value out of the dict\)$|^VectorDict values must be real numbers$"),
+]
 COST_CASES = [
     ("predict_one bad costs", lambda m: m.predict_one(X0, c_fp=-1.0), ValueError, r"c_fp must be finite and > 0, got -1.0"),
     ("set_costs nan", lambda m: m.set_costs(c_fp=NAN, c_fn=1.0), ValueError, r"c_fp must be finite and > 0, got nan"),
@@ -223,6 +229,7 @@ GAUSSIAN_CASES = [
 
 CATALOGUE = (
     [(kind, *case) for kind in MODELS for case in MODEL_CASES]
+    + [(kind, *case) for kind in MODELS if kind != "reference booster" for case in NONE_CASES]
     + [(kind, *case) for kind in ("controller", "deferring", "holding out", "wrapper")
        for case in COST_CASES]
     + [(kind, *case) for kind in ("booster", "reference booster", "controller", "deferring",

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..kernels import compiled
 from ..state import InlineState, copy_attributes, get_state, new_from, slot_names
-from ..validation import matrix
+from ..validation import LIMIT, matrix
 
 __all__ = ["ArrayMembers"]
 
@@ -23,6 +23,9 @@ __all__ = ["ArrayMembers"]
 _FILL_ROWS = getattr(compiled, "fill_rows", None)
 # `copy`'s loop in C; the twin for a module built before this kernel (the same copies)
 _COPY = getattr(compiled, "copy_attributes", copy_attributes)
+# every value a float within the limit, in C: `floats`' fast path (None: the set of types)
+_FLOATS_WITHIN = getattr(compiled, "floats_within", None)
+_NONE = type(None)
 
 
 class ArrayMembers(InlineState, abc.ABC):
@@ -245,10 +248,13 @@ class ArrayMembers(InlineState, abc.ABC):
 
 def floats(x: dict, values: typing.Iterable, count: int) -> np.ndarray:
     """`values` (of `x`, `count` of them) as a float array, or the TypeError naming `x`'s first
-    value that is not a number. A str is refused although numpy would parse it ('2' -> 2.0):
-    the reference path's River members refuse it too."""
-    if str in map(type, x.values()):
-        raise _not_numeric(x)
+    value that is not a number. A str or None is refused although numpy would take it ('2' ->
+    2.0, None -> nan, which made every member's weight NaN): the reference path's River members
+    refuse them too."""
+    if _FLOATS_WITHIN is None or not _FLOATS_WITHIN(x, LIMIT):  # else plain floats only
+        kinds = set(map(type, x.values()))
+        if str in kinds or _NONE in kinds:
+            raise _not_numeric(x)
     try:
         return np.fromiter(values, dtype=float, count=count)
     except (TypeError, ValueError) as error:
@@ -259,6 +265,9 @@ def _not_numeric(x: dict) -> TypeError:
     bad = next(
         (key for key, value in x.items() if not isinstance(value, numbers.Real)), None
     )
+    if bad is not None and x[bad] is None:
+        return TypeError(f"feature {bad!r} is None; expected a number (leave a missing value "
+                         "out of the dict)")
     return TypeError(
         f"feature {bad!r} is {x.get(bad)!r}; the vectorised members take numbers only (encode "
         "nominal features first, or use engine='reference')"
