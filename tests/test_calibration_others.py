@@ -86,6 +86,22 @@ def test_bad_input_is_refused_before_any_change(name, score, y):
 
 
 @pytest.mark.parametrize("name", sorted(CALIBRATORS))
+@pytest.mark.parametrize(("scores", "named"), [([0.3, None], "None at position 1"),
+                                               (np.array([0.2, 0.4, np.nan]), "nan at position 2"),
+                                               ((0.5, 1.5), "1.5 at position 1")])
+def test_a_bad_score_to_predict_is_named_as_given_and_where(name, scores, named):
+    """numpy makes a None nan: `predict_many`'s message named nan (as `np.float64(nan)`), not
+    None, and not where it was (`learn_many` checks pair by pair, naming the pair)."""
+    calibrator = make(name)
+    calibrator.learn_many([0.2, 0.4, 0.7, 0.9], [False, False, True, True])
+    before = calibrator_state(calibrator)
+    message = f"^score must be a finite real in \\[0, 1\\], got {named}$"
+    with pytest.raises(ValueError, match=message):
+        calibrator.predict_many(scores)
+    assert calibrator_state(calibrator) == before
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATORS))
 def test_learn_many_is_learn_one_pair_by_pair_bit_for_bit(name):
     """A minibatch of pairs (`learn_many`, the wrappers' `_update_many`; Platt's in one
     compiled call) leaves every calibrator's state, every float of it, where `learn_one` pair

@@ -47,7 +47,13 @@ def check_scores(scores) -> np.ndarray:
     s = np.asarray(scores, dtype=float).ravel()
     inside = (s >= 0.0) & (s <= 1.0)  # NaN fails both
     if not inside.all():
-        raise ValueError(f"score must be a finite real in [0, 1], got {s[~inside][0]!r}")
+        # the first bad value as it was given: numpy made a None nan
+        first = int(np.flatnonzero(~inside)[0])
+        value = np.asarray(scores, dtype=object).ravel()[first]
+        if isinstance(value, np.generic):
+            value = value.item()
+        raise ValueError(f"score must be a finite real in [0, 1], got {value!r} at position "
+                         f"{first}")
     return s
 
 
