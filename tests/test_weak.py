@@ -110,6 +110,11 @@ def test_bad_input_is_refused_before_any_change(kind):
         model.learn_one({"a": 1.0, "new": math.inf}, True)
     with pytest.raises(TypeError, match="feature 'colour' is 'red'; a weak learner takes numbers"):
         model.learn_one({"a": 1.0, "colour": "red"}, True)
+    # numpy read None as nan (a NaN parameter, for good) and '2' as 2.0, before 0.8.34
+    for x in ({"a": None}, {"a": "2"}, {"b": 1.0, "a": None}):
+        for call in (model.predict_proba_one, lambda x: model.learn_one(x, True)):
+            with pytest.raises(TypeError, match=f"^feature 'a' is {x['a']!r}; a weak learner"):
+                call(x)
     assert pickle.dumps(model) == before
     with pytest.raises(ValueError, match="lr must be a finite number > 0"):
         UnivariateLogisticRegression(lr=0.0)

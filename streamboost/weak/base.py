@@ -9,9 +9,13 @@ import numbers
 import numpy as np
 from river import base
 
-from ..validation import check_features
+from ..kernels import compiled
+from ..validation import LIMIT, check_features
 
 __all__ = ["WeakLearner"]
+
+# every value a float within the limit, in C: `_values`' fast path (None: the check by type)
+_FLOATS_WITHIN = getattr(compiled, "floats_within", None)
 
 
 class WeakLearner(base.Classifier):
@@ -134,14 +138,16 @@ class WeakLearner(base.Classifier):
 
     @staticmethod
     def _values(x: dict) -> np.ndarray:
-        try:
-            return np.fromiter(x.values(), dtype=float, count=len(x))
-        except (TypeError, ValueError) as error:
-            bad = next(k for k, v in x.items() if not isinstance(v, numbers.Real))
-            raise TypeError(
-                f"feature {bad!r} is {x[bad]!r}; a weak learner takes numbers only (encode "
-                "nominal features first, e.g. with preprocessing.OneHotEncoder)"
-            ) from error
+        # checked first: numpy would read None as nan and parse a str ('2' -> 2.0)
+        if _FLOATS_WITHIN is None or not _FLOATS_WITHIN(x, LIMIT):
+            bad = next((k for k, v in x.items() if not isinstance(v, numbers.Real)), None)
+            if bad is not None:
+                raise TypeError(
+                    f"feature {bad!r} is {x[bad]!r}; a weak learner takes numbers only (encode "
+                    "nominal features first, e.g. with preprocessing.OneHotEncoder, and leave a "
+                    "missing value out of the dict)"
+                )
+        return np.fromiter(x.values(), dtype=float, count=len(x))
 
     @property
     def feature(self):
