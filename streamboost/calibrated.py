@@ -339,6 +339,8 @@ class CalibratedClassifier(
                                           strict=True):
                 self.learn_one(x, label, **keywords)
             return
+        if len(X) == 0:  # checked, nothing to learn: River's linear models divide by its length
+            return
         scored = self._score_frame(X)
         targets = [positive[label] for label in labels]
         for label in positive:  # in order: the first other label names the negative

@@ -315,6 +315,28 @@ def _frames(rows, size):
         yield pd.DataFrame([x for x, _ in chunk]), pd.Series([y for _, y in chunk])
 
 
+@pytest.mark.parametrize("make", [
+    lambda m: CalibratedClassifier(m),
+    lambda m: BanditCalibratedClassifier(model=m, policy="discounted-ucb", batch_size=8,
+                                         warmup=1, seed=0),
+])
+@pytest.mark.parametrize("model", [
+    linear_model.LogisticRegression,
+    lambda: preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+    lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=0),
+])
+def test_an_empty_frame_learns_nothing(make, model):
+    """`CalibratedClassifier` passed it to River's logistic regression, which divided by its
+    length (ZeroDivisionError), and to a scaler, whose means would have become NaN."""
+    X, y = next(_frames(ROWS[:40], 40))
+    wrapper = make(model())
+    wrapper.learn_many(X, y)
+    before = pickle.dumps(wrapper)
+    wrapper.learn_many(X.iloc[:0], y.iloc[:0])
+    assert pickle.dumps(wrapper) == before
+    assert wrapper.predict_proba_many(X.iloc[:0]).shape == (0, 2)
+
+
 @pytest.mark.parametrize("calibrator", ["platt", "beta"])
 @pytest.mark.parametrize("name", ["lr", "oza", "ht"])
 def test_predict_many_equals_predict_one_row_by_row(name, calibrator):
