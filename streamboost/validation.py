@@ -11,7 +11,9 @@
   so a NaN cell is a missing value and its key is left out of that row (as the dataset readers
   do with empty cells); infinities and magnitudes beyond 1e150 are refused, naming the row and
   column, before any row is learned.
-* Non-numeric values (strings of nominal features) pass: they are the model's business.
+* Non-numeric values (strings of nominal features, None) pass: they are the model's business.
+  Our booster's array members and the weak learners take numbers only and refuse them, naming
+  the feature (numpy would read None as nan and parse '2' as 2.0).
 
 `FiniteFeatures` applies the dict policy as the first step of a River pipeline, so that a bad
 value is refused before a preprocessing step (e.g. `StandardScaler`, whose running variance one
