@@ -37,7 +37,8 @@ if typing.TYPE_CHECKING:
 
 __all__ = [
     "LIMIT", "FiniteFeatures", "LazyRecords", "check_features", "check_keywords", "check_weight",
-    "lazy_records", "matrix", "one_line", "per_row", "records", "row_keywords", "row_weights",
+    "lazy_records", "matrix", "one_line", "per_row", "plain_floats", "records", "row_keywords",
+    "row_weights",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -61,6 +62,21 @@ def _bad(value) -> bool:
         return not -LIMIT <= float(value) <= LIMIT
     except (OverflowError, ValueError):  # too large for a float; a signalling NaN
         return True
+
+
+def plain_floats(x: dict) -> bool:
+    """Whether every value of the dict `x` is a float within +/-`LIMIT`, by the compiled test;
+    False without it. A fast path only: False says nothing, the caller checks by type.
+
+    Examples
+    --------
+    >>> from streamboost import kernels
+    >>> from streamboost.validation import plain_floats
+    >>> plain_floats({"a": 1.0}) == (kernels.compiled is not None), plain_floats({"a": None})
+    (True, False)
+
+    """
+    return _FLOATS_WITHIN is not None and _FLOATS_WITHIN(x, LIMIT)
 
 
 def check_features(x: dict) -> dict:

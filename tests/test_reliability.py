@@ -514,10 +514,14 @@ def test_lazy_records_are_the_records_of_the_frame_as_it_was(cells, cut):
         ({"a": "red"}, False),
         (collections.OrderedDict(a=1.0), False),  # a dict subclass: likewise
         ([1.0], False),
+        ({"a": 1.0, "b": None}, False),
     ],
 )
 def test_the_compiled_fast_path_answers_true_only_for_plain_floats_within_the_limit(x, expected):
     assert kernels.compiled.floats_within(x, LIMIT) is expected
+    assert validation.plain_floats(x) is expected  # the members' and weak learners' fast path
+    with mock.patch.object(validation, "_FLOATS_WITHIN", None):
+        assert validation.plain_floats(x) is False  # no compiled test: the check by type
 
 
 @settings(max_examples=25, deadline=None)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..kernels import compiled
 from ..state import InlineState, copy_attributes, get_state, new_from, slot_names
-from ..validation import LIMIT, matrix
+from ..validation import matrix, plain_floats
 
 __all__ = ["ArrayMembers"]
 
@@ -23,8 +23,6 @@ __all__ = ["ArrayMembers"]
 _FILL_ROWS = getattr(compiled, "fill_rows", None)
 # `copy`'s loop in C; the twin for a module built before this kernel (the same copies)
 _COPY = getattr(compiled, "copy_attributes", copy_attributes)
-# every value a float within the limit, in C: `floats`' fast path (None: the set of types)
-_FLOATS_WITHIN = getattr(compiled, "floats_within", None)
 _NONE = type(None)
 
 
@@ -251,7 +249,7 @@ def floats(x: dict, values: typing.Iterable, count: int) -> np.ndarray:
     value that is not a number. A str or None is refused although numpy would take it ('2' ->
     2.0, None -> nan, which made every member's weight NaN): the reference path's River members
     refuse them too."""
-    if _FLOATS_WITHIN is None or not _FLOATS_WITHIN(x, LIMIT):  # else plain floats only
+    if not plain_floats(x):  # else floats only, none of them a str or None
         kinds = set(map(type, x.values()))
         if str in kinds or _NONE in kinds:
             raise _not_numeric(x)

@@ -9,13 +9,9 @@ import numbers
 import numpy as np
 from river import base
 
-from ..kernels import compiled
-from ..validation import LIMIT, check_features
+from ..validation import check_features, plain_floats
 
 __all__ = ["WeakLearner"]
-
-# every value a float within the limit, in C: `_values`' fast path (None: the check by type)
-_FLOATS_WITHIN = getattr(compiled, "floats_within", None)
 
 
 class WeakLearner(base.Classifier):
@@ -139,7 +135,7 @@ class WeakLearner(base.Classifier):
     @staticmethod
     def _values(x: dict) -> np.ndarray:
         # checked first: numpy would read None as nan and parse a str ('2' -> 2.0)
-        if _FLOATS_WITHIN is None or not _FLOATS_WITHIN(x, LIMIT):
+        if not plain_floats(x):
             bad = next((k for k, v in x.items() if not isinstance(v, numbers.Real)), None)
             if bad is not None:
                 raise TypeError(
