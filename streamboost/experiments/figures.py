@@ -477,7 +477,7 @@ def grid_figures(
         where = f"{dataset}, cost ratio c_FN/c_FP = {ratio:g}"
         suffix = f"{_slug(dataset)}_cr{ratio:g}"
         curves, brier, log_loss, alloc, arms, reward, reliability = {}, {}, {}, {}, {}, {}, {}
-        regret, no_change = {}, {}
+        regret, unchanged = {}, {}  # unchanged: each policy's reward of no change
         window = sum(next(iter(by_policy.values()))[0]["reliability"]["weight"])
         reference = None
         for policy, results in by_policy.items():
@@ -524,7 +524,7 @@ def grid_figures(
                 )
                 rewards = [np.cumsum([row["reward"] or 0.0 for row in t]).tolist() for t in traces]
                 reward[label] = (x, _mean_rows(rewards))
-                no_change[label] = no_change_reward(policy)
+                unchanged[label] = no_change_reward(policy)
                 if any(row.get("rewards") for t in traces for row in t):  # a bandit's
                     regret[label] = (x, _mean_rows([regret_curve(t) for t in traces]))
         figures = {
@@ -542,7 +542,7 @@ def grid_figures(
                 alloc, title=f"Minibatches spent calibrating (rolling {allocation_window}): {where}"
             )
             figures["reward"] = cumulative_reward(reward, title=f"Cumulative reward: {where}",
-                                                  no_change=no_change)
+                                                  no_change=unchanged)
             figures["arms"] = arm_shares(
                 arms, title=f"Minibatches per arm (rolling {allocation_window}): {where}"
             )
