@@ -437,9 +437,10 @@ def _fmt(value: float) -> str:
 
 
 def _check_data(names: typing.Sequence[str], data_dir: str | None,
-                target: str = "target") -> None:
+                target: str = "target", pos_label: str | None = None) -> None:
     """Every dataset's file is found before any run starts (else one error naming them all),
-    and a `--target` other than the default names the label column of a CSV among them."""
+    a `--target` other than the default names the label column of a CSV among them, and a
+    `--pos-label` is a class of each CSV file (a registered dataset's `Cell` checks)."""
     if target != "target" and all(name in datasets.REGISTRY for name in names):
         raise ValueError(
             f"--target {target!r} names the label column of a CSV file; the registered "
@@ -447,11 +448,12 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None,
             "out, or pass the CSV file's path")
     missing = []
     for name in names:
-        if datasets.files.is_url(name):
-            datasets.fetch_url(name)  # once, before the runs: they read the cached copy
+        if name not in datasets.REGISTRY:  # a CSV file path (found by check_dataset) or address
+            if datasets.files.is_url(name):
+                datasets.fetch_url(name)  # once, before the runs: they read the cached copy
+            if pos_label is not None and (datasets.files.is_url(name) or Path(name).is_file()):
+                datasets.positive_label(name, positive=pos_label, target=target)
             continue
-        if name not in datasets.REGISTRY:
-            continue  # a CSV file path, found by check_dataset
         try:
             datasets.load(name, data_dir=data_dir)
         except FileNotFoundError:
@@ -569,7 +571,7 @@ class _Interrupted(Exception):
 def _run(args: argparse.Namespace) -> int:
     if args.trace is not None and Path(args.trace).is_dir():
         raise ValueError(f"--trace {args.trace} is a directory; expected a CSV file path")
-    _check_data([args.dataset], args.data_dir, args.target)
+    _check_data([args.dataset], args.data_dir, args.target, args.pos_label)
     cell = Cell(
         args.dataset,
         args.policy,
@@ -621,7 +623,8 @@ def _run(args: argparse.Namespace) -> int:
     positive = datasets.positive_label(
         cell.dataset, positive=cell.pos_label, target=cell.target, data_dir=cell.data_dir
     )
-    print(f"positive class: {positive!r} (c_FN = {cell.c_fn:g} is the cost of missing one)")
+    print(_classes(positive, datasets.class_counts(cell.dataset, target=cell.target,
+                                                   data_dir=cell.data_dir), cell.c_fn))
     result = cell.run(progress=not args.no_progress)
     threshold = cell.c_fp / (cell.c_fp + cell.c_fn)
     lines = [
@@ -678,6 +681,19 @@ def _run(args: argparse.Namespace) -> int:
         write_table(_flat_trace(result.trace), args.trace)
         print(f"trace: {args.trace} ({len(result.trace)} rows)")
     return 0
+
+
+def _classes(positive: typing.Hashable, counts: dict, c_fn: float) -> str:
+    """The run's classes as its summary names them: the positive one, what it costs to miss,
+    and the rest, which are negative together when there are more than one (one-vs-rest)."""
+    others = [(label, n) for label, n in sorted(counts.items(), key=lambda item: -item[1])
+              if label != positive]
+    negatives = ", ".join(f"{label!r} ({n})" for label, n in others)
+    rest = ("; no other class: every example is positive" if not others else
+            f"; negative: {negatives}" if len(others) == 1 else
+            f"; negative: the other {len(others)} classes together, {negatives}")
+    return (f"positive class: {positive!r} ({counts[positive]} of {sum(counts.values())} "
+            f"examples; c_FN = {c_fn:g} is the cost of missing one){rest}")
 
 
 def _reward_scale(policy: str) -> str:
@@ -737,7 +753,7 @@ def _compare(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; expected a directory for the results")
-    _check_data(args.datasets, args.data_dir, args.target)
+    _check_data(args.datasets, args.data_dir, args.target, args.pos_label)
     rows_note = (
         "whole streams"
         if args.max_rows is None

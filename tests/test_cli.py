@@ -449,6 +449,28 @@ def test_run_and_compare_take_a_csv_file_of_the_users(tmp_path, capsys):
     assert "8 runs ok" in capsys.readouterr().out
 
 
+def test_run_names_the_classes_and_refuses_a_positive_label_no_example_has(tmp_path, capsys):
+    three = tmp_path / "three.csv"
+    three.write_text("a,target\n" + "".join(f"{i % 7},{c}\n" for i, c in enumerate("xyyzzz" * 20)))
+    assert main(["run", "--dataset", str(three), "--no-progress"]) == 0
+    assert ("positive class: 'x' (20 of 120 examples; c_FN = 1 is the cost of missing one); "
+            "negative: the other 2 classes together, 'z' (60), 'y' (40)\n"
+            in capsys.readouterr().out)
+    assert main(["run", "--dataset", str(three), "--pos-label", "z", "--no-progress"]) == 0
+    assert "positive class: 'z' (60 of 120 examples" in capsys.readouterr().out
+    assert main(["run", "--dataset", "phishing", "--max-rows", "64", "--no-progress"]) == 0
+    assert "negative: '1' (6157)\n" in capsys.readouterr().out
+    # a typo in --pos-label made every example negative, silently; now nothing runs
+    out = tmp_path / "out"
+    for command in (["run", "--dataset", str(three)],
+                    ["compare", "--datasets", str(three), str(three), "--out", str(out)]):
+        assert main([*command, "--pos-label", "w", "--no-progress"]) == 2
+        captured = capsys.readouterr()
+        assert f"positive='w' is not a class of {str(three)!r}: ['x', 'y', 'z']" in captured.err
+        assert "Brier" not in captured.out
+    assert not out.exists()
+
+
 def test_a_dataset_that_is_neither_registered_nor_a_file(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--dataset", "nowhere.csv"])

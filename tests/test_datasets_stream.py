@@ -357,3 +357,37 @@ def test_the_inferred_positive_label(labels, positive):
     frame = pd.DataFrame({"a": [float(i) for i in range(len(labels))], "target": labels})
     assert datasets.positive_label(frame) == positive
     assert [y for _, y in datasets.stream(frame)] == [label == positive for label in labels]
+
+
+def test_a_positive_label_no_example_has_is_refused_naming_the_classes(tmp_path):
+    # a typo or the wrong type (1 for a CSV file's '1') made every y False, with no error
+    path = tmp_path / "labels.csv"
+    path.write_text("a,target\n1,0\n2,1\n3,1\n4,0\n")
+    with pytest.raises(ValueError, match=re.escape(
+            f"positive=1 is not a class of {str(path)!r}: ['0', '1'] (did you mean "
+            "positive='1'?)")):
+        stream(path, positive=1)
+    assert ys(stream(path, positive="1")) == [False, True, True, False]
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "target": [0, 1, 1]})
+    with pytest.raises(ValueError, match=re.escape("(did you mean positive=1?)")):
+        stream(frame, positive="1")
+    with pytest.raises(ValueError, match=re.escape("is not a class of the source: ['x', 'y']")):
+        stream([({"a": 1.0}, "x"), ({"a": 2.0}, "y")], positive="w")
+    with pytest.raises(ValueError, match=re.escape("(did you mean positive='1'?)")):
+        stream("phishing", positive=1)
+    # boolean labels: True is their positive, also where no example is positive
+    assert ys(stream([({"a": 1.0}, False)], positive=True)) == [False]
+    # a switch's source is checked when the stream is made, not when the switch comes
+    with pytest.raises(ValueError, match="positive='w' is not a class of the source"):
+        stream("phishing", drift=ConceptSwitch([({"a": 1.0}, "x")], 5000, positive="w"))
+
+
+def test_class_counts_reads_the_labels_as_written(tmp_path):
+    path = tmp_path / "three.csv.gz"
+    with gzip.open(path, "wt") as f:
+        f.write("a,label\n" + "".join(f"{i},{c}\n" for i, c in enumerate("xyyzzz")))
+    assert datasets.class_counts(path, target="label") == {"x": 1, "y": 2, "z": 3}
+    assert datasets.positive_label(path, target="label") == "x"
+    assert datasets.class_counts("phishing") == {"-1": 4898, "1": 6157}
+    with pytest.raises(ValueError, match="SEA is endless"):
+        datasets.class_counts(river_datasets.synth.SEA(seed=1))

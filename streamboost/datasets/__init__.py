@@ -24,7 +24,7 @@ from .files import (
 )
 from .reader import CSVTable, Dataset, load
 from .registry import REGISTRY, DatasetSpec, describe_registry
-from .stream import positive_label, stream
+from .stream import class_counts, positive_label, stream
 
 __all__ = [
     "REGISTRY",
@@ -37,6 +37,7 @@ __all__ = [
     "LabelFlip",
     "PriorShift",
     "cache_dir",
+    "class_counts",
     "describe_registry",
     "download_url",
     "fetch",

@@ -141,6 +141,26 @@ def _table_rows(X: Any, y: Any) -> _Records:
 def _resolve(
     source: Any, positive: Any, data_dir: str | os.PathLike | None, target: str = "target"
 ) -> _Source:
+    rows, spec = _read(source, data_dir, target, counts=positive is None)
+    if spec is not None:
+        if positive is None:
+            positive = spec.positive
+        _check_class(positive, spec.classes, repr(spec.name))
+        return _Source(rows, positive, spec.time_ordered, spec)
+    if positive is None:
+        positive = _infer_positive(Counter(label for _, label in rows))
+    elif not _endless(source):  # a label no example has would make every y False, silently
+        labels = set(label for _, label in rows)
+        if not (isinstance(positive, bool) and all(isinstance(y, bool) for y in labels)):
+            _check_class(positive, labels, repr(os.fspath(source)) if isinstance(
+                source, str | os.PathLike) else "the source")
+    return _Source(rows, positive, time_ordered=False)
+
+
+def _read(source: Any, data_dir: str | os.PathLike | None, target: str,
+          counts: bool) -> tuple[Iterable[tuple[dict, Any]], DatasetSpec | None]:
+    """The raw rows ``(x, label)`` of ``source`` and its registry entry, if any; ``counts``:
+    the caller reads every label (an endless source is refused)."""
     spec = None
     if isinstance(source, Dataset):
         spec = source.spec
@@ -166,7 +186,7 @@ def _resolve(
     elif isinstance(source, tuple) and len(source) == 2 and not isinstance(source[0], dict):
         rows = _table_rows(*source)
     elif isinstance(source, Iterable):
-        if _endless(source) and positive is None:
+        if _endless(source) and counts:
             raise ValueError(f"{type(source).__name__} is endless (n_samples=None): pass "
                              "positive= (inferring it would count every label forever) or "
                              "take(n) examples")
@@ -177,14 +197,7 @@ def _resolve(
             "'target' column, an (X, y) pair of arrays or an iterable of (x, y); got "
             f"{type(source).__name__}"
         )
-    if spec is not None:
-        if positive is None:
-            positive = spec.positive
-        _check_class(positive, spec)
-        return _Source(rows, positive, spec.time_ordered, spec)
-    if positive is None:
-        positive = _infer_positive(Counter(label for _, label in rows))
-    return _Source(rows, positive, time_ordered=False)
+    return rows, spec
 
 
 def positive_label(
@@ -208,10 +221,35 @@ def positive_label(
     return _resolve(source, positive, data_dir, target).positive
 
 
-def _check_class(positive: Any, spec: DatasetSpec) -> None:
-    if positive not in spec.classes:
-        raise ValueError(f"positive={positive!r} is not a class of {spec.name!r}: "
-                         f"{list(spec.classes)}")
+def class_counts(
+    source: Any, *, target: str = "target", data_dir: str | os.PathLike | None = None
+) -> Counter:
+    """How many examples of each class ``source`` holds, by its labels as written (one pass):
+    what ``stream`` makes of a source of more than two classes is ``positive_label`` against
+    all the others (the thesis's one-vs-rest protocol). Sources as ``stream`` takes them; an
+    endless one raises ValueError.
+
+    Examples
+    --------
+    >>> from streamboost import datasets
+    >>> pets = [({"a": 1.0}, "cat"), ({"a": 2.0}, "dog"), ({"a": 0.5}, "dog"), ({"a": 3.0}, "fox")]
+    >>> datasets.class_counts(pets), datasets.positive_label(pets)
+    (Counter({'dog': 2, 'cat': 1, 'fox': 1}), 'cat')
+
+    """
+    rows, _ = _read(source, data_dir, target, counts=True)
+    return Counter(label for _, label in rows)
+
+
+def _check_class(positive: Any, classes: Iterable, name: str) -> None:
+    """Raise ValueError unless ``positive`` is one of ``classes`` (of the source ``name``),
+    suggesting the class written as it is (1 for the '1' of a CSV file)."""
+    if positive in classes:
+        return
+    listed = sorted(classes, key=str)
+    same = [c for c in listed if str(c).strip() == str(positive).strip()]
+    hint = f" (did you mean positive={same[0]!r}?)" if same else ""
+    raise ValueError(f"positive={positive!r} is not a class of {name}: {listed}{hint}")
 
 
 def _endless(source: Any) -> bool:
@@ -406,7 +444,8 @@ def stream(
         example before transforming it).
     positive
         The positive label (default: the registry's; for other sources True for boolean
-        labels, else the minority class).
+        labels, else the minority class). One no example of a finite source has raises
+        ValueError (every ``y`` would be False).
     raw_labels
         Yield labels as in the source (strings for files) instead of booleans.
     drop_ambiguous
@@ -456,11 +495,13 @@ def stream(
             raise ValueError(f"ConceptSwitch(to={type(d.to).__name__}) is endless "
                              "(n_samples=None): pass its positive= (inferring it would count "
                              "every label forever) or take(n) examples")
-        # a registered `to` is checked now, not when the switch comes mid-stream
+        # `to`'s positive is checked now, not when the switch comes mid-stream
         to_spec = d.to.spec if isinstance(d.to, Dataset) else (
             REGISTRY.get(d.to) if isinstance(d.to, str) else None)
         if to_spec is not None and d.positive is not None:
-            _check_class(d.positive, to_spec)
+            _check_class(d.positive, to_spec.classes, repr(to_spec.name))
+        elif d.positive is not None:
+            _resolve(d.to, d.positive, data_dir, target)
     if shuffle is None:
         shuffle = not src.time_ordered if src.spec is not None else False
     pos = src.positive
