@@ -112,6 +112,9 @@ def load(path: str | os.PathLike, cls: type | None = None) -> typing.Any:
 
     `cls`, if given, is the class the object must be an instance of (TypeError otherwise).
     """
+    if cls is not None and not isinstance(cls, type):
+        raise TypeError(f"cls must be a class the checkpoint's object is an instance of, got "
+                        f"{cls!r}")
     path = Path(path)
     data = path.read_bytes()
     if not data.startswith(MAGIC):

@@ -97,6 +97,9 @@ def test_load_checks_the_class(tmp_path):
     path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
     with pytest.raises(TypeError, match="holds a OnlinePlattCalibrator, expected a Oza"):
         OzaBoostClassifier.load(path)
+    for cls in ("OzaBoostClassifier", OzaBoostClassifier(linear_model.LogisticRegression())):
+        with pytest.raises(TypeError, match="cls must be a class the checkpoint's object is"):
+            checkpoint.load(path, cls=cls)
 
 
 def test_a_failed_save_leaves_the_previous_checkpoint_and_no_temporary_file(
