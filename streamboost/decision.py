@@ -23,7 +23,10 @@ import typing
 from river import base
 
 from .checkpoint import Checkpointable
-from .validation import check_features, check_keywords, check_weight
+from .validation import check_features, check_keywords, check_weight, records
+
+if typing.TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "BinaryLabels",
@@ -500,12 +503,31 @@ class CostSensitiveMixin:
             and the decision would be taken at the default costs).
 
         """
+        threshold = self._decision_threshold("predict_one", c_fp, c_fn, kwargs)
+        return self._decide(self.predict_proba_one(x, **kwargs), threshold)
+
+    def predict_many(
+        self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
+    ) -> pd.Series:
+        """`predict_one` of every row of the frame `X`, in a Series on its index; the costs,
+        keywords and every cell are checked before any row is scored."""
+        import pandas as pd
+
+        threshold = self._decision_threshold("predict_many", c_fp, c_fn, kwargs)
+        decisions = [self._decide(self.predict_proba_one(x, **kwargs), threshold)
+                     for x in records(X)]
+        return pd.Series(decisions, index=X.index, dtype=object)
+
+    def _decision_threshold(self, caller: str, c_fp: float | None, c_fn: float | None,
+                            kwargs: dict) -> float:
+        """The call's threshold; a misspelt cost among `kwargs` is a TypeError."""
         for key in kwargs:
             if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
-                raise TypeError(f"predict_one got {key}={kwargs[key]!r}: the costs are the "
+                raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the "
                                 f"keywords c_fp and c_fn")
-        threshold = self._call_threshold(c_fp, c_fn)
-        proba = self.predict_proba_one(x, **kwargs)
+        return self._call_threshold(c_fp, c_fn)
+
+    def _decide(self, proba: dict, threshold: float) -> typing.Hashable:
         if positive_proba(proba, self.pos_label) > threshold:
             return self.pos_label
         return self._negative_label(proba)

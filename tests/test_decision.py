@@ -341,3 +341,27 @@ def test_the_fast_path_of_positive_proba_answers_as_the_general_one(labels):
         assert answer == expected and type(answer) is float
 
     check()
+
+
+def test_predict_many_is_predict_one_row_by_row_and_checks_the_frame_first():
+    import pandas as pd
+    from river import naive_bayes
+
+    model = CostSensitiveClassifier(naive_bayes.GaussianNB(), pos_label="yes")
+    for i in range(20):
+        model.learn_one({"a": 1.0 + i / 10}, "no")
+        model.learn_one({"a": -1.0 - i / 10}, "yes")
+    X = pd.DataFrame({"a": [1.0, -2.0, 0.05, 0.3]}, index=["r", "s", "t", "u"])
+    for costs in ({}, {"c_fn": 100.0}, {"c_fp": 100.0}, {"c_fp": 2.0, "c_fn": 3.0}):
+        decided = model.predict_many(X, **costs)
+        assert list(decided.index) == ["r", "s", "t", "u"]
+        assert decided.tolist() == [model.predict_one(x, **costs) for x in X.to_dict("records")]
+    assert model.predict_many(X, c_fn=100.0).tolist() != model.predict_many(X).tolist()
+    scored = []
+    model.classifier.predict_proba_one = lambda x: scored.append(x) or {"yes": 1.0}
+    for bad, error in [({"X": X.assign(a=[1.0, float("inf"), 0.0, 0.0])}, "row 's', column 'a'"),
+                       ({"X": X, "c_FN": 3.0}, "the costs are the keywords"),
+                       ({"X": X, "c_fp": -1.0}, "c_fp must be finite and > 0")]:
+        with pytest.raises((TypeError, ValueError), match=error):
+            model.predict_many(**bad)
+    assert scored == []  # nothing scored before the frame and costs were checked
