@@ -377,9 +377,19 @@ def test_a_positive_label_no_example_has_is_refused_naming_the_classes(tmp_path)
         stream("phishing", positive=1)
     # boolean labels: True is their positive, also where no example is positive
     assert ys(stream([({"a": 1.0}, False)], positive=True)) == [False]
-    # a switch's source is checked when the stream is made, not when the switch comes
+    # a switch's source is found and checked when the stream is made, not when the switch
+    # comes (after the model learned the first concept)
     with pytest.raises(ValueError, match="positive='w' is not a class of the source"):
         stream("phishing", drift=ConceptSwitch([({"a": 1.0}, "x")], 5000, positive="w"))
+    for to, error in [("nowhere", FileNotFoundError), (tmp_path / "no.csv", FileNotFoundError),
+                      (42, TypeError)]:
+        with pytest.raises(error):
+            stream("phishing", drift=ConceptSwitch(to, 5000))
+    # a one-shot iterator is read once, when the switch comes: not emptied by the check
+    pairs = [({"a": 1.0}, "x"), ({"a": 2.0}, "y")] * 3
+    for positive in ("x", None):
+        switched = stream("phishing", drift=ConceptSwitch(iter(pairs), 2, positive=positive))
+        assert len(ys(switched)) == 2 + len(pairs)
 
 
 def test_class_counts_reads_the_labels_as_written(tmp_path):
@@ -391,3 +401,17 @@ def test_class_counts_reads_the_labels_as_written(tmp_path):
     assert datasets.class_counts("phishing") == {"-1": 4898, "1": 6157}
     with pytest.raises(ValueError, match="SEA is endless"):
         datasets.class_counts(river_datasets.synth.SEA(seed=1))
+
+
+def test_a_prior_shift_schedule_is_checked_with_errors_that_name_it():
+    for schedule, error, match in [
+        ([], ValueError, "at least one"),
+        ([(10, 0.2), (10, 0.3)], ValueError, "positions must increase"),
+        ([(0, 1.0)], ValueError, r"prior must be in \(0, 1\), got 1.0"),
+        ([(-5, 0.2)], ValueError, "position must be an int >= 0, got -5"),
+        ([(0, 0.2, 3)], TypeError, r"sequence of \(position, prior\) pairs, got \[\(0, 0.2, 3\)\]"),
+        ("x", TypeError, "pairs, got 'x'"),
+        (None, TypeError, "pairs, got None"),
+    ]:
+        with pytest.raises(error, match=match):
+            PriorShift(schedule)

@@ -228,7 +228,11 @@ class PriorShift(Drift):
     needs_binary = True
 
     def __init__(self, schedule: Iterable[tuple[int, float]]):
-        points = tuple((p, q) for p, q in schedule)
+        try:
+            points = tuple((p, q) for p, q in schedule)
+        except (TypeError, ValueError):
+            raise TypeError(f"schedule must be a sequence of (position, prior) pairs, got "
+                            f"{schedule!r}") from None
         if not points:
             raise ValueError("schedule must have at least one (position, prior) point")
         for position, q in points:

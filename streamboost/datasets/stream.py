@@ -495,13 +495,18 @@ def stream(
             raise ValueError(f"ConceptSwitch(to={type(d.to).__name__}) is endless "
                              "(n_samples=None): pass its positive= (inferring it would count "
                              "every label forever) or take(n) examples")
-        # `to`'s positive is checked now, not when the switch comes mid-stream
+        # `to` is found and its positive checked now, not when the switch comes mid-stream
+        # (a one-shot iterator is read once, then)
         to_spec = d.to.spec if isinstance(d.to, Dataset) else (
             REGISTRY.get(d.to) if isinstance(d.to, str) else None)
         if to_spec is not None and d.positive is not None:
             _check_class(d.positive, to_spec.classes, repr(to_spec.name))
-        elif d.positive is not None:
+        if isinstance(d.to, Iterator):
+            continue
+        if d.positive is not None and to_spec is None:
             _resolve(d.to, d.positive, data_dir, target)
+        else:
+            _read(d.to, data_dir, target, counts=False)
     if shuffle is None:
         shuffle = not src.time_ordered if src.spec is not None else False
     pos = src.positive
