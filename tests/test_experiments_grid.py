@@ -98,6 +98,7 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"reward_start": -1}, ValueError, "reward_start must be an int >= 0, got -1"),
         ({"reward_examples": 2.5}, ValueError, "reward_examples must be an int >= 1 or None"),
         ({"reward": "accuracy"}, ValueError, "reward must be one of"),
+        ({"reward_map": "tanh"}, ValueError, "reward_map must be one of"),
         ({"rollback": "undo"}, ValueError,
          r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
         ({"rollback": "holdout", "batch_size": 16, "reward_examples": 16}, ValueError,

@@ -27,7 +27,7 @@ from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
-from ..reward import check_rollback
+from ..reward import MAPPINGS, check_rollback
 from .models import check_model_name, encoding, make_model, pipeline
 
 __all__ = [
@@ -240,6 +240,8 @@ class Cell:
         _check_int("reward_start", self.reward_start, 0)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
+        if self.reward_map not in MAPPINGS:  # else every run of a grid fails on its own
+            raise ValueError(f"reward_map must be one of {MAPPINGS}, got {self.reward_map!r}")
         check_budget(self.train_budget, self.budget_reserve, self.budget_timing)
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
         for name in ("counterfactual", "reward_restart"):
