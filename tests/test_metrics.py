@@ -496,3 +496,35 @@ def test_binarized_gives_river_metrics_the_booleans_they_expect():
         wrapped.update("spam", 0.5)
     with pytest.raises(TypeError, match="metric must be a River metric"):
         metrics.Binarized("LogLoss")
+
+
+def test_binarized_label_metrics_score_the_models_decisions_not_an_argmax():
+    # River's F1(pos_val="yes") reads its counts under "yes" after counting booleans: 0 %
+    from river import datasets as river_datasets
+    from river import evaluate, linear_model, preprocessing
+    from river import metrics as river_metrics
+
+    from streamboost import CalibratedClassifier
+
+    def model(pos_label):
+        return preprocessing.StandardScaler() | CalibratedClassifier(
+            linear_model.LogisticRegression(), pos_label=pos_label, c_fn=3.0)
+
+    def words():
+        return ((x, "yes" if y else "no") for x, y in river_datasets.Phishing())
+
+    river_f1 = evaluate.progressive_val_score(river_datasets.Phishing(), model(True),
+                                              river_metrics.F1())
+    assert evaluate.progressive_val_score(words(), model("yes"),
+                                          river_metrics.F1(pos_val="yes")).get() == 0.0
+    ours = metrics.Binarized(river_metrics.F1(), pos_label="yes")
+    assert ours.requires_labels  # so predict_one decides, at the cost threshold 1/4
+    assert evaluate.progressive_val_score(words(), model("yes"), ours).get() == river_f1.get()
+    # combined with a probability metric, River hands every metric probabilities
+    both = (metrics.Binarized(river_metrics.ROCAUC(), pos_label="yes")
+            + metrics.Binarized(river_metrics.F1(), pos_label="yes"))
+    assert isinstance(both, river_metrics.base.Metrics) and not both.requires_labels
+    evaluate.progressive_val_score(words(), model("yes"), both)
+    assert 0.5 < both[0].get() < 1.0 and 0.5 < both[1].get() < 1.0
+    with pytest.raises(ValueError, match="label 'maybe' is neither pos_label='yes'"):
+        ours.update("yes", "maybe")  # a third label as a decision

@@ -12,18 +12,23 @@ __all__ = ["Binarized"]
 
 
 class Binarized(metrics.base.Metric):
-    """A River binary metric fed `y == pos_label` and `{True: p, False: 1 - p}`.
+    """A River binary metric fed `y == pos_label`, and `{True: p, False: 1 - p}` or a decision.
 
     River's probability metrics (`LogLoss`, `ROCAUC`, ...) read `y_pred[True]` and take any
-    truthy `y_true` as positive: on a stream labelled `"phish"` / `"legit"` they silently report
-    nonsense (LogLoss 34.5 on four well-predicted examples, ROCAUC 0 %). This adapter turns each
-    label into a bool and each prediction into P(positive) (`decision.positive_proba`), refusing
-    a third label before the wrapped metric changes.
+    truthy `y_true` as positive; its label metrics (`F1`, `Precision`, ...) given
+    `pos_val="phish"` compare labels with it, then read their counts under `"phish"`, where
+    there are none. On a stream labelled `"phish"` / `"legit"` both silently report nonsense
+    (LogLoss 34.5 on four well-predicted examples, ROCAUC 0 %, F1 0 % of a model whose F1 is
+    88 %). This adapter turns each label into a bool, refusing a third label before the
+    wrapped metric changes. A probability metric gets P(positive) (`decision.positive_proba`);
+    a label metric gets the model's decision (`predict_one`: its cost threshold), or `p > 1/2`
+    where it is handed probabilities (a `metrics.Metrics` mixing both kinds hands every metric
+    River's argmax).
 
     Parameters
     ----------
     metric
-        A River binary metric (e.g. `metrics.ROCAUC()`, `metrics.LogLoss()`).
+        A River binary metric (e.g. `metrics.ROCAUC()`, `metrics.F1()`).
     pos_label
         The positive label.
 
@@ -32,10 +37,13 @@ class Binarized(metrics.base.Metric):
     >>> from river import metrics as river_metrics
     >>> from streamboost.metrics import Binarized
     >>> auc = Binarized(river_metrics.ROCAUC(), pos_label="phish")
-    >>> for y, p in [("phish", 0.9), ("legit", 0.2), ("phish", 0.7), ("legit", 0.4)]:
+    >>> f1 = Binarized(river_metrics.F1(), pos_label="phish")
+    >>> for y, p, decided in [("phish", 0.9, "phish"), ("legit", 0.2, "legit"),
+    ...                       ("phish", 0.3, "phish"), ("legit", 0.4, "phish")]:
     ...     auc.update(y, {"phish": p, "legit": 1 - p})
-    >>> auc
-    Binarized(ROCAUC): 100.00%
+    ...     f1.update(y, decided)  # what a cost-sensitive predict_one decided
+    >>> auc, f1
+    (Binarized(ROCAUC): 75.00%, Binarized(F1): 80.00%)
 
     """
 
@@ -48,11 +56,13 @@ class Binarized(metrics.base.Metric):
 
     def _convert(self, y_true, y_pred) -> tuple[bool, typing.Any]:
         positive = self._labels.is_positive(y_true)
-        p = positive_proba(y_pred, self.pos_label)
+        if self.metric.requires_labels and not isinstance(y_pred, dict):
+            decision = self._labels.is_positive(y_pred)  # a label: a third one raises
+        else:
+            p = positive_proba(y_pred, self.pos_label)
+            decision = None if not self.metric.requires_labels else p > 0.5
         self._labels.learn(y_true)
-        if self.metric.requires_labels:
-            return positive, p > 0.5
-        return positive, {True: p, False: 1.0 - p}
+        return positive, ({True: p, False: 1.0 - p} if decision is None else decision)
 
     def update(self, y_true, y_pred, w: float = 1.0) -> None:
         self.metric.update(*self._convert(y_true, y_pred), w)
@@ -69,10 +79,13 @@ class Binarized(metrics.base.Metric):
 
     @property
     def requires_labels(self) -> bool:
-        return False
+        return self.metric.requires_labels
 
     def works_with(self, model) -> bool:
         return self.metric.works_with(model)
+
+    def __add__(self, other: metrics.base.Metric) -> metrics.base.Metrics:
+        return metrics.base.Metrics([self, other])
 
     def __repr__(self) -> str:
         text = repr(self.metric)
