@@ -132,6 +132,15 @@ class FramePredictions:
         loop predicts a minibatch, then learns it: `PrequentialScore.kept_frame`), else scored
         now, and kept."""
         values = self._check_frame(X)
+        if values is None:  # columns of text: scored anew (the cache compares numbers)
+            try:
+                return ScoredFrame(self._wrapped_model, X, self._score_key)
+            except (TypeError, ValueError) as error:
+                text = [key for key, dtype in X.dtypes.items() if dtype.kind not in "biuf"]
+                error.add_note(f"streamboost: the frame's column(s) {text} are not numbers, "
+                               f"which {type(self._wrapped_model).__name__} does not take (a "
+                               "pipeline can encode them first); nothing learned")
+                raise
         scorer = self._scorer
         scored = scorer.kept_frame(X, values)
         if scored is None:
@@ -139,14 +148,23 @@ class FramePredictions:
             scorer.keep_frame(X, values, scored)
         return scored
 
-    def _check_frame(self, X: pd.DataFrame) -> np.ndarray:
+    def _check_frame(self, X: pd.DataFrame) -> np.ndarray | None:
         """For a minibatch model: `X`'s values (`validation.matrix`: a bad cell raises, naming
         its row and column), a missing one refused where the model's minibatch methods cannot
-        take it (ours can)."""
-        values = matrix(X)
+        take it (ours can). A River model may take columns that are not numbers (a pipeline
+        that encodes them, as River's own `learn_many` does): for it such a frame's numeric
+        columns are checked and None returned; they are its business, as a str is in
+        `learn_one`. Our booster's members take numbers only (TypeError naming the column)."""
         model = self._wrapped_model
-        if booster(model) is None and np.isnan(values).any():
-            row, column = np.argwhere(np.isnan(values))[0]
+        try:
+            values = numeric = matrix(X)
+        except TypeError:
+            if booster(model) is not None:
+                raise
+            values, X = None, X.select_dtypes(include=["number", "bool"])
+            numeric = matrix(X)
+        if booster(model) is None and np.isnan(numeric).any():
+            row, column = np.argwhere(np.isnan(numeric))[0]
             raise ValueError(
                 f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
                 f"{type(model).__name__}'s minibatch methods take no missing values: fill them, "

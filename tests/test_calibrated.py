@@ -550,3 +550,41 @@ def test_a_rejected_minibatch_changes_nothing():
     booster.learn_many(pd.DataFrame({"a": [1.0, 2.0], "b": [float("nan"), 1.0]}),
                        pd.Series([True, False]))
     assert booster.calibrator_.n_seen == 2
+
+
+def test_a_frame_with_text_columns_goes_to_a_pipeline_that_encodes_them():
+    # River's own pipeline learns such a frame; the wrappers refused it (dtype str)
+    import pandas as pd
+
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0] * 8, "c": ["x", "y", "x", "z"] * 8})
+    y = pd.Series([True, False, True, False] * 8)
+
+    def encoded():
+        return ((compose.Select("c") | preprocessing.OneHotEncoder()) + compose.Select("a")
+                | linear_model.LogisticRegression())
+
+    reference, calibrated = encoded(), CalibratedClassifier(encoded())
+    controller = BanditCalibratedClassifier(encoded(), policy="discounted-ucb", batch_size=16,
+                                            warmup=1, seed=1)
+    for start in (0, 16):
+        for model in (reference, calibrated, controller):
+            model.learn_many(X.iloc[start:start + 16], y.iloc[start:start + 16])
+    assert controller.n_batches == 2 and controller.model["LogisticRegression"].weights
+    # the model learned the frames with its own learn_many, as River's pipeline alone
+    assert (calibrated.model["LogisticRegression"].weights
+            == reference["LogisticRegression"].weights)
+    assert calibrated._calibrator.n_seen == 32
+    X.loc[3, "a"] = float("inf")  # the numeric columns are still checked
+    with pytest.raises(ValueError, match="row 3, column 'a' is inf"):
+        calibrated.learn_many(X, y)
+    X.loc[3, "a"] = 4.0
+    # a model that cannot take text: its own error, with a note, and nothing learned
+    for model in (CalibratedClassifier(linear_model.LogisticRegression()),
+                  BanditCalibratedClassifier(linear_model.LogisticRegression(), seed=0)):
+        with pytest.raises(ValueError) as raised:
+            model.learn_many(X, y)
+        assert "column(s) ['c'] are not numbers" in raised.value.__notes__[0]
+        assert model.model.weights == {} and model._calibrator.n_seen == 0
+    with pytest.raises(TypeError, match="column 'c' has dtype"):  # our booster: numbers only
+        CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression())).learn_many(
+            X, y)
