@@ -20,6 +20,7 @@ from .scores import (
     booster,
     calibrator_for,
     check_model,
+    final_step,
     learns_bools,
     positive_score,
     positive_scores,
@@ -50,8 +51,13 @@ class FramePredictions:
 
     @property
     def _minibatch(self) -> bool:
-        """Whether the model learns and scores by minibatch (a River `MiniBatchClassifier`)."""
-        return isinstance(self._wrapped_model, base.MiniBatchClassifier)
+        """Whether the model learns and scores by minibatch (a River `MiniBatchClassifier`),
+        except River's naive Bayes models: their `learn_many` names each class by its text
+        (River 0.26: a True label becomes the class 'True', in `predict_proba_one` too), so
+        they learn a frame row by row."""
+        model = self._wrapped_model
+        return (isinstance(model, base.MiniBatchClassifier)
+                and not type(final_step(model)).__module__.startswith("river.naive_bayes"))
 
     def _unit_test_skips(self) -> set[str]:
         # the model's own learn_many is not its learn_one loop (as River says of its own)

@@ -15,6 +15,7 @@ from river import (
     forest,
     linear_model,
     metrics,
+    naive_bayes,
     preprocessing,
     tree,
 )
@@ -588,3 +589,26 @@ def test_a_frame_with_text_columns_goes_to_a_pipeline_that_encodes_them():
     with pytest.raises(TypeError, match="column 'c' has dtype"):  # our booster: numbers only
         CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression())).learn_many(
             X, y)
+
+
+def test_river_naive_bayes_learns_a_frame_row_by_row_keeping_its_classes():
+    # River 0.26's BernoulliNB.learn_many names the class True 'True', in predict_proba_one
+    # too: by frames the wrappers found no positive class (ValueError, or a dropped round)
+    import pandas as pd
+
+    rows = list(datasets.Phishing().take(320))
+    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([label for _, label in rows])
+    for make in (lambda: CalibratedClassifier(naive_bayes.BernoulliNB()),
+                 lambda: BanditCalibratedClassifier(naive_bayes.BernoulliNB(),
+                                                    policy="discounted-ucb", seed=1)):
+        by_frames, by_rows = make(), make()
+        for start in range(0, 288, 32):
+            by_frames.learn_many(X.iloc[start:start + 32], y.iloc[start:start + 32])
+        for x, label in rows[:288]:
+            by_rows.learn_one(x, label)
+        for x, _ in rows[288:]:
+            assert by_frames.predict_proba_one(x) == by_rows.predict_proba_one(x)
+        assert set(by_frames.predict_proba_one(rows[300][0])) == {False, True}
+        assert (by_frames.predict_proba_many(X.iloc[288:]).to_numpy()
+                == [[p[False], p[True]] for p in map(by_rows.predict_proba_one,
+                                                     X.iloc[288:].to_dict("records"))]).all()
