@@ -149,7 +149,10 @@ def _resolve(
         return _Source(rows, positive, spec.time_ordered, spec)
     if positive is None:
         positive = _infer_positive(Counter(label for _, label in rows))
-    elif not _endless(source):  # a label no example has would make every y False, silently
+    elif not (isinstance(rows, _Pairs) and not isinstance(rows.pairs, list | tuple)):
+        # a label no example has would make every y False, silently: a file, a table or a
+        # list is read once more to check (not a River dataset, which would draw every
+        # example again, or never end)
         labels = set(label for _, label in rows)
         if not (isinstance(positive, bool) and all(isinstance(y, bool) for y in labels)):
             _check_class(positive, labels, repr(os.fspath(source)) if isinstance(
@@ -444,8 +447,8 @@ def stream(
         example before transforming it).
     positive
         The positive label (default: the registry's; for other sources True for boolean
-        labels, else the minority class). One no example of a finite source has raises
-        ValueError (every ``y`` would be False).
+        labels, else the minority class). One that no example of a file, a table or a list
+        has raises ValueError (every ``y`` would be False); a River dataset is not checked.
     raw_labels
         Yield labels as in the source (strings for files) instead of booleans.
     drop_ambiguous
