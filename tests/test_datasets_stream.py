@@ -375,6 +375,15 @@ def test_a_positive_label_no_example_has_is_refused_naming_the_classes(tmp_path)
         stream([({"a": 1.0}, "x"), ({"a": 2.0}, "y")], positive="w")
     with pytest.raises(ValueError, match=re.escape("(did you mean positive='1'?)")):
         stream("phishing", positive=1)
+    # a dataset object (River's) is not read to check: it may draw every example again
+    class Counted:
+        reads = 0
+
+        def __iter__(self):
+            Counted.reads += 1
+            yield from [({"a": 1.0}, 0), ({"a": 2.0}, 1)]
+
+    assert ys(stream(Counted(), positive=1)) == [False, True] and Counted.reads == 1
     # boolean labels: True is their positive, also where no example is positive
     assert ys(stream([({"a": 1.0}, False)], positive=True)) == [False]
     # a switch's source is found and checked when the stream is made, not when the switch
