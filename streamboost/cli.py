@@ -696,6 +696,18 @@ def _classes(positive: typing.Hashable, counts: dict, c_fn: float) -> str:
             f"examples; c_FN = {c_fn:g} is the cost of missing one){rest}")
 
 
+def _positive_of(name: str, pos_label: str | None, target: str, data_dir: str | None) -> str:
+    """`name`'s positive class as `compare` names it, and how many classes it stands against
+    when the others are negative together (one-vs-rest)."""
+    spec = datasets.REGISTRY.get(name)
+    classes = (spec.classes if spec is not None
+               else datasets.class_counts(name, target=target, data_dir=data_dir))
+    positive = datasets.positive_label(name, positive=pos_label, target=target,
+                                       data_dir=data_dir)
+    rest = f" (against the other {len(classes) - 1} classes together)" if len(classes) > 2 else ""
+    return f"{name} {positive!r}{rest}"
+
+
 def _reward_scale(policy: str) -> str:
     """What a reward of `policy` (a bandit's name) means, for the run's summary."""
     bounds = bandits.POLICIES[policy].reward_range
@@ -769,6 +781,8 @@ def _compare(args: argparse.Namespace) -> int:
         + (f" at {args.scheduler}" if args.scheduler else "")
         + f"; results in {out}/"
     )
+    print("positive class: " + ", ".join(
+        _positive_of(name, args.pos_label, args.target, args.data_dir) for name in args.datasets))
     warmup = BanditCalibratedClassifier().warmup * args.batch_size
     if args.max_rows is not None and args.max_rows <= warmup:
         print(

@@ -460,6 +460,11 @@ def test_run_names_the_classes_and_refuses_a_positive_label_no_example_has(tmp_p
     assert "positive class: 'z' (60 of 120 examples" in capsys.readouterr().out
     assert main(["run", "--dataset", "phishing", "--max-rows", "64", "--no-progress"]) == 0
     assert "negative: '1' (6157)\n" in capsys.readouterr().out
+    assert main(["compare", "--datasets", str(three), "phishing", "--policies", "never", "both",
+                 "--seeds", "1", "--max-rows", "64", "--no-figures", "--no-progress",
+                 "--out", str(tmp_path / "grid")]) == 0  # fmt: skip
+    assert (f"positive class: {three} 'x' (against the other 2 classes together), "
+            "phishing '-1'\n" in capsys.readouterr().out)
     # a typo in --pos-label made every example negative, silently; now nothing runs
     out = tmp_path / "out"
     for command in (["run", "--dataset", str(three)],
