@@ -620,9 +620,10 @@ def _run(args: argparse.Namespace) -> int:
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
         f"seed {cell.seed}"
     )
-    positive = datasets.positive_label(
-        cell.dataset, positive=cell.pos_label, target=cell.target, data_dir=cell.data_dir
-    )
+    positive = cell.pos_label  # checked by `_check_data` (a file) or `Cell` (registered)
+    if positive is None:
+        positive = datasets.positive_label(cell.dataset, target=cell.target,
+                                           data_dir=cell.data_dir)
     print(_classes(positive, datasets.class_counts(cell.dataset, target=cell.target,
                                                    data_dir=cell.data_dir), cell.c_fn))
     result = cell.run(progress=not args.no_progress)
