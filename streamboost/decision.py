@@ -536,9 +536,10 @@ class CostSensitiveMixin:
 class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, base.Classifier):
     """Make any probabilistic binary River classifier predict the minimum-expected-cost label.
 
-    `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` returns
-    `pos_label` iff P(pos_label | x) > c_FP / (c_FP + c_FN) (thesis Eq. 2.8). The rule is only
-    cost-optimal if the probabilities are calibrated.
+    `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` (and
+    `predict_many`, each row of a frame) returns `pos_label` iff P(pos_label | x) > c_FP /
+    (c_FP + c_FN) (thesis Eq. 2.8). The rule is only cost-optimal if the probabilities are
+    calibrated.
 
     **The negative label.** `neg_label` if given. Otherwise it is inferred, in this order: the
     other label of the wrapped model's probability dict; the first label other than `pos_label`
