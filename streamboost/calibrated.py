@@ -143,9 +143,10 @@ class FramePredictions:
                 return ScoredFrame(self._wrapped_model, X, self._score_key)
             except (TypeError, ValueError) as error:
                 text = [key for key, dtype in X.dtypes.items() if dtype.kind not in "biuf"]
-                error.add_note(f"streamboost: the frame's column(s) {text} are not numbers, "
-                               f"which {type(self._wrapped_model).__name__} does not take (a "
-                               "pipeline can encode them first); nothing learned")
+                error.add_note(f"streamboost: {type(self._wrapped_model).__name__} raised "
+                               f"scoring a frame whose column(s) {text} are not numbers (a "
+                               "model that cannot take them needs a pipeline that encodes "
+                               "them first); nothing learned")
                 raise
         scorer = self._scorer
         scored = scorer.kept_frame(X, values)

@@ -584,7 +584,7 @@ def test_a_frame_with_text_columns_goes_to_a_pipeline_that_encodes_them():
                   BanditCalibratedClassifier(linear_model.LogisticRegression(), seed=0)):
         with pytest.raises(ValueError) as raised:
             model.learn_many(X, y)
-        assert "column(s) ['c'] are not numbers" in raised.value.__notes__[0]
+        assert "scoring a frame whose column(s) ['c'] are not numbers" in raised.value.__notes__[0]
         assert model.model.weights == {} and model._calibrator.n_seen == 0
     with pytest.raises(TypeError, match="column 'c' has dtype"):  # our booster: numbers only
         CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression())).learn_many(
