@@ -95,11 +95,12 @@ def _renew(obj: typing.Any) -> None:
     from .calibrated import CalibratedClassifier
     from .controller import BanditCalibratedClassifier
     from .decision import CostSensitiveClassifier
-    from .scores import snapshot
+    from .scores import replan, snapshot
 
     if isinstance(obj, compose.Pipeline):
         for step in obj.steps.values():
             _renew(step)
+        replan(obj)  # its plan refers to what the steps held (a union's pipelines)
     elif isinstance(obj, CalibratedClassifier | BanditCalibratedClassifier
                     | CostSensitiveClassifier):
         _renew(obj._wrapped_model)

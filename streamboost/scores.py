@@ -458,7 +458,17 @@ def snapshot(model: base.Estimator) -> base.Estimator:
             old = dict(vars(live))
             set_state(live, vars(fresh))
             set_state(fresh, old)
+        for pipeline in (model, copy):
+            replan(pipeline)
     return copy
+
+
+def replan(model) -> None:
+    """Drop a River pipeline's cached plan, which refers to what its steps hold (a union's
+    pipelines), left on the other side by a trade: River rebuilds it from the steps when next
+    used, as it does when a step is added (River 0.26's `Pipeline._plan`)."""
+    if isinstance(model, compose.Pipeline) and getattr(model, "_plan", None) is not None:
+        model._plan = None
 
 
 def _parts(model) -> list:

@@ -142,6 +142,37 @@ def test_nothing_is_traded_where_a_part_refers_to_a_part():
     assert itself.me is itself and other.scaler is pipeline["StandardScaler"]
 
 
+def test_a_pipeline_with_a_union_learns_on_as_one_never_copied(tmp_path):
+    # River 0.26's pipeline caches a plan that refers to a union's own pipelines: once a
+    # snapshot or a checkpoint traded the union's state, the live pipeline learned into the
+    # copy's scaler and scored with its own, which stood still
+    from streamboost import CalibratedClassifier, checkpoint
+
+    def make():
+        return ((compose.Select("c") | preprocessing.OneHotEncoder())
+                + (compose.Select("a") | preprocessing.StandardScaler())
+                | linear_model.LogisticRegression())
+
+    rng = random.Random(0)
+    rows = [({"a": rng.gauss(0, 1), "c": rng.choice("xyz")}, rng.random() < 0.5)
+            for _ in range(400)]
+    for copy in (snapshot, lambda m: checkpoint.load(checkpoint.save(m, tmp_path / "m.ckpt"))):
+        for wrap in (lambda m: m, CalibratedClassifier):
+            model, reference = wrap(make()), wrap(make())
+            for x, y in rows[:200]:
+                model.learn_one(x, y)
+                reference.learn_one(x, y)
+            frozen = copy(model)
+            at_copy = [reference.predict_proba_one(x) for x, _ in rows]
+            for x, y in rows[200:]:
+                model.learn_one(x, y)
+                reference.learn_one(x, y)
+            assert [model.predict_proba_one(x) for x, _ in rows] == [
+                reference.predict_proba_one(x) for x, _ in rows]
+            if copy is snapshot:
+                assert [frozen.predict_proba_one(x) for x, _ in rows] == at_copy
+
+
 def _parts(model) -> list:
     return list(model.steps.values()) if hasattr(model, "steps") else [model]
 
