@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
 import typing
 
 import numpy as np
@@ -161,10 +162,12 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     every minibatch (`reward_every` 1) or the first `reward_start` of them, and `"copy"`
     otherwise (an array booster or a linear model copies in the time of a few examples;
     measuring one minibatch in N from the start, copies are N times rarer and score more
-    examples than a holdout). Nothing is copied when the arms are model-free or the policy
-    `measures` no reward (a schedule), nor held out where the holdout cannot be (`batch_size`
-    1, `reward_examples` >= `batch_size`). `reward_start` has no default: the controller's
-    (64) decides the rule, so a caller states it.
+    examples than a holdout). A model that cannot be copied (pickled: a lambda in a
+    `FuncTransformer`) is held out always, or deferred where the holdout cannot be; with
+    `"copy"` it raises ValueError. Nothing is copied when the arms are model-free or the
+    policy `measures` no reward (a schedule), nor held out where the holdout cannot be
+    (`batch_size` 1, `reward_examples` >= `batch_size`). `reward_start` has no default: the
+    controller's (64) decides the rule, so a caller states it.
     A rollback that `check_rollback` refuses raises ValueError.
 
     Examples
@@ -178,17 +181,19 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
 
     """
     check_rollback(rollback, batch_size, reward_examples)
+    copies = measures and not model_free
+    can_hold = batch_size >= 2 and (reward_examples is None or reward_examples < batch_size)
+    if rollback == "copy" and copies and (error := _unpicklable(model)) is not None:
+        raise ValueError(
+            f"rollback='copy' freezes copies of the model, and {type(model).__name__} cannot "
+            f"be copied ({error}): use rollback='holdout' or 'defer', which copy nothing, or a "
+            "model that pickles (a named function where a lambda is)")
     if rollback != "auto":
         return rollback
-    holdout = (
-        measures
-        and (reward_every == 1 or reward_start > 0)
-        and not model_free
-        and batch_size >= 2
-        and (reward_examples is None or reward_examples < batch_size)
-        and _grows(model)
-    )
-    return "holdout" if holdout else "copy"
+    grows = _grows(model) and (reward_every == 1 or reward_start > 0) and can_hold
+    if copies and (grows or _unpicklable(model) is not None):
+        return "holdout" if can_hold else "defer"
+    return "copy"
 
 
 def check_rollback(rollback: str, batch_size: int, reward_examples: int | None) -> None:
@@ -208,6 +213,15 @@ def check_rollback(rollback: str, batch_size: int, reward_examples: int | None) 
         raise ValueError(f"rollback must be 'auto' or one of {ROLLBACKS}, got {rollback!r}")
     if rollback == "holdout":
         held_out(batch_size, reward_examples)
+
+
+def _unpicklable(model) -> str | None:
+    """Why `model` cannot be copied (pickled, as `scores.snapshot` copies it), or None."""
+    try:
+        pickle.dumps(model)
+    except Exception as error:  # what pickle raises varies: PicklingError, AttributeError, ...
+        return f"{type(error).__name__}: {error}"
+    return None
 
 
 def _grows(model) -> bool:

@@ -188,7 +188,12 @@ def _proba_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) ->
     proba = model.predict_proba_one(x)
     if not proba:
         return 0.5
-    return positive_proba(proba, pos_label)
+    try:
+        return positive_proba(proba, pos_label)
+    except ValueError as error:  # say whose output it was, and of what
+        error.add_note(f"streamboost: {type(model).__name__}.predict_proba_one returned "
+                       f"{proba!r} for x = {x!r}")
+        raise
 
 
 class PrequentialScore(InlineState):

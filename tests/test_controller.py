@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from river import base as rbase
-from river import checks, datasets, drift, forest, linear_model, preprocessing, tree
+from river import checks, compose, datasets, drift, forest, linear_model, preprocessing, tree
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -1698,6 +1698,31 @@ def test_auto_rollback_holds_out_where_a_copy_costs_far_more_than_a_minibatch(
     controller = BanditCalibratedClassifier(model=model(), policy="discounted-ucb", **params)
     assert controller.rollback == params.get("rollback", "auto")
     assert controller.rollback_ == expected
+
+
+def _summed(x: dict) -> dict:
+    return {"s": sum(v for v in x.values())}
+
+
+def test_a_model_that_cannot_be_copied_is_held_out_or_deferred_never_copied():
+    # copies pickle the model: a lambda in a pipeline failed at the first measured round
+    def unpicklable():
+        return compose.FuncTransformer(lambda x: _summed(x)) | linear_model.LogisticRegression()
+
+    for params, expected in [({}, "holdout"), ({"reward_every": 16, "reward_start": 0}, "holdout"),
+                             ({"batch_size": 1}, "defer"), ({"arms": ("train", "both")}, "copy")]:
+        controller = BanditCalibratedClassifier(model=unpicklable(), policy="discounted-ucb",
+                                                warmup=2, batch_size=params.pop("batch_size", 8),
+                                                seed=1, **params)
+        assert controller.rollback_ == expected
+        for x, y in datasets.Phishing().take(200):
+            controller.learn_one(x, y)
+        assert controller.policy_.n_rounds > 0
+    with pytest.raises(ValueError, match=r"rollback='copy' freezes copies of the model, and "
+                                         r"Pipeline cannot be copied \(.*lambda"):
+        BanditCalibratedClassifier(model=unpicklable(), policy="discounted-ucb", rollback="copy")
+    named = compose.FuncTransformer(_summed) | linear_model.LogisticRegression()
+    assert BanditCalibratedClassifier(model=named, policy="discounted-ucb").rollback_ == "copy"
 
 
 @pytest.mark.parametrize("policy", ["both", "never", "every-4"])
