@@ -595,6 +595,9 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
             raise TypeError(
                 f"classifier must be a river base.Classifier, got {type(classifier).__name__}"
             )
+        from .scores import check_model  # scores reads its probabilities with this module
+
+        check_model(classifier, pos_label, name="classifier")  # one that gives probabilities
         validate_costs(c_fp, c_fn)
         self._labels = BinaryLabels(pos_label, neg_label, owner="CostSensitiveClassifier")
         self.classifier = classifier

@@ -105,7 +105,15 @@ def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -
             f"{name} must be a River classifier with predict_proba_one, got "
             f"{type(model).__name__} ({one_line(model)})"
         )
-    last = booster(final_step(model))
+    final = final_step(model)
+    if type(final).predict_proba_one is base.Classifier.predict_proba_one:
+        # River's default raises NotImplementedError, with no message, at the first score
+        raise TypeError(
+            f"{name} must give probabilities, and {type(final).__name__} has no "
+            "predict_proba_one (River's VotingClassifier, OneVsOneClassifier and "
+            "OutputCodeClassifier only vote): calibrating and deciding by costs need "
+            "P(positive | x)")
+    last = booster(final)
     if last is not None and last.pos_label != pos_label:
         raise ValueError(
             f"the booster's pos_label={last.pos_label!r} differs from pos_label={pos_label!r}"

@@ -20,7 +20,12 @@ from river import (
     tree,
 )
 
-from streamboost import BanditCalibratedClassifier, CalibratedClassifier, OzaBoostClassifier
+from streamboost import (
+    BanditCalibratedClassifier,
+    CalibratedClassifier,
+    CostSensitiveClassifier,
+    OzaBoostClassifier,
+)
 from streamboost.calibration import CALIBRATORS
 from streamboost.metrics import BrierScore
 
@@ -141,6 +146,23 @@ def test_a_third_label_is_refused_and_changes_nothing(cls):
 def test_a_model_that_is_not_a_classifier_is_a_type_error(cls, model):
     with pytest.raises(TypeError, match="model must be a River classifier with predict_proba_one"):
         cls(model=model)
+
+
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier,
+                                 CostSensitiveClassifier])
+def test_a_classifier_that_only_votes_is_refused_when_wrapped(cls):
+    # River's default predict_proba_one raised a bare NotImplementedError at the first score
+    from river import multiclass
+
+    for model, name in [
+        (ensemble.VotingClassifier([linear_model.LogisticRegression(),
+                                    tree.HoeffdingTreeClassifier()]), "VotingClassifier"),
+        (preprocessing.StandardScaler() | multiclass.OneVsOneClassifier(
+            linear_model.LogisticRegression()), "OneVsOneClassifier"),
+    ]:
+        with pytest.raises(TypeError, match=f"must give probabilities, and {name} has no "
+                                            "predict_proba_one"):
+            cls(model)
 
 
 @pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
