@@ -20,7 +20,6 @@ from .scores import (
     booster,
     calibrator_for,
     check_model,
-    final_step,
     learns_bools,
     positive_score,
     positive_scores,
@@ -51,13 +50,8 @@ class FramePredictions:
 
     @property
     def _minibatch(self) -> bool:
-        """Whether the model learns and scores by minibatch (a River `MiniBatchClassifier`),
-        except River's naive Bayes models: their `learn_many` names each class by its text
-        (River 0.26: a True label becomes the class 'True', in `predict_proba_one` too), so
-        they learn a frame row by row."""
-        model = self._wrapped_model
-        return (isinstance(model, base.MiniBatchClassifier)
-                and not type(final_step(model)).__module__.startswith("river.naive_bayes"))
+        """Whether the model learns and scores by minibatch (`learns_frames`)."""
+        return learns_frames(self._wrapped_model)
 
     def _unit_test_skips(self) -> set[str]:
         # the model's own learn_many is not its learn_one loop (as River says of its own)
@@ -178,6 +172,44 @@ class FramePredictions:
                 "or learn row by row with learn_one (a missing key is an absent feature)"
             )
         return values
+
+
+def learns_frames(model: base.Classifier) -> bool:
+    """Whether the wrappers hand `model` whole frames: a River `MiniBatchClassifier` (a
+    pipeline claims to be one when its last step is), each step of a pipeline mapping a frame
+    too (River's anomaly filters have no `transform_many`), and not one of River's naive Bayes
+    models, whose `learn_many` names each class by its text (River 0.26: True becomes the
+    class 'True', in `predict_proba_one` too). The others learn a frame row by row.
+
+    Examples
+    --------
+    >>> from river import anomaly, linear_model, naive_bayes, preprocessing
+    >>> from streamboost.calibrated import learns_frames
+    >>> lr = linear_model.LogisticRegression
+    >>> flagged = anomaly.QuantileFilter(anomaly.HalfSpaceTrees(), q=0.9)
+    >>> [learns_frames(m) for m in (preprocessing.StandardScaler() | lr(),
+    ...                             naive_bayes.BernoulliNB(), flagged | lr())]
+    [True, False, False]
+
+    """
+    from river import compose
+
+    if isinstance(model, compose.Pipeline):
+        *transformers, last = model.steps.values()
+        return all(map(_maps_frames, transformers)) and learns_frames(last)
+    return (isinstance(model, base.MiniBatchClassifier)
+            and not type(model).__module__.startswith("river.naive_bayes"))
+
+
+def _maps_frames(step) -> bool:
+    """Whether a pipeline's transformer maps a frame (`transform_many`), its parts too."""
+    from river import compose
+
+    if isinstance(step, compose.Pipeline):
+        return all(map(_maps_frames, step.steps.values()))
+    if isinstance(step, compose.TransformerUnion):
+        return all(map(_maps_frames, step.transformers.values()))
+    return hasattr(step, "transform_many")
 
 
 @functools.lru_cache(maxsize=32)

@@ -613,6 +613,31 @@ def test_a_frame_with_text_columns_goes_to_a_pipeline_that_encodes_them():
             X, y)
 
 
+def test_a_pipeline_with_an_anomaly_filter_learns_a_frame_row_by_row():
+    # River's pipeline says it learns by minibatch when its last step does, but a
+    # QuantileFilter has no transform_many: learn_many raised AttributeError
+    import pandas as pd
+    from river import anomaly
+
+    rows = list(datasets.Phishing().take(160))
+    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([label for _, label in rows])
+
+    def filtered():
+        return (anomaly.QuantileFilter(anomaly.HalfSpaceTrees(seed=1), q=0.98)
+                | linear_model.LogisticRegression())
+
+    for make in (lambda: CalibratedClassifier(filtered()),
+                 lambda: BanditCalibratedClassifier(filtered(), policy="discounted-ucb",
+                                                    seed=1)):
+        by_frames, by_rows = make(), make()
+        for start in range(0, 160, 32):
+            by_frames.learn_many(X.iloc[start:start + 32], y.iloc[start:start + 32])
+        for x, label in rows:
+            by_rows.learn_one(x, label)
+        assert (by_frames.predict_proba_many(X).to_numpy()
+                == by_rows.predict_proba_many(X).to_numpy()).all()
+
+
 def test_river_naive_bayes_learns_a_frame_row_by_row_keeping_its_classes():
     # River 0.26's BernoulliNB.learn_many names the class True 'True', in predict_proba_one
     # too: by frames the wrappers found no positive class (ValueError, or a dropped round)
