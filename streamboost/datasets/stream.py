@@ -153,7 +153,7 @@ def _resolve(
         # a label no example has would make every y False, silently: a file, a table or a
         # list is read once more to check (not a River dataset, which would draw every
         # example again, or never end)
-        labels = set(label for _, label in rows)
+        labels = set(rows.labels if isinstance(rows, _Records) else (y for _, y in rows))
         if not (isinstance(positive, bool) and all(isinstance(y, bool) for y in labels)):
             _check_class(positive, labels, repr(os.fspath(source)) if isinstance(
                 source, str | os.PathLike) else "the source")
