@@ -17,7 +17,7 @@ import itertools
 import os
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from river.datasets import base
@@ -49,6 +49,16 @@ def _open_text(path: Path) -> io.TextIOBase:
     if gzipped:
         return gzip.open(path, "rt", encoding="utf-8", newline="")
     return open(path, encoding="utf-8", newline="")
+
+
+def check_distinct(names: Iterable, where: str) -> None:
+    """Raise ValueError if `names` (a header, a frame's columns) holds a name twice: a row as a
+    dict keeps the last of them and drops the others (a second label column would be read as
+    features). `where` names what holds them."""
+    repeated = [name for name, n in Counter(names).items() if n > 1]
+    if repeated:
+        raise ValueError(f"{where} names column(s) {', '.join(map(repr, repeated))} more than "
+                         "once; expected distinct column names")
 
 
 class CSVTable:
@@ -110,12 +120,7 @@ class CSVTable:
                         + (f"; the file looks {other!r}-separated, and streamboost reads "
                            f"comma-separated CSV" if other else "")
                     )
-                repeated = sorted(c for c, n in Counter(header).items() if n > 1)
-                if repeated:  # a dict row would keep the last of them and drop the others
-                    raise ValueError(
-                        f"{self.path}: the header names column(s) {', '.join(map(repr, repeated))} "
-                        f"more than once; expected distinct column names"
-                    )
+                check_distinct(header, f"{self.path}: the header")
                 self.header = header
                 self.label_index = header.index(label_column)
                 self.features = [c for i, c in enumerate(header) if i != self.label_index]

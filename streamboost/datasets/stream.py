@@ -44,7 +44,7 @@ from river import preprocessing, stats
 
 from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
-from .reader import CSVTable, Dataset, load
+from .reader import CSVTable, Dataset, check_distinct, load
 from .registry import REGISTRY, DatasetSpec
 
 __all__ = ["ENCODINGS", "MISSING", "stream"]
@@ -113,19 +113,10 @@ class _Without:
         return (row for row in self.rows if self.values.isdisjoint(row[0].values()))
 
 
-def _check_distinct(frame) -> None:
-    """Refuse a DataFrame that names a column twice: `to_dict` would keep the last of them
-    and drop the others, as a second label column would be read as two labels per row."""
-    repeated = frame.columns[frame.columns.duplicated()].unique().tolist()
-    if repeated:
-        raise ValueError(f"the frame names column(s) {', '.join(map(repr, repeated))} more "
-                         f"than once; expected distinct column names")
-
-
 def _table_rows(X: Any, y: Any) -> _Records:
     pd = sys.modules.get("pandas")
     if pd is not None and isinstance(X, pd.DataFrame):
-        _check_distinct(X)
+        check_distinct(X.columns, "the frame")
         records = X.to_dict("records")
     else:
         import numpy as np
@@ -184,7 +175,7 @@ def _read(source: Any, data_dir: str | os.PathLike | None, target: str,
         if target not in source.columns:
             raise ValueError(f"a DataFrame source needs a {target!r} label column; "
                              "pass target= or (X, y) to name the labels otherwise")
-        _check_distinct(source)
+        check_distinct(source.columns, "the frame")
         rows = _table_rows(source.drop(columns=target), source[target])
     elif isinstance(source, tuple) and len(source) == 2 and not isinstance(source[0], dict):
         rows = _table_rows(*source)
