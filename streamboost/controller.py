@@ -272,14 +272,14 @@ class BanditCalibratedClassifier(
             )
         )
         self._calibrator = calibrator_for(calibrator, self._model)
-        model_free = "calibrate" not in self._arms  # every arm trains: the model is left out
-        rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
-                                    reward_every, model_free, self._policy.uses_rewards,
-                                    reward_start=reward_start)
         self._labels = labels
         # What the model learns and which key of its probabilities is the score.
         self._bools = learns_bools(self._model)
         self._score_key = True if self._bools else pos_label
+        model_free = "calibrate" not in self._arms  # every arm trains: the model is left out
+        rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
+                                    reward_every, model_free, self._policy.uses_rewards,
+                                    reward_start=reward_start, score_key=self._score_key)
         if rollback == "holdout":  # a round is scored on its minibatch's first examples
             sample = range(held_out(batch_size, reward_examples))
         else:

@@ -82,7 +82,7 @@ import typing
 import numpy as np
 
 from . import kernels
-from .scores import FrozenScorer, positive_scores
+from .scores import FrozenScorer, frozen_by_pickle, positive_scores
 from .state import InlineState
 from .validation import LazyRecords
 
@@ -155,20 +155,20 @@ _MEAN_LOSSES = getattr(kernels.compiled, "loss_means", loss_means)
 
 def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
                      reward_every: int, model_free: bool, measures: bool = True, *,
-                     reward_start: int) -> str:
+                     reward_start: int, score_key: typing.Hashable = True) -> str:
     """The rollback a controller uses: `rollback` itself, or for `"auto"`, `"holdout"` for a
     model that grows with the stream (a River tree or forest, alone, in a pipeline or as a
     booster's members: its pickle costs hundreds of examples' learning) when a bandit measures
     every minibatch (`reward_every` 1) or the first `reward_start` of them, and `"copy"`
     otherwise (an array booster or a linear model copies in the time of a few examples;
     measuring one minibatch in N from the start, copies are N times rarer and score more
-    examples than a holdout). A model that cannot be copied (pickled: a lambda in a
-    `FuncTransformer`) is held out always, or deferred where the holdout cannot be; with
-    `"copy"` it raises ValueError. Nothing is copied when the arms are model-free or the
-    policy `measures` no reward (a schedule), nor held out where the holdout cannot be
-    (`batch_size` 1, `reward_examples` >= `batch_size`). `reward_start` has no default: the
-    controller's (64) decides the rule, so a caller states it.
-    A rollback that `check_rollback` refuses raises ValueError.
+    examples than a holdout). A model whose copy is a pickle (`scores.frozen_by_pickle`, for its
+    `score_key`) and that cannot be pickled (a lambda in a `FuncTransformer`) is held out
+    always, or deferred where the holdout cannot be; with `"copy"` it raises ValueError.
+    Nothing is copied when the arms are model-free or the policy `measures` no reward (a
+    schedule), nor held out where the holdout cannot be (`batch_size` 1, `reward_examples` >=
+    `batch_size`). `reward_start` has no default: the controller's (64) decides the rule, so a
+    caller states it. A rollback that `check_rollback` refuses raises ValueError.
 
     Examples
     --------
@@ -183,7 +183,10 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     check_rollback(rollback, batch_size, reward_examples)
     copies = measures and not model_free
     can_hold = batch_size >= 2 and (reward_examples is None or reward_examples < batch_size)
-    if rollback == "copy" and copies and (error := _unpicklable(model)) is not None:
+    # only a copy that is a pickle must pickle; pickling the live model to find out would
+    # slow it for good (docs/reliability.md)
+    pickles = copies and frozen_by_pickle(model, score_key)
+    if rollback == "copy" and pickles and (error := _unpicklable(model)) is not None:
         raise ValueError(
             f"rollback='copy' freezes copies of the model, and {type(model).__name__} cannot "
             f"be copied ({error}): use rollback='holdout' or 'defer', which copy nothing, or a "
@@ -191,7 +194,7 @@ def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int
     if rollback != "auto":
         return rollback
     grows = _grows(model) and (reward_every == 1 or reward_start > 0) and can_hold
-    if copies and (grows or _unpicklable(model) is not None):
+    if copies and (grows or (pickles and _unpicklable(model) is not None)):
         return "holdout" if can_hold else "defer"
     return "copy"
 

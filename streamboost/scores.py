@@ -694,6 +694,31 @@ def _scaled(model) -> tuple:
     return None, None
 
 
+def frozen_by_pickle(model: base.Classifier, pos_label: typing.Hashable) -> bool:
+    """Whether `FrozenScorer`'s copy of `model` is a pickle (`snapshot`), not its arrays: only
+    then need it pickle. (A pickle reads the model's state, which slows its attribute reads for
+    good on CPython: docs/reliability.md.)
+
+    Examples
+    --------
+    >>> from river import linear_model, naive_bayes
+    >>> from streamboost.scores import frozen_by_pickle
+    >>> frozen_by_pickle(linear_model.LogisticRegression(), True)
+    False
+    >>> frozen_by_pickle(naive_bayes.GaussianNB(), True)
+    True
+
+    """
+    return not (_array_booster(_scaled(model)[1])
+                or (pos_label is True and FrozenLogistic.supports(model)))
+
+
+def _array_booster(model) -> bool:
+    """Whether `model` is an `OzaBoostClassifier` whose members are arrays with a minibatch
+    path (`FrozenScorer` copies those)."""
+    return booster(model) is not None and model._members.minibatch
+
+
 def _unfrozen(scaler) -> str | None:
     """Why `ScalerMap` cannot freeze `scaler`, or None: it must be a `StandardScaler` without a
     `window_size` (whose means are objects), and no variance below 0 (River's batch update can
@@ -758,11 +783,10 @@ class FrozenScorer:
     def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
         self.pos_label = pos_label
         scaler, last = _scaled(model)
-        held = last._members if booster(last) is not None else None
         self._table: tuple = (None, None)  # the last examples scored, and their matrix
         self._members = self._linear = self.model = self._scaler = None
-        if held is not None and held.minibatch:
-            self._members = held.copy()
+        if _array_booster(last):
+            self._members = last._members.copy()
             self._alphas = list(last._vote_weights())
             self._score = last.score
             if scaler is not None:  # a scaler's matrix marks a feature absent NaN

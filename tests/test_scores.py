@@ -643,3 +643,26 @@ def test_a_scaler_map_refuses_what_it_cannot_freeze_and_a_frozen_scorer_snapshot
     booster.learn_one({"a": 1.0}, True)
     booster["StandardScaler"].vars["a"] = -1e-18
     assert FrozenScorer(booster, True).model is not None
+
+
+def test_frozen_by_pickle_says_which_copies_are_pickles():
+    # the controller pickles a model to check it can be copied only where its copy is a
+    # pickle (reward.resolve_rollback); a wrong answer either slows an array model for good
+    # or lets an unpicklable one fail at its first measured round
+    lr = linear_model.LogisticRegression
+    oza = OzaBoostClassifier(lr(), n_models=2, seed=0)
+    stumps = OzaBoostClassifier(DecisionStump(), n_models=2, seed=0)
+    trees = OzaBoostClassifier(tree.HoeffdingTreeClassifier(), n_models=2, seed=0)
+    models = [lr(), oza, preprocessing.StandardScaler() | lr(),
+              preprocessing.StandardScaler() | oza.clone(), stumps, trees,
+              preprocessing.MinMaxScaler() | lr(), tree.HoeffdingTreeClassifier(),
+              compose.Pipeline(preprocessing.StandardScaler(), preprocessing.MinMaxScaler(),
+                               lr())]
+    for model in models:
+        for x, y in [({"a": 1.0}, True), ({"a": -1.0}, False)] * 5:
+            model.learn_one(x, y)
+        for key in (True, "yes"):
+            assert scores.frozen_by_pickle(model, key) == (
+                FrozenScorer(model, key).model is not None), (model, key)
+    assert [scores.frozen_by_pickle(m, True) for m in models] == [
+        False, False, False, False, False, True, True, True, True]
