@@ -9,7 +9,7 @@ over those arms, built from a name, or one of the schedules `"never"`, `"always"
 from __future__ import annotations
 
 from . import bandits
-from .validation import one_line
+from .validation import did_you_mean, one_line
 
 __all__ = ["ARMS", "resolve_arms", "resolve_policy"]
 
@@ -80,4 +80,5 @@ def resolve_policy(policy, arms: tuple[str, ...], seed: int | None) -> bandits.b
             raise ValueError(f"policy {policy!r} needs 'calibrate' as arm 1, got arms={arms!r}")
         return bandits.make("every-nth", n_arms=n_arms, seed=seed, n=int(n))
     names = sorted([*bandits.POLICIES, "never", "always", "both", "every-N"])
-    raise ValueError(f"unknown policy {policy!r}; expected one of {names}")
+    raise ValueError(
+        f"unknown policy {policy!r}{did_you_mean(policy, names)}; expected one of {names}")

@@ -23,6 +23,7 @@ value is refused before a preprocessing step (e.g. `StandardScaler`, whose runni
 from __future__ import annotations
 
 import collections.abc
+import difflib
 import functools
 import inspect
 import typing
@@ -270,6 +271,32 @@ def one_line(obj, width: int = 60) -> str:
 
     """
     return " ".join(repr(obj).split())[:width]
+
+
+def did_you_mean(name, choices: typing.Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the one of `choices` that `name` most likely meant, else
+    `""`: for error messages. Case, `_` for `-` and spaces are forgiven, then a typo
+    (`difflib`'s ratio of at least 0.75).
+
+    Examples
+    --------
+    >>> from streamboost.validation import did_you_mean
+    >>> choices = ["discounted-ucb", "ucb1", "electricity"]
+    >>> did_you_mean("Discounted_UCB", choices), did_you_mean("electricty", choices)
+    (" (did you mean 'discounted-ucb'?)", " (did you mean 'electricity'?)")
+    >>> did_you_mean("thompson", choices)
+    ''
+
+    """
+    if not isinstance(name, str):
+        return ""
+    written = {_loose(c): c for c in choices}
+    close = difflib.get_close_matches(_loose(name), list(written), n=1, cutoff=0.75)
+    return f" (did you mean {written[close[0]]!r}?)" if close else ""
+
+
+def _loose(name: str) -> str:
+    return "-".join(name.lower().replace("_", "-").split())
 
 
 def records(X: pd.DataFrame) -> list[dict]:

@@ -281,6 +281,40 @@ def test_bad_parameters_are_named(call, error, message):
         call()
 
 
+def _typo_calls():
+    from streamboost import datasets as sb_datasets
+    from streamboost.datasets.files import _spec
+    from streamboost.experiments.grid import Cell, check_dataset, check_policy
+    from streamboost.experiments.models import check_model_name
+
+    return [  # (call with a name, what it should suggest or None)
+        (lambda n: BanditCalibratedClassifier(policy=n), {"discounted_ucb": "discounted-ucb",
+                                                          "Every-7": "every-N", "ucbb1": "ucb1",
+                                                          "optimal": None}),
+        (lambda n: bandits.make(n, n_arms=2), {"KL_UCB": "kl-ucb", "bandit": None}),
+        (lambda n: check_policy(n), {"Sliding Window UCB": "sliding-window-ucb"}),
+        (lambda n: calibration.make(n), {"isotonik": "isotonic", "sigmoid": None}),
+        (lambda n: BanditCalibratedClassifier(calibrator=n), {"Platt": "platt"}),
+        (lambda n: Cell("phishing", "never", calibrator=n), {"histogramm": "histogram"}),
+        (lambda n: Cell("phishing", "never", model=n), {"OZA-HT": "oza-ht"}),
+        (lambda n: sb_datasets.stream(n), {"electricty": "electricity", "nowhere": None}),
+        (lambda n: check_dataset(n), {"Phishing": "phishing"}),
+        (lambda n: _spec(n), {"spam_base": "spambase"}),
+        (lambda n: check_model_name(n), {"ozalr": "oza-lr", "svm": None}),
+    ]
+
+
+@pytest.mark.parametrize("index", range(11))
+def test_a_mistyped_name_is_answered_with_the_name_meant(index):
+    call, names = _typo_calls()[index]
+    for name, meant in names.items():
+        with pytest.raises((ValueError, KeyError, FileNotFoundError)) as caught:
+            call(name)
+        text = str(caught.value)
+        assert repr(name) in text
+        assert (f"(did you mean {meant!r}?)" in text) if meant else ("did you mean" not in text)
+
+
 # ---------------------------------------------------------------- readers and the CLI
 
 

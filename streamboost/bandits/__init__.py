@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import typing
 
+from ..validation import did_you_mean
 from .base import Policy
 from .baselines import Constant, EveryNth, Random
 from .discounted_thompson import DiscountedGaussianThompson, DiscountedThompson
@@ -136,9 +137,10 @@ def make(name: str, n_arms: int, seed: int | None = None, **params: typing.Any) 
     >>> bandits.make("ucb2", n_arms=2)
     Traceback (most recent call last):
     ...
-    ValueError: unknown policy 'ucb2'; expected one of ['beta-thompson', ...]
+    ValueError: unknown policy 'ucb2' (did you mean 'ucb1'?); expected one of ['beta-thompson', ...]
 
     """
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; expected one of {sorted(POLICIES)}")
+        raise ValueError(f"unknown policy {name!r}{did_you_mean(name, POLICIES)}; expected one of "
+                         f"{sorted(POLICIES)}")
     return POLICIES[name](n_arms=n_arms, seed=seed, **params)

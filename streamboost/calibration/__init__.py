@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import typing
 
-from ..validation import one_line
+from ..validation import did_you_mean, one_line
 from .base import Calibrator, pool_adjacent_violators
 from .beta import OnlineBetaCalibrator, beta_fit
 from .ewa import EWACalibrator
@@ -79,7 +79,8 @@ def make(name: str, **params: typing.Any) -> Calibrator:
     """
     if not isinstance(name, str) or name not in CALIBRATORS:
         raise ValueError(
-            f"unknown calibrator {name!r}; expected one of {', '.join(sorted(CALIBRATORS))}"
+            f"unknown calibrator {name!r}{did_you_mean(name, CALIBRATORS)}; expected one of "
+            f"{', '.join(sorted(CALIBRATORS))}"
         )
     return CALIBRATORS[name](**params)
 

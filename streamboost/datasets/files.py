@@ -22,6 +22,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from ..validation import did_you_mean
 from .registry import REGISTRY, DatasetSpec, _package_data_dir
 
 __all__ = [
@@ -182,7 +183,8 @@ def _spec(name: str | DatasetSpec) -> DatasetSpec:
         return REGISTRY[name]
     except KeyError:
         raise KeyError(
-            f"unknown dataset {name!r}; registered: {', '.join(sorted(REGISTRY))}"
+            f"unknown dataset {name!r}{did_you_mean(name, REGISTRY)}; registered: "
+            f"{', '.join(sorted(REGISTRY))}"
         ) from None
 
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from river import preprocessing, stats
 
+from ..validation import did_you_mean
 from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
 from .reader import CSVTable, Dataset, check_distinct, load
@@ -167,8 +168,8 @@ def _read(source: Any, data_dir: str | os.PathLike | None, target: str,
     elif isinstance(source, str | os.PathLike):
         if not Path(source).is_file():
             raise FileNotFoundError(
-                f"{source!r} is neither a registered dataset ({', '.join(sorted(REGISTRY))}) "
-                f"nor an existing CSV file"
+                f"{source!r}{did_you_mean(str(source), REGISTRY)} is neither a registered "
+                f"dataset ({', '.join(sorted(REGISTRY))}) nor an existing CSV file"
             )
         rows = CSVTable(source, label_column=target)
     elif (pd := sys.modules.get("pandas")) is not None and isinstance(source, pd.DataFrame):

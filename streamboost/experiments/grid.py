@@ -28,6 +28,7 @@ from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
+from ..validation import did_you_mean
 from .models import check_model_name, encoding, make_model, pipeline
 
 __all__ = [
@@ -89,7 +90,8 @@ def check_policy(name: str) -> str:
         return name
     if re.fullmatch(r"every-[0-9]+", name):
         raise ValueError(f"policy {name!r}: N must be a whole number >= 1 (every-1, every-2, ...)")
-    raise ValueError(f"unknown policy {name!r}; accepted: {', '.join(policy_names())}")
+    raise ValueError(f"unknown policy {name!r}{did_you_mean(name, policy_names())}; accepted: "
+                     f"{', '.join(policy_names())}")
 
 
 def check_dataset(name: str) -> str:
@@ -99,9 +101,9 @@ def check_dataset(name: str) -> str:
         raise TypeError(f"a dataset name must be a str, got {name!r}")
     if name not in datasets.REGISTRY and not Path(name).is_file() and not is_url(name):
         raise ValueError(
-            f"unknown dataset {name!r}: neither a registered name "
-            f"({', '.join(sorted(datasets.REGISTRY))}), an existing CSV file nor an http(s) "
-            "address"
+            f"unknown dataset {name!r}{did_you_mean(name, datasets.REGISTRY)}: neither a "
+            f"registered name ({', '.join(sorted(datasets.REGISTRY))}), an existing CSV file "
+            "nor an http(s) address"
         )
     return name
 
@@ -254,7 +256,8 @@ class Cell:
         check_model_name(self.model)
         if self.calibrator not in CALIBRATORS:
             raise ValueError(
-                f"unknown calibrator {self.calibrator!r}; expected one of "
+                f"unknown calibrator {self.calibrator!r}"
+                f"{did_you_mean(self.calibrator, CALIBRATORS)}; expected one of "
                 f"{', '.join(sorted(CALIBRATORS))}"
             )
         if not isinstance(self.target, str) or not self.target:

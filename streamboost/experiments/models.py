@@ -18,6 +18,7 @@ from river import base, compose, forest, linear_model, preprocessing, tree
 
 from .. import datasets
 from ..boosting import OzaBoostClassifier
+from ..validation import did_you_mean
 
 __all__ = ["MODELS", "check_model_name", "encoding", "make_model", "pipeline"]
 
@@ -67,7 +68,8 @@ def encoding(name: str) -> str | None:
 def check_model_name(name: str) -> str:
     """Return `name` if it is a key of `MODELS`, else raise ValueError naming them."""
     if not isinstance(name, str) or name not in MODELS:
-        raise ValueError(f"unknown model {name!r}; expected one of {', '.join(sorted(MODELS))}")
+        raise ValueError(f"unknown model {name!r}{did_you_mean(name, MODELS)}; expected one of "
+                         f"{', '.join(sorted(MODELS))}")
     return name
 
 
