@@ -242,6 +242,22 @@ def test_a_column_named_twice_is_refused(tmp_path, header):
         list(datasets.stream(str(path)))
 
 
+@pytest.mark.parametrize("gzipped", [False, True])
+@pytest.mark.parametrize("first", ["target", "f1"])
+def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path, gzipped, first):
+    # Excel's "CSV UTF-8" starts with one: the label column was not found, or the first
+    # feature was named '\ufefff1' (a model meeting 'f1' elsewhere would hold two features)
+    columns = [first, *({"f1", "target"} - {first}), "f2"]
+    rows = "".join(f"{','.join(columns)}\r\n" if i == 0 else
+                   ",".join("yes" if c == "target" else str(i) for c in columns) + "\r\n"
+                   for i in range(3))
+    data = b"\xef\xbb\xbf" + rows.encode()
+    path = tmp_path / ("bom.csv.gz" if gzipped else "bom.csv")
+    path.write_bytes(gzip.compress(data) if gzipped else data)
+    assert list(datasets.stream(str(path), positive="yes")) == [
+        ({"f1": 1.0, "f2": 1.0}, True), ({"f1": 2.0, "f2": 2.0}, True)]
+
+
 @pytest.mark.parametrize("sep", [";", "\t"])
 def test_a_file_separated_otherwise_is_named_as_such(tmp_path, sep):
     path = tmp_path / "other.csv"

@@ -46,9 +46,10 @@ def _unreadable(path: Path, error: Exception) -> ValueError:
 def _open_text(path: Path) -> io.TextIOBase:
     with open(path, "rb") as f:
         gzipped = f.read(2) == b"\x1f\x8b"
+    # "utf-8-sig": a byte-order mark (Excel's "CSV UTF-8") is not part of the first name
     if gzipped:
-        return gzip.open(path, "rt", encoding="utf-8", newline="")
-    return open(path, encoding="utf-8", newline="")
+        return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
+    return open(path, encoding="utf-8-sig", newline="")
 
 
 def check_distinct(names: Iterable, where: str) -> None:
