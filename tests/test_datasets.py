@@ -258,6 +258,21 @@ def test_a_byte_order_mark_is_not_part_of_the_first_name(tmp_path, gzipped, firs
         ({"f1": 1.0, "f2": 1.0}, True), ({"f1": 2.0, "f2": 2.0}, True)]
 
 
+def test_spaces_after_commas_and_blank_lines_are_no_part_of_the_data(tmp_path):
+    # "a, b, target" (numpy's savetxt with ", ") was refused (label column 'target' not
+    # found), and a blank last line (an editor's newline) failed the whole file at its end
+    path = tmp_path / "spaced.csv"
+    path.write_text("a, colour, target\n1.5, red, yes\n\n-2, blue, no\n\n")
+    assert list(datasets.stream(str(path), positive="yes")) == [
+        ({"a": 1.5, "colour": "red"}, True), ({"a": -2.0, "colour": "blue"}, False)]
+    path.write_text("a,target \n1,yes\n")  # a space before a comma is part of the name
+    with pytest.raises(ValueError, match=r"a column is named 'target ', with a space$"):
+        list(datasets.stream(str(path)))
+    path.write_text("a,target\n1,yes\n,\n")  # a row of empty cells is still a row
+    with pytest.raises(ValueError, match=r"line 3: missing label"):
+        list(datasets.stream(str(path)))
+
+
 @pytest.mark.parametrize("sep", [";", "\t"])
 def test_a_file_separated_otherwise_is_named_as_such(tmp_path, sep):
     path = tmp_path / "other.csv"

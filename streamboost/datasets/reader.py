@@ -43,6 +43,12 @@ def _unreadable(path: Path, error: Exception) -> ValueError:
     )
 
 
+def _reader(f: io.TextIOBase) -> Iterator[list[str]]:
+    # spaces after a comma ("a, b, target", as numpy's savetxt writes with ", ") belong to
+    # no name and no value
+    return csv.reader(f, skipinitialspace=True)
+
+
 def _open_text(path: Path) -> io.TextIOBase:
     with open(path, "rb") as f:
         gzipped = f.read(2) == b"\x1f\x8b"
@@ -107,7 +113,7 @@ class CSVTable:
         self.classes = classes
         try:
             with _open_text(self.path) as f:
-                reader = csv.reader(f)
+                reader = _reader(f)
                 header = next(reader, None)
                 if not header:
                     raise ValueError(f"{self.path}: empty file, expected a CSV header row")
@@ -115,11 +121,13 @@ class CSVTable:
                     # one column holding another separator: a ;- or tab-separated file
                     other = next((sep for sep in (";", "\t", "|") if len(header) == 1
                                   and sep in header[0]), None)
+                    spaced = next((c for c in header if c.strip() == label_column), None)
                     raise ValueError(
                         f"{self.path}: label column {label_column!r} not found in the header "
                         f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
                         + (f"; the file looks {other!r}-separated, and streamboost reads "
                            f"comma-separated CSV" if other else "")
+                        + (f"; a column is named {spaced!r}, with a space" if spaced else "")
                     )
                 check_distinct(header, f"{self.path}: the header")
                 self.header = header
@@ -136,7 +144,7 @@ class CSVTable:
         numeric = [True] * len(self.features)
         for row in rows:
             if len(row) != len(self.header):
-                continue  # reported with its line number when the rows are read
+                continue  # reported with its line number when the rows are read (or blank)
             for j, cell in enumerate(self._feature_cells(row)):
                 if numeric[j] and cell != "":
                     try:
@@ -171,9 +179,11 @@ class CSVTable:
         n_columns, li = len(self.header), self.label_index
         classes = None if self.classes is None else frozenset(self.classes)
         with _open_text(self.path) as f:
-            reader = csv.reader(f)
+            reader = _reader(f)
             next(reader)
             for line, row in enumerate(reader, start=2):
+                if not row:  # a blank line (an editor's last newline, most often)
+                    continue
                 if len(row) != n_columns:
                     raise ValueError(
                         f"{self.path}, line {line}: {len(row)} fields, expected {n_columns} "
