@@ -730,9 +730,12 @@ class BanditCalibratedClassifier(
         if self._detector is not None:
             for score, target in zip(scores, targets, strict=True):
                 self._watch(score, target)
-        if self._budget is not None and self._budget.losses is not None:
-            self._budget.loss_sum += sum((score - target) ** 2
-                                         for score, target in zip(scores, targets, strict=True))
+        budget = self._budget
+        if budget is not None and budget.losses is not None:
+            # one by one, as learn_one adds them: the same float on every Python (3.12's sum()
+            # of floats compensates its rounding)
+            for score, target in zip(scores, targets, strict=True):
+                budget.loss_sum += (score - target) ** 2
         meter = self._meter
         held = 0
         if meter.recording:

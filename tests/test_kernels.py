@@ -1025,3 +1025,28 @@ def test_a_frozen_copy_of_linear_members_is_independent_and_scores_alike():
         copy.weights += 1.0
         copy._add_column("new")
         assert np.array_equal(held.weights, before) and "new" not in held._columns
+
+
+@needs_kernels
+def test_ewa_predict_adds_in_the_kernels_order_whatever_sum_does(monkeypatch):
+    # Python 3.12's sum() of floats compensates its rounding, 3.11's does not: a twin written
+    # with sum() matched its kernel on 3.11 and not on 3.13 (EWA's prediction, last bit).
+    # Here sum() is made to round as 3.12's does, on any Python.
+    import builtins
+
+    from streamboost.calibration import ewa
+
+    monkeypatch.setattr(builtins, "sum", lambda values, start=0: start + math.fsum(values))
+    rng = random.Random(0)
+    differs = 0
+    for _ in range(300):
+        k = rng.randint(2, 12)
+        raw = [rng.random() for _ in range(k)]
+        weights = [w / math.fsum(raw) for w in raw]
+        predictions = [rng.random() for _ in range(k)]
+        naive = 0.0
+        for w, q in zip(weights, predictions, strict=True):
+            naive += w * q
+        differs += naive != math.fsum(w * q for w, q in zip(weights, predictions, strict=True))
+        assert ewa.ewa_predict(weights, predictions) == COMPILED.ewa_predict(weights, predictions)
+    assert differs > 10  # rounding that the two sums settle differently was met

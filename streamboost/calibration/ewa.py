@@ -177,7 +177,9 @@ def ewa_learn(losses: list[float], weights: list[float], predictions: list[float
 def ewa_predict(weights: list[float], predictions: list[float]) -> float:
     """The weighted average of the members' predictions, in [0, 1]; the twin of the compiled
     `ewa_predict`."""
-    p = sum(w * q for w, q in zip(weights, predictions, strict=True))
+    p = 0.0
+    for w, q in zip(weights, predictions, strict=True):  # the kernel's order: Python 3.12's
+        p += w * q  # sum() of floats compensates its rounding, so it differs in the last bit
     return min(max(p, 0.0), 1.0)  # rounding cannot leave [0, 1]
 
 
