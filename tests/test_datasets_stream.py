@@ -368,6 +368,13 @@ def test_a_positive_label_no_example_has_is_refused_naming_the_classes(tmp_path)
             "positive='1'?)")):
         stream(path, positive=1)
     assert ys(stream(path, positive="1")) == [False, True, True, False]
+    path.write_text("a,target\n1,0.0\n2,1.0\n3,Yes\n")  # the same number, another case
+    for positive, meant in [(1, "'1.0'"), ("1", "'1.0'"), (0, "'0.0'"), ("yes", "'Yes'"),
+                            (" YES", "'Yes'"), ("2", None), ("y", None)]:
+        with pytest.raises(ValueError, match="is not a class") as caught:
+            stream(path, positive=positive)
+        assert str(caught.value).endswith(f"(did you mean positive={meant}?)" if meant
+                                          else "['0.0', '1.0', 'Yes']")
     frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "target": [0, 1, 1]})
     with pytest.raises(ValueError, match=re.escape("(did you mean positive=1?)")):
         stream(frame, positive="1")

@@ -238,13 +238,26 @@ def class_counts(
 
 def _check_class(positive: Any, classes: Iterable, name: str) -> None:
     """Raise ValueError unless ``positive`` is one of ``classes`` (of the source ``name``),
-    suggesting the class written as it is (1 for the '1' of a CSV file)."""
+    suggesting the class written alike (1 for the '1' or the '1.0' of a CSV file, 'yes' for
+    its 'Yes')."""
     if positive in classes:
         return
     listed = sorted(classes, key=str)
-    same = [c for c in listed if str(c).strip() == str(positive).strip()]
+    same = [c for c in listed if _alike(c, positive)]
     hint = f" (did you mean positive={same[0]!r}?)" if same else ""
     raise ValueError(f"positive={positive!r} is not a class of {name}: {listed}{hint}")
+
+
+def _alike(label: Any, positive: Any) -> bool:
+    """Whether ``label`` and ``positive`` read alike: as text but for case and surrounding
+    spaces, or as the same number."""
+    a, b = str(label).strip(), str(positive).strip()
+    if a.lower() == b.lower():
+        return True
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
 
 
 def _endless(source: Any) -> bool:
