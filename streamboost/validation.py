@@ -274,9 +274,9 @@ def one_line(obj, width: int = 60) -> str:
 
 
 def did_you_mean(name, choices: typing.Iterable[str]) -> str:
-    """` (did you mean 'x'?)` for the one of `choices` that `name` most likely meant, else
-    `""`: for error messages. Case, `_` for `-` and spaces are forgiven, then a typo
-    (`difflib`'s ratio of at least 0.75).
+    """` (did you mean 'x'?)` for the one of `choices` (those that are str) that `name` most
+    likely meant, else `""`: for error messages. Case, `_` for `-` and spaces are forgiven,
+    then a typo (`difflib`'s ratio of at least 0.75).
 
     Examples
     --------
@@ -290,7 +290,7 @@ def did_you_mean(name, choices: typing.Iterable[str]) -> str:
     """
     if not isinstance(name, str):
         return ""
-    written = {_loose(c): c for c in choices}
+    written = {_loose(c): c for c in choices if isinstance(c, str)}
     close = difflib.get_close_matches(_loose(name), list(written), n=1, cutoff=0.75)
     return f" (did you mean {written[close[0]]!r}?)" if close else ""
 

@@ -13,6 +13,7 @@ import shutil
 import threading
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from streamboost import datasets
@@ -271,6 +272,18 @@ def test_spaces_after_commas_and_blank_lines_are_no_part_of_the_data(tmp_path):
     path.write_text("a,target\n1,yes\n,\n")  # a row of empty cells is still a row
     with pytest.raises(ValueError, match=r"line 3: missing label"):
         list(datasets.stream(str(path)))
+
+
+def test_a_label_column_named_alike_is_suggested(tmp_path):
+    path = tmp_path / "cased.csv"
+    path.write_text("a,Target\n1,yes\n")
+    with pytest.raises(ValueError, match=r"label column 'target' \(did you mean 'Target'\?\) not"):
+        list(datasets.stream(str(path)))
+    frame = pd.DataFrame({"a": [1.0], "Target": ["yes"]})
+    with pytest.raises(ValueError, match=r"'target' label column \(did you mean 'Target'\?\);"):
+        datasets.stream(frame)
+    with pytest.raises(ValueError, match=r"'target' label column; pass target="):
+        datasets.stream(pd.DataFrame({0: [1.0], "y": ["yes"]}))  # nothing close; int columns
 
 
 @pytest.mark.parametrize("sep", [";", "\t"])

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from river.datasets import base
 
-from ..validation import LIMIT
+from ..validation import LIMIT, did_you_mean
 from .files import _spec, fetch, verify
 from .registry import DatasetSpec
 
@@ -122,9 +122,11 @@ class CSVTable:
                     other = next((sep for sep in (";", "\t", "|") if len(header) == 1
                                   and sep in header[0]), None)
                     spaced = next((c for c in header if c.strip() == label_column), None)
+                    meant = "" if spaced else did_you_mean(label_column, header)
                     raise ValueError(
-                        f"{self.path}: label column {label_column!r} not found in the header "
-                        f"(columns: {', '.join(header[:10])}{', ...' if len(header) > 10 else ''})"
+                        f"{self.path}: label column {label_column!r}{meant} not found in the "
+                        f"header (columns: {', '.join(header[:10])}"
+                        f"{', ...' if len(header) > 10 else ''})"
                         + (f"; the file looks {other!r}-separated, and streamboost reads "
                            f"comma-separated CSV" if other else "")
                         + (f"; a column is named {spaced!r}, with a space" if spaced else "")

@@ -174,8 +174,9 @@ def _read(source: Any, data_dir: str | os.PathLike | None, target: str,
         rows = CSVTable(source, label_column=target)
     elif (pd := sys.modules.get("pandas")) is not None and isinstance(source, pd.DataFrame):
         if target not in source.columns:
-            raise ValueError(f"a DataFrame source needs a {target!r} label column; "
-                             "pass target= or (X, y) to name the labels otherwise")
+            raise ValueError(f"a DataFrame source needs a {target!r} label column"
+                             f"{did_you_mean(target, source.columns)}; pass target= or (X, y) "
+                             "to name the labels otherwise")
         check_distinct(source.columns, "the frame")
         rows = _table_rows(source.drop(columns=target), source[target])
     elif isinstance(source, tuple) and len(source) == 2 and not isinstance(source[0], dict):
