@@ -28,6 +28,7 @@ from .validation import (
     check_keywords,
     check_weight,
     matrix,
+    non_numeric,
     per_row,
     records,
     row_keywords,
@@ -136,11 +137,10 @@ class FramePredictions:
             try:
                 return ScoredFrame(self._wrapped_model, X, self._score_key)
             except (TypeError, ValueError) as error:
-                text = [key for key, dtype in X.dtypes.items() if dtype.kind not in "biuf"]
                 error.add_note(f"streamboost: {type(self._wrapped_model).__name__} raised "
-                               f"scoring a frame whose column(s) {text} are not numbers (a "
-                               "model that cannot take them needs a pipeline that encodes "
-                               "them first); nothing learned")
+                               f"scoring a frame whose column(s) {non_numeric(X)} are not "
+                               "numbers (a model that cannot take them needs a pipeline that "
+                               "encodes them first); nothing learned")
                 raise
         scorer = self._scorer
         scored = scorer.kept_frame(X, values)
@@ -162,7 +162,7 @@ class FramePredictions:
         except TypeError:
             if booster(model) is not None:
                 raise
-            values, X = None, X.select_dtypes(include=["number", "bool"])
+            values, X = None, X.drop(columns=non_numeric(X))
             numeric = matrix(X)
         if booster(model) is None and np.isnan(numeric).any():
             row, column = np.argwhere(np.isnan(numeric))[0]

@@ -38,8 +38,8 @@ if typing.TYPE_CHECKING:
 
 __all__ = [
     "LIMIT", "FiniteFeatures", "LazyRecords", "check_features", "check_keywords", "check_weight",
-    "lazy_records", "matrix", "one_line", "per_row", "plain_floats", "records", "row_keywords",
-    "row_weights",
+    "did_you_mean", "lazy_records", "matrix", "non_numeric", "one_line", "per_row",
+    "plain_floats", "records", "row_keywords", "row_weights",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -443,13 +443,10 @@ def matrix(X: pd.DataFrame) -> np.ndarray:
            [nan,  3.]])
 
     """
-    from pandas.api.types import is_bool_dtype, is_numeric_dtype
-
     values = X.to_numpy()
     if values.dtype.kind not in "biuf":  # mixed, object or extension dtypes: look per column
-        for key, dtype in X.dtypes.items():
-            if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype)):
-                raise TypeError(f"column {key!r} has dtype {dtype}; expected numbers")
+        if text := non_numeric(X):
+            raise TypeError(f"column {text[0]!r} has dtype {X.dtypes[text[0]]}; expected numbers")
         values = X.to_numpy(dtype=float)
     elif values.dtype != float:
         values = values.astype(float)
@@ -459,6 +456,24 @@ def matrix(X: pd.DataFrame) -> np.ndarray:
         value = X.iat[row, col]
         raise _bad_cell(X.index[row], X.columns[col], getattr(value, "item", lambda: value)())
     return values
+
+
+def non_numeric(X: pd.DataFrame) -> list:
+    """The columns of `X` whose dtype holds neither numbers nor bools (text, categories,
+    dates): those `matrix` refuses.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from streamboost.validation import non_numeric
+    >>> non_numeric(pd.DataFrame({"a": [1.0], "b": ["x"], "c": [True], "d": [2]}))
+    ['b']
+
+    """
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    return [key for key, dtype in X.dtypes.items()
+            if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype))]
 
 
 class FiniteFeatures(base.Transformer):
