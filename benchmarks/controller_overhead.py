@@ -78,6 +78,9 @@ CONFIGS = {
     "D-UCB, 8 examples": {"policy": "discounted-ucb", "reward_examples": 8},
     "D-UCB, 4 examples": {"policy": "discounted-ucb", "reward_examples": 4},
     "D-UCB, defaults": {"policy": "discounted-ucb"},
+    # the policy picks every minibatch's arm, no round is measured: what the rounds cost
+    "D-UCB, nothing measured": {"policy": "discounted-ucb", "reward_every": 10**6,
+                                "reward_start": 0, "reward_restart": False},
     "D-UCB, reward_every=4": {"policy": "discounted-ucb", "reward_every": 4},
     "D-UCB, reward_every=16": {"policy": "discounted-ucb", "reward_every": 16},
     "D-UCB, reward_every=64": {"policy": "discounted-ucb", "reward_every": 64},

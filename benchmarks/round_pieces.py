@@ -53,6 +53,7 @@ IN_RUN = {
     "      frozen scores": (FrozenScorer, "scores"),
     "    rewards": (PairedReward, "_rewards"),
     "  update_round": (bandits.base.Policy, "update_round"),
+    "shadow (every example)": (PairedReward, "shadow"),
 }
 
 

@@ -421,6 +421,13 @@ class PairedReward(InlineState):
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
         self._calibrator_start = None
         self._shadow = None
+        # the pairs a measured `"train"` minibatch's shadow calibrator learns, in order, in one
+        # call as the minibatch ends (`_settle`): scores, then classes
+        self._shadowed: tuple[list, list] = ([], [])
+        # whether `observe` keeps the examples themselves (a frozen or deferred model scores
+        # them), not only their scores: their dicts must not change until the minibatch ends;
+        # set as the rounds change (`_keeping`), read every example
+        self.keeps_rows = False
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
               measured: tuple[int, ...], model, calibrator) -> None:
@@ -442,6 +449,7 @@ class PairedReward(InlineState):
         self._shadow = None
         self._next = None
         if arm is None:
+            self.keeps_rows = self._keeping()
             return
         if names[arm] == "train" and len(measured) > 1:
             self._shadow = calibrator.copy()
@@ -454,6 +462,7 @@ class PairedReward(InlineState):
             calibrator_before=self._calibrator_start,
             calibrator_after=None,
         )
+        self.keeps_rows = self._keeping()
 
     def _begin_own(self, arm: int | None, names: tuple[str, ...], measured: tuple[int, ...],
                    model, calibrator) -> None:
@@ -474,6 +483,7 @@ class PairedReward(InlineState):
             calibrator_after=calibrator if self._shadow is None else self._shadow,
         )
         self.recording = True
+        self.keeps_rows = self._keeping()
 
     def observe(self, xs: list[dict], scores: list[float], positives: list[bool],
                 thresholds: list[float] | None = None) -> None:
@@ -514,11 +524,9 @@ class PairedReward(InlineState):
         if self.loss == "expected-cost":
             r.thresholds.extend(thresholds)
 
-    @property
-    def keeps_rows(self) -> bool:
-        """Whether `observe` keeps the examples themselves (a frozen or deferred model scores
-        them), not only their scores: their dicts must not change until the minibatch ends."""
-        r = self._round  # being scored on the current minibatch
+    def _keeping(self) -> bool:
+        """`keeps_rows`, from the round being scored on the current minibatch."""
+        r = self._round
         return r is not None and (
             r.model_before is not None or self._model_start is not None
             or (r.held_by is not None and not self.holds_out))
@@ -548,20 +556,34 @@ class PairedReward(InlineState):
         return [p for p in sample if p < n]  # a list: numpy reads a tuple as one index per axis
 
     def shadow(self, score: float, positive: bool) -> None:
-        """What the calibrator would have learned, on a measured `"train"` minibatch."""
+        """What the calibrator would have learned, on a measured `"train"` minibatch: a checked
+        score and class, kept and learned with the minibatch's others as it ends (`end`), in
+        order (one compiled call, the same floats as one by one)."""
         if self._shadow is not None:
-            self._shadow.learn_one(score, positive)
+            scores, positives = self._shadowed
+            scores.append(score)
+            positives.append(positive)
 
     def shadow_many(self, scores: list[float], positives: list[bool]) -> None:
         """`shadow` of a minibatch's checked scores and classes, in order."""
         if self._shadow is not None:
+            self._shadowed[0].extend(scores)
+            self._shadowed[1].extend(positives)
+
+    def _settle(self) -> None:
+        """The shadow calibrator learns the pairs `shadow` kept, before anything reads it."""
+        scores, positives = self._shadowed
+        if scores:
             self._shadow._update_many(scores, positives)
+            self._shadowed = ([], [])
 
     def end(self, reward_range: tuple[float, float] | None,
             held_scores: list[float] | None = None) -> tuple | None:
         """Close the minibatch: the scored round as (arm, arms, names, improvements, rewards),
         or None; the minibatch's own action becomes the round scored next. `held_scores`
         ("holdout"): the live model's scores of the held examples, as the minibatch ends."""
+        if self._shadow is not None:
+            self._settle()
         r, result = self._round, None
         if r is not None and r.scores:
             improvements = self._improvements(r, held_scores)
@@ -576,6 +598,7 @@ class PairedReward(InlineState):
         self._model_start = self._calibrator_start = None  # kept by the new round if needed
         self.recording = self._round is not None
         self.holding = False
+        self.keeps_rows = self._keeping()
         return result
 
     @property
@@ -588,7 +611,8 @@ class PairedReward(InlineState):
         """Forget the rounds in progress (none is scored), as if no minibatch had been measured."""
         self._round = self._next = self._shadow = None
         self._model_start = self._calibrator_start = None
-        self.recording = self.holding = False
+        self._shadowed = ([], [])
+        self.recording = self.holding = self.keeps_rows = False
 
     def _improvements(self, r: _Round, held_scores: list[float] | None) -> list[float]:
         """Each scored arm's mean loss improvement over the round's sample: the model and

@@ -807,11 +807,14 @@ def test_a_model_that_raises_while_learning_leaves_the_calibrator_as_it_was(fail
     measures = meter is not None and model.policy_.uses_rewards
     while measures and meter._shadow is None:  # into a measured "train" minibatch
         model.learn_one(*next(rows))
-    before = pickle.dumps((model._calibrator, meter and meter._shadow))
+    def shadow():  # the shadow calibrator, and the pairs it learns as the minibatch ends
+        return meter and (meter._shadow, meter._shadowed)
+
+    before = pickle.dumps((model._calibrator, shadow()))
     failing.failing = frozenset({"learn"})
     with pytest.raises(RuntimeError, match="learn failed"):
         model.learn_one(*next(rows))
-    assert pickle.dumps((model._calibrator, meter and meter._shadow)) == before
+    assert pickle.dumps((model._calibrator, shadow())) == before
     if meter is None:  # by frames (the controller's minibatches end: another test)
         frame = pd.DataFrame([x for x, _ in ROWS[51:59]])
         with pytest.raises(RuntimeError, match="learn failed"):
