@@ -48,19 +48,12 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     with $\epsilon_m = \lambda^{sw}_m / (\lambda^{sc}_m + \lambda^{sw}_m)$ and the vote weight
     $\alpha_m = \frac12 \log \frac{1 - \epsilon_m}{\epsilon_m}$ (AdaBoost's, thesis Eq. 3.1).
 
-    **Which members vote** (`weak_rule`): a member that has seen no example does not vote;
-    `"stop"` (the thesis's Section 8.1 and MOA) leaves out the first member with
-    $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members. The error in
-    $\alpha_m$ is floored at $\frac{1/2}{n_m + 1}$ so a member never yet wrong has a finite
-    weight; the $\lambda$ updates use the exact $\epsilon_m$.
-
-    **Scores.** With $h_m(x) \in \{-1, +1\}$ and $M$ the voting members, `score="vote"`
-    (thesis Eq. 7.6) is $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$ and
-    `score="logistic"` (Eq. 7.7) is $1 / (1 + e^{-2F(x)})$, $F(x) = \sum_m \alpha_m h_m(x)$;
-    1/2 with no voting member. They are not calibrated (thesis Chapter 7): put a calibrator
-    beside them. Labels: any two hashable values (`pos_label`, `neg_label` inferred when None);
-    a third raises `ValueError` before the model changes. Rules, reasons and tests:
-    docs/boosting.md.
+    With $h_m(x) \in \{-1, +1\}$ over the voting members, `score="vote"` (thesis Eq. 7.6) is
+    $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$ and `score="logistic"` (Eq. 7.7)
+    $1 / (1 + e^{-2F(x)})$, $F(x) = \sum_m \alpha_m h_m(x)$; 1/2 with no voting member. Neither
+    is calibrated (thesis Chapter 7): put a calibrator beside them. Which members vote (a
+    member wrong half the time or more, `weak_rule`), the floor on $\epsilon_m$ in $\alpha_m$,
+    labels, engines and tests: docs/boosting.md.
 
     Parameters
     ----------
@@ -71,27 +64,21 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     score
         `"vote"` (Eq. 7.6) or `"logistic"` (Eq. 7.7).
     weak_rule
-        `"stop"` or `"skip"`: how members with $\epsilon \geq 1/2$ are kept out of the vote.
-    pos_label
-        The positive label.
-    neg_label
-        The negative label, or None to infer it.
+        `"stop"` (the thesis's Section 8.1, MOA) leaves out of the vote the first member with
+        $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members.
+    pos_label, neg_label
+        The labels: any two hashable values (`neg_label=None`: inferred from the stream).
     seed
         Seed of the Poisson draws.
     engine
-        How the members are held: `"auto"` (arrays when the member kind has an exact array
-        engine, else River objects), `"vectorised"` (arrays or a `TypeError`), `"reference"`.
+        `"auto"` (the members as arrays where an exact array engine exists, else River
+        objects), `"vectorised"` (arrays or a `TypeError`) or `"reference"`.
     draws
         How a member learns its draw $k$: `"repeat"` ($k$ calls, River's AdaBoost), `"weight"`
-        (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members). A
-        sample weight `w` of `learn_one` / `learn_many` multiplies each call's weight; $\lambda$
-        starts at 1 whatever it is, as in MOA and River (docs/boosting.md).
-    variant
+        (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members).
+    variant, c_fp, c_fn
         `"adamec"` (plain boosting; costs act at decision time) or a cost-sensitive variant of
-        `streamboost.variants.VARIANTS` (CGAda, AsymAda, AdaC1-3, CSB0-2, AdaCost, CSAda), which
-        uses `c_fp` and `c_fn` in training.
-    c_fp, c_fn
-        The training costs of a variant (ignored by `"adamec"`).
+        `streamboost.variants.VARIANTS`, which trains with the costs `c_fp` and `c_fn`.
 
     Examples
     --------
@@ -103,18 +90,6 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     ... )
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
     ROCAUC: 91.90%
-
-    The score is a probability dict with both labels, even before learning:
-
-    >>> booster = OzaBoostClassifier(linear_model.LogisticRegression(), pos_label="UP",
-    ...                              neg_label="DOWN", seed=1)
-    >>> booster.predict_proba_one({"price": 1.0})
-    {'DOWN': 0.5, 'UP': 0.5}
-    >>> booster.learn_one({"price": 1.0}, "UP")
-    >>> booster.learn_one({"price": -1.0}, "sideways")
-    Traceback (most recent call last):
-    ...
-    ValueError: label 'sideways' is neither pos_label='UP' nor the negative label 'DOWN': ...
 
     References
     ----------

@@ -234,40 +234,22 @@ class CalibratedClassifier(
     it exceeds $c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8), with costs per call or from
     `set_costs`, without retraining. This is `BanditCalibratedClassifier(policy="both")`
     without the minibatch machinery (tested equal), at the cost of one calibrator update per
-    example. Use it as the last step of a pipeline, like any River classifier.
-
-    **Before freezing a model.** A model whose scores move fast (a vote of many weak members)
-    leaves an online calibrator behind: it has learned the scores of earlier models. With
-    `window`, the last `window` examples are kept, and `recalibrate()` refits the calibrator
-    (`Calibrator.fit`: Platt by maximum likelihood) to the *current* model's scores of them,
-    in-sample: for a model about to predict without learning. While it goes on learning, the
-    online calibrator tracks the stream better (measured in docs/calibration.md).
-
-    **Minibatches.** With a model that learns by minibatch (a River `MiniBatchClassifier`:
-    `LogisticRegression`, `OzaBoostClassifier`), `learn_many` scores the whole frame (once: a
-    frame `predict_proba_many` just scored is not scored again), the calibrator learns those
-    scores in order, then the model learns the frame with its own `learn_many`: every score is
-    still out of sample. Any other model is taken row by row (`learn_one`'s rule exactly).
-
-    **Labels.** Binary-only River models (`LogisticRegression`, River's `AdaBoostClassifier`
-    of them: `_multiclass` False) learn `y == pos_label` as a bool, since they would read any
-    string label as True; other models learn the labels as they are (`scores.learns_bools`).
+    example. Use it as the last step of a pipeline, like any River classifier. `learn_many`
+    learns a frame by minibatch where the model can, every score still out of sample; with
+    `window`, `recalibrate()` refits the calibrator to the current model's scores of the last
+    examples, before freezing a model. Both, and which labels a model learns:
+    docs/controller.md and docs/calibration.md.
 
     Parameters
     ----------
     model
         A binary River classifier with `predict_proba_one` (a pipeline too).
     calibrator
-        A name of `streamboost.calibration.CALIBRATORS` (`"platt"`, `"beta"`, `"isotonic"`,
-        `"histogram"`) or a `Calibrator` object (see `calibration.resolve` for the defaults).
-    c_fp
-        Cost of a false positive.
-    c_fn
-        Cost of a false negative.
-    pos_label
-        The positive label.
-    neg_label
-        The negative label; None infers it (`not pos_label` for a bool, else the stream's
+        A name of `streamboost.calibration.CALIBRATORS` or a `Calibrator` object.
+    c_fp, c_fn
+        Costs of a false positive and of a false negative.
+    pos_label, neg_label
+        The labels; `neg_label=None` infers it (`not pos_label` for a bool, else the stream's
         other label).
     window
         None, or how many recent examples `recalibrate` refits on (memory: `window` dicts, as
@@ -277,7 +259,6 @@ class CalibratedClassifier(
     --------
     >>> from river import datasets, evaluate, linear_model, metrics, preprocessing
     >>> from streamboost import CalibratedClassifier
-
     >>> raw = preprocessing.StandardScaler() | linear_model.LogisticRegression()
     >>> model = preprocessing.StandardScaler() | CalibratedClassifier(
     ...     linear_model.LogisticRegression(), calibrator="platt", c_fp=1.0, c_fn=5.0

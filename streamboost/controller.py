@@ -49,92 +49,43 @@ class BanditCalibratedClassifier(
     r"""Any River classifier calibrated online, a policy deciding per minibatch what learns.
 
     Online there is no separate calibration set, so each minibatch of `batch_size` examples is
-    spent on the model, on its calibrator, or on both (Nikolaou 2016, Section 9). When a
-    minibatch *starts* the policy picks an arm, and each example is routed at once:
-
-    * `"train"`: the model learns the example;
-    * `"calibrate"`: the calibrator learns the model's score $s(x)$ = P(positive | x);
-    * `"both"`: the calibrator learns $s(x)$ computed *before* the model learns the example (a
-      prequential, out-of-sample score), then the model learns it.
-
-    `predict_proba_one` is the calibrator applied to $s(x)$ (the raw score while the calibrator
-    has learned nothing, so `"never"` is exactly the model). `predict_one` is positive iff
-    $p > c_{FP}/(c_{FP} + c_{FN})$ (thesis Eq. 2.8); costs change per call or with `set_costs`.
-
-    **Reward** (`streamboost.reward`): the action of minibatch $t$ is scored on the next
-    minibatch, paired, against the same model and calibrator with the action rolled back; a
-    training minibatch also scores the arms it did not take (`counterfactual`). Improvements
-    become rewards by a map that keeps the order of the arms' mean gains (`reward_map`).
-    Rolling back costs a copy of the model per measured minibatch (`reward_every`,
-    `reward_examples` and the arms `("train", "both")` bound it), or a delay in what the model
-    learns (`rollback="defer"`: a minibatch; `"holdout"`: the examples scored; the default
-    `"auto"` holds out for trees and forests, whose copies cost most). Schedules
-    (`"never"`, `"every-N"`, `"always"`, `"both"`) measure nothing. `arm_counts`, `n_batches`,
-    `trace` and `last_batch` record the allocation, `n_drifts` the changes detected. Which
-    policy to pick, and what each costs: docs/choosing.md and docs/controller.md.
+    spent on the model (`"train"`), on its calibrator (`"calibrate"`: it learns the model's
+    score $s(x)$ = P(positive | x)) or on both (`"both"`: the calibrator learns $s(x)$ before
+    the model learns x, a prequential score) (Nikolaou 2016, Section 9). The policy picks the
+    arm as a minibatch starts. `predict_proba_one` is the calibrator applied to $s(x)$ (the raw
+    score until it has learned); `predict_one` is positive iff $p > c_{FP}/(c_{FP} + c_{FN})$
+    (thesis Eq. 2.8), the costs changeable per call. A bandit's reward scores minibatch $t$'s
+    action on minibatch $t + 1$, paired, against the same model and calibrator with the action
+    rolled back, and the arms not taken too (`streamboost.reward`, side observations [^3]).
+    `arm_counts`, `trace` and `n_drifts` record what happened. Each parameter in detail and
+    what it costs: docs/controller.md; which policy to pick: docs/choosing.md.
 
     Parameters
     ----------
     model
-        Any binary River classifier (a pipeline too), trained or not: it learns in place;
-        default: Oza boosting of 10 logistic regressions seeded with `seed`.
+        Any binary River classifier, trained in place (default: Oza boosting [^2] of 10
+        logistic regressions).
     calibrator
-        A name of `calibration.CALIBRATORS` or a `Calibrator` (see `calibration.resolve`).
+        A name of `calibration.CALIBRATORS` or a `Calibrator`.
     policy
         A `streamboost.bandits` name or instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
-    batch_size
-        Examples per minibatch.
-    c_fp, c_fn
-        Costs of a false positive and of a false negative.
-    reward
-        The reward's loss: `"log-likelihood"`, `"brier"` or `"expected-cost"`.
-    counterfactual
-        Score every arm on minibatches that train the model, not only the one taken.
-    arms
-        Two or three of `"train"`, `"calibrate"`, `"both"`, in policy arm order.
-    warmup
-        Minibatches that train the model whatever the policy (`"train"`; `"both"` when the
-        arms leave `"train"` out).
-    train_budget
-        None, or the largest share of the minibatches after the warm-up that may train the
-        model (a compute budget): a training arm the budget cannot pay for runs `"calibrate"`.
-    budget_reserve
-        With `train_budget`: the share of it held back until `drift_detector` flags a change,
-        then spent on every minibatch it pays for, the policy's arms permitting, and saved
-        anew from there (0: none).
-    budget_timing
-        With `train_budget`: `"even"` trains whenever the budget can pay; `"loss"` only after
-        a minibatch whose mean prequential Brier loss (the model's score) ranks among the
-        highest `train_budget` share of the 64 before it, or once more than 4 minibatches'
-        worth of the budget lies unspent (a budget spent by a moving threshold, as [^4]).
-    drift_detector
-        A River drift detector, binary ones too (a clone is used; default
-        `river.drift.ADWIN()`), fed the model's prequential error: its score on the wrong side
-        of 1/2 (with a `budget_reserve`, or `reward_restart` on thinned rewards).
-    reward_smoothing
-        Weight of the newest round in the running reward scale, in (0, 1].
-    reward_map
-        `"affine"` or `"logistic"` (before 0.4; it can rank arms against their mean gains):
-        how improvements become rewards (`streamboost.reward`).
-    reward_examples, reward_every, reward_start, reward_restart
-        The reward's budget: examples of the next minibatch scored (None: all; `"holdout"`:
-        the first of the measured one, None: an eighth), and one minibatch in `reward_every`
-        once the first `reward_start` after the warm-up have all been measured (a policy's
-        first rounds decide most; a noisy early choice would hold for `reward_every`); with
-        `reward_restart`, the `reward_start` after each change `drift_detector` flags too.
-    rollback
-        `"copy"` freezes a copy of the model to score it as it was. No copy: `"defer"` has the
-        model learn a measured minibatch once the next one is scored (`flush`); `"holdout"`
-        scores it on its own first examples, which are learned when it ends. `"auto"`: the
-        holdout for a tree or forest whose bandit measures every minibatch, or the first
-        `reward_start`, else the copy (`rollback_`).
-    trace_size
-        Minibatches kept in `trace` (dicts: `batch`, `arm`, and the round scored on it:
-        `rewarded_batch`, `rewarded_arm`, `improvement(s)`, `reward(s)`).
-    pos_label, neg_label
-        The labels; `neg_label=None` infers it (`not pos_label`, or the stream's other label).
-    seed
-        Seeds the policy built from a name, and the default model.
+    batch_size, warmup
+        Examples per minibatch; minibatches that train the model whatever the policy.
+    c_fp, c_fn, pos_label, neg_label
+        Costs of a false positive and a false negative; the labels (`neg_label=None`: inferred).
+    reward, reward_map, reward_smoothing, counterfactual, arms
+        The reward's loss, how improvements become rewards, their running scale; whether arms
+        not taken are scored; the arms, two or three of `"train"`, `"calibrate"`, `"both"`.
+    reward_examples, reward_every, reward_start, reward_restart, rollback
+        What a reward costs: the examples scored; one minibatch in `reward_every` measured
+        after the first `reward_start` (and after each detected change); `"copy"`, `"defer"`,
+        `"holdout"` or `"auto"`, how the model is rolled back.
+    train_budget, budget_reserve, budget_timing, drift_detector
+        A compute budget: the largest share of minibatches that train, a reserve for a change
+        that `drift_detector` (default: River's ADWIN) flags, and when it is spent ([^4]).
+    trace_size, seed
+        Minibatches kept in `trace`; the seed of a policy built from a name and of the default
+        model.
 
     Examples
     --------
@@ -143,7 +94,6 @@ class BanditCalibratedClassifier(
     >>> from river import datasets, evaluate, linear_model, preprocessing
     >>> from streamboost import BanditCalibratedClassifier
     >>> from streamboost.metrics import BrierScore
-
     >>> model = preprocessing.StandardScaler() | BanditCalibratedClassifier(
     ...     model=linear_model.LogisticRegression(), calibrator="beta",
     ...     policy="discounted-ucb", batch_size=32, seed=1,

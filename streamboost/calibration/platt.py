@@ -178,17 +178,6 @@ class OnlinePlattCalibrator(Calibrator):
     >>> round(cal.predict_one(0.9), 2)
     0.75
 
-    The batch maximum-likelihood fit of the same data, and ONS with a larger gamma, which
-    follows it more closely on a stationary stream (see the docs' table):
-
-    >>> A, B = platt_fit(scores, labels)
-    >>> round(A, 2), round(B, 2)
-    (-0.52, 0.27)
-    >>> cal = OnlinePlattCalibrator(gamma=1.0)
-    >>> cal.learn_many(scores, labels)
-    >>> round(cal.A, 2), round(cal.B, 2)
-    (-0.52, 0.27)
-
     References
     ----------
     - Platt (1999), Probabilistic outputs for support vector machines.
