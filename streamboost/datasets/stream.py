@@ -462,9 +462,9 @@ def stream(
         IUPAC ambiguity codes; thesis Table B.1). No effect on other sources.
     data_dir
         Directory searched first for registry files.
-
     target
         The label column of a CSV file or DataFrame source (``"target"``).
+
     Examples
     --------
     The thesis protocol on a UCI set: one-vs-rest, 50/50 undersampling, seeded shuffling.

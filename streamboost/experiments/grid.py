@@ -151,29 +151,13 @@ class Cell:
         The calibrator's name (see `streamboost.calibration.CALIBRATORS`).
     max_rows
         Evaluate only the first `max_rows` examples of the stream (None: all).
-    reward
-        The controller's reward.
-    reward_map
-        How the controller turns improvements into rewards (its `reward_map`).
-    train_budget
-        The controller's compute budget: the largest share of minibatches that train (None).
-    budget_reserve
-        The share of `train_budget` held back until a change is detected (its `budget_reserve`).
-    budget_timing
-        When `train_budget` is spent: `"even"` or `"loss"` (its `budget_timing`).
+    reward, reward_map, counterfactual, arms, rollback
+        The controller's reward and arms (`BanditCalibratedClassifier`'s parameters of these
+        names); `arms=("train", "calibrate")` is the forced split of the thesis and slides.
     reward_examples, reward_every, reward_start, reward_restart
-        The controller's reward budget: examples of the next minibatch scored (None: all), one
-        minibatch in `reward_every` measured after the first `reward_start`, and after each
-        change flagged with `reward_restart` (its `reward_examples`, `reward_every`,
-        `reward_start`, `reward_restart`).
-    rollback
-        How the controller's reward rolls the model back: `"auto"`, `"copy"`, `"defer"` or
-        `"holdout"` (its `rollback`).
-    counterfactual
-        Whether the controller also scores the arms it did not take (its `counterfactual`).
-    arms
-        The controller's arms, e.g. `("train", "calibrate")` for the forced split of the thesis
-        and slides, or with `"both"` (the default).
+        The controller's reward budget (its parameters of these names).
+    train_budget, budget_reserve, budget_timing
+        The controller's compute budget (its parameters of these names; None: no budget).
     data_dir
         Where the dataset files are (None: the package's bundled data / the default).
     target
