@@ -41,6 +41,7 @@ from .experiments import (
 from .experiments.execution import result_rows
 from .experiments.models import MODELS
 from .reward import MAPPINGS, ROLLBACKS, held_out, no_change
+from .validation import did_you_mean
 
 __all__ = ["main"]
 
@@ -304,8 +305,23 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
     parser.add_argument("--no-progress", action="store_true", help="do not show a progress bar")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose refusal of a choice (`--calibrator isotonik`, a command
+    `rnu`) adds the one meant, as the library's own errors do (`validation.did_you_mean`;
+    argparse itself only can from Python 3.14). Its subcommands' parsers are of this class."""
+
+    def _check_value(self, action: argparse.Action, value: typing.Any) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as error:
+            hint = did_you_mean(value, action.choices)
+            if not hint:
+                raise
+            raise argparse.ArgumentError(action, f"{error.message}{hint}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="streamboost",
         description="Replay datasets as streams and compare the policies that split each "
         "minibatch between training the booster and calibrating it.",

@@ -26,6 +26,25 @@ def test_every_command_has_help_with_examples(command, capsys):
     assert "examples:" in out and "streamboost" in out
 
 
+@pytest.mark.parametrize(("argv", "meant"), [
+    (["run", "--dataset", "phishing", "--calibrator", "isotonik"], "isotonic"),
+    (["run", "--dataset", "phishing", "--model", "ozalr"], "oza-lr"),
+    (["run", "--dataset", "phishing", "--rollback", "Hold_out"], "holdout"),
+    (["compare", "--metric", "Brier"], "brier"),
+    (["Compare"], "compare"),
+    (["run", "--dataset", "phishing", "--calibrator", "sigmoid"], None),
+])
+def test_a_mistyped_choice_is_answered_with_the_choice_meant(argv, meant, capsys):
+    """argparse's own "invalid choice" (of an option's choices or of a command) adds the
+    choice meant, as the library's errors do, and nothing for a name far from all of them."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice" in err
+    assert (f"(did you mean {meant!r}?)" in err) if meant else ("did you mean" not in err)
+
+
 def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
     trace = tmp_path / "trace.csv"
     status = main(["run", "--dataset", "phishing", "--policy", "every-2", "--c-fn", "10",
