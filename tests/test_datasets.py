@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from streamboost import datasets
 from streamboost.datasets import REGISTRY, ChecksumError, DatasetSpec
@@ -410,3 +412,56 @@ def test_a_bad_address_is_refused_and_nothing_is_saved(http_dir, tmp_path):
     assert not list((tmp_path / "cache" / "urls").glob("*"))
     with pytest.raises(ValueError, match=r"neither a registered name .* nor an http"):
         check_dataset("ftp://example.org/data.csv")
+
+
+# ------------------------------------------------ a file's label counts, and its numbers checked
+
+
+def test_a_files_label_counts_are_read_once_until_it_changes(tmp_path, monkeypatch):
+    """A run asks for a file's classes more than once before it starts (its positive class,
+    the counts it prints, a given positive label checked): one pass serves them all, until the
+    file is written again."""
+    from streamboost.datasets import reader
+
+    path = tmp_path / "pets.csv"
+    path.write_text("a,target\n1,cat\n2,dog\n3,dog\n")
+    passes = []
+    rows = reader.CSVTable._rows
+    monkeypatch.setattr(reader.CSVTable, "_rows", lambda self: passes.append(1) or rows(self))
+    assert datasets.class_counts(path) == {"dog": 2, "cat": 1}
+    assert datasets.positive_label(path) == "cat"
+    assert datasets.positive_label(path, positive="dog") == "dog"  # checked against the counts
+    datasets.class_counts(path)["dog"] = 99  # the caller's copy
+    assert datasets.class_counts(path) == {"dog": 2, "cat": 1}
+    assert len(passes) == 1
+    path.write_text("a,target\n1,cat\n2,cat\n3,fox\n4,fox\n5,fox\n")
+    os.utime(path, ns=(1, 1))  # even with a modification time set back, its size changed
+    assert datasets.class_counts(path) == {"fox": 3, "cat": 2}
+    with pytest.raises(ValueError, match="'dog'"):
+        datasets.positive_label(path, positive="dog")
+    assert len(passes) == 2
+
+
+NUMBER_CELLS = ["1.5", "-2", "0", "nan", "NaN", "inf", "-inf", "1e150", "-1e150", "1e151",
+                "1e300", "", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=st.lists(st.lists(st.sampled_from(NUMBER_CELLS), min_size=3, max_size=3),
+                      min_size=1, max_size=5))
+def test_a_numeric_file_reads_as_every_cell_checked_one_by_one(cells, tmp_path_factory):
+    """The all-numeric fast path (every cell a float, their magnitudes and sum checked at once)
+    gives the rows, or the first error, that checking every cell one by one gives: a NaN
+    cell is missing, inf and numbers beyond 1e150 are refused, wherever they stand."""
+    from streamboost.datasets import CSVTable
+
+    path = tmp_path_factory.mktemp("numbers") / "t.csv"
+    path.write_text("a,b,c,target\n" + "".join(",".join(row) + ",y\n" for row in cells))
+    table = CSVTable(path, numeric=True)
+    try:
+        expected = [(table._convert(row, line), "y") for line, row in enumerate(cells, start=2)]
+    except ValueError as error:
+        with pytest.raises(ValueError, match=f"^{re.escape(str(error))}$"):
+            list(table)
+        return
+    assert list(table) == expected

@@ -32,6 +32,13 @@ __all__ = ["CSVTable", "Dataset", "load"]
 INFER_ROWS = 1000
 
 
+# Each file's label counts (`CSVTable.labels`), by what identifies its contents (device, inode,
+# size, modification and change times) and how it is read: a run asks for them more than once
+# before it starts (its positive class, the counts it prints, the check of a given positive
+# label), each a whole pass. The oldest entry goes first beyond `_COUNTED_MAX`.
+_COUNTED: dict[tuple, Counter] = {}
+_COUNTED_MAX = 16
+
 # Raised while decoding or decompressing a file that is not UTF-8 CSV text, or is truncated.
 _UNREADABLE = (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error, csv.Error)
 
@@ -166,8 +173,18 @@ class CSVTable:
         return len(self.features)
 
     def labels(self) -> Counter:
-        """Count of each label (one pass over the file, label column only)."""
-        return Counter(label for _, label in self)
+        """Count of each label, as written: one pass over the file, every row checked as
+        iterating checks it, remembered until the file changes."""
+        stat = self.path.stat()
+        key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns,
+               str(self.path.resolve()), self.label_column, tuple(self.numeric), self.classes)
+        counts = _COUNTED.get(key)
+        if counts is None:
+            counts = Counter(label for _, label in self)
+            if len(_COUNTED) >= _COUNTED_MAX:
+                del _COUNTED[next(iter(_COUNTED))]
+            _COUNTED[key] = counts
+        return counts.copy()  # the caller's to change
 
     def __iter__(self) -> Iterator[tuple[dict, str]]:
         try:
@@ -207,7 +224,11 @@ class CSVTable:
                     except ValueError:  # a missing (empty) or malformed cell: slow path
                         x = self._convert(cells, line)
                     else:
-                        if not all(-LIMIT <= v <= LIMIT for v in x.values()):  # NaN, inf
+                        # NaN, inf or beyond LIMIT: the slow path says which (a NaN makes the
+                        # sum NaN wherever max() met it; d finite values have a finite sum)
+                        values = x.values()
+                        if not (max(map(abs, values), default=0.0) <= LIMIT
+                                and (total := sum(values)) == total):
                             x = self._convert(cells, line)
                 elif all_categorical:
                     x = {k: v for k, v in zip(names, cells, strict=True) if v != ""}

@@ -140,12 +140,12 @@ def _resolve(
         _check_class(positive, spec.classes, repr(spec.name))
         return _Source(rows, positive, spec.time_ordered, spec)
     if positive is None:
-        positive = _infer_positive(Counter(label for _, label in rows))
+        positive = _infer_positive(_labels(rows))
     elif not (isinstance(rows, _Pairs) and not isinstance(rows.pairs, list | tuple)):
         # a label no example has would make every y False, silently: a file, a table or a
         # list is read once more to check (not a River dataset, which would draw every
         # example again, or never end)
-        labels = set(rows.labels if isinstance(rows, _Records) else (y for _, y in rows))
+        labels = set(rows.labels) if isinstance(rows, _Records) else set(_labels(rows))
         if not (isinstance(positive, bool) and all(isinstance(y, bool) for y in labels)):
             _check_class(positive, labels, repr(os.fspath(source)) if isinstance(
                 source, str | os.PathLike) else "the source")
@@ -233,8 +233,13 @@ def class_counts(
     (Counter({'dog': 2, 'cat': 1, 'fox': 1}), 'cat')
 
     """
-    rows, _ = _read(source, data_dir, target, counts=True)
-    return Counter(label for _, label in rows)
+    return _labels(_read(source, data_dir, target, counts=True)[0])
+
+
+def _labels(rows: Iterable[tuple[dict, Any]]) -> Counter:
+    """How many rows of each label `rows` (`_read`'s) hold: a file's counts are remembered
+    until it changes (`CSVTable.labels`), as a run asks for them more than once."""
+    return rows.labels() if isinstance(rows, CSVTable) else Counter(label for _, label in rows)
 
 
 def _check_class(positive: Any, classes: Iterable, name: str) -> None:
