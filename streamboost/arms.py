@@ -8,6 +8,8 @@ over those arms, built from a name, or one of the schedules `"never"`, `"always"
 
 from __future__ import annotations
 
+import typing
+
 from . import bandits
 from .validation import did_you_mean, one_line
 
@@ -16,7 +18,7 @@ __all__ = ["ARMS", "resolve_arms", "resolve_policy"]
 ARMS = ("train", "calibrate", "both")
 
 
-def resolve_arms(arms, policy) -> tuple[str, ...]:
+def resolve_arms(arms: typing.Iterable[str], policy: str | bandits.base.Policy) -> tuple[str, ...]:
     """Check `arms` (2 or 3 distinct names of `ARMS`) against `policy`; `"both"` as a policy adds
     the `"both"` arm if missing.
 
@@ -42,7 +44,8 @@ def resolve_arms(arms, policy) -> tuple[str, ...]:
     return arms
 
 
-def resolve_policy(policy, arms: tuple[str, ...], seed: int | None) -> bandits.base.Policy:
+def resolve_policy(policy: str | bandits.base.Policy, arms: tuple[str, ...],
+                   seed: int | None) -> bandits.base.Policy:
     """The policy named `policy` (or a clone of a policy object) over `arms`, seeded.
 
     Examples

@@ -524,7 +524,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return pd.Series(labels, index=X.index, dtype=object)
 
 
-def table_scores(held, table: np.ndarray, alphas: list[float], score: str) -> np.ndarray:
+def table_scores(held: members.ArrayMembers, table: np.ndarray, alphas: list[float],
+                 score: str) -> np.ndarray:
     """The booster's score (`score`: "vote" or "logistic") of each row of `table` (from
     `held.frame` or `held.rows`), given array members `held` and their vote weights: equal to
     `_score_one` row by row."""

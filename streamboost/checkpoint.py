@@ -167,6 +167,6 @@ class Checkpointable(InlineState):
         return save(self, path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike):
+    def load(cls, path: str | os.PathLike) -> typing.Self:
         """Read a checkpoint of this class written by `save`."""
         return load(path, cls)

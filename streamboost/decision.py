@@ -259,7 +259,7 @@ def correct_prior_shift(p_pos: float, z_change: float) -> float:
     return num / (num + z * (1.0 - p))
 
 
-def positive_proba(y_pred, pos_label: typing.Hashable = True) -> float:
+def positive_proba(y_pred: dict | float | None, pos_label: typing.Hashable = True) -> float:
     """The probability of the positive label from a River prediction, validated.
 
     `y_pred` is either a dict `{label: probability}` as returned by River's
@@ -387,7 +387,7 @@ class BinaryLabels:
             neg_label = not pos_label
         self.negative = neg_label
 
-    def is_positive(self, y) -> bool:
+    def is_positive(self, y: typing.Hashable) -> bool:
         """Whether `y` is the positive label; a third label raises ValueError (nothing changes)."""
         if y == self.pos_label:
             return True
@@ -399,7 +399,7 @@ class BinaryLabels:
             "positive class: one-vs-rest)"
         )
 
-    def learn(self, y) -> None:
+    def learn(self, y: typing.Hashable) -> None:
         """Record `y` (checked by `is_positive`): the first non-positive label is the negative."""
         if self.negative is None and y != self.pos_label:
             self.negative = y

@@ -80,11 +80,15 @@ import pickle
 import typing
 
 import numpy as np
+from river import base
 
 from . import kernels
 from .scores import FrozenScorer, frozen_by_pickle, positive_scores
 from .state import InlineState
 from .validation import LazyRecords
+
+if typing.TYPE_CHECKING:
+    from .calibration import Calibrator
 
 __all__ = ["LOSSES", "LOSS_BOUNDS", "MAPPINGS", "ROLLBACKS", "PairedReward", "check_rollback",
            "held_out", "mean_losses", "no_change", "resolve_rollback", "squash"]
@@ -153,9 +157,10 @@ def loss_means(loss: int, probabilities: np.ndarray, positives: list[bool],
 _MEAN_LOSSES = getattr(kernels.compiled, "loss_means", loss_means)
 
 
-def resolve_rollback(rollback: str, model, batch_size: int, reward_examples: int | None,
-                     reward_every: int, model_free: bool, measures: bool = True, *,
-                     reward_start: int, score_key: typing.Hashable = True) -> str:
+def resolve_rollback(rollback: str, model: base.Classifier, batch_size: int,
+                     reward_examples: int | None, reward_every: int, model_free: bool,
+                     measures: bool = True, *, reward_start: int,
+                     score_key: typing.Hashable = True) -> str:
     """The rollback a controller uses: `rollback` itself, or for `"auto"`, `"holdout"` for a
     model that grows with the stream (a River tree or forest, alone, in a pipeline or as a
     booster's members: its pickle costs hundreds of examples' learning) when a bandit measures
@@ -299,13 +304,13 @@ def squash(z: float, low: float, high: float) -> float:
 _CELLS = {"train": (0, 1), "calibrate": (1, 0), "both": (1, 1)}
 
 
-def calibrated(calibrator, score: float) -> float:
+def calibrated(calibrator: Calibrator, score: float) -> float:
     """The calibrator's probability of a model's score (a float in [0, 1], unchecked), or the
     score itself while the calibrator has learned nothing."""
     return calibrator._predict(score) if calibrator._n_seen else score
 
 
-def calibrated_many(calibrator, scores: np.ndarray) -> np.ndarray:
+def calibrated_many(calibrator: Calibrator, scores: np.ndarray) -> np.ndarray:
     """`calibrated` of each score of a float array in [0, 1] (unchecked: the model's)."""
     return calibrator._predict_many(scores) if calibrator.n_seen else scores
 
@@ -430,7 +435,8 @@ class PairedReward(InlineState):
         self.keeps_rows = False
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
-              measured: tuple[int, ...], model, calibrator) -> None:
+              measured: tuple[int, ...], model: base.Classifier | None,
+              calibrator: Calibrator) -> None:
         """A minibatch starts: `trains` says whether its action trains the model, `arm` is the
         action if this minibatch's reward is measured (else None), `measured` the arms its
         round will score."""

@@ -22,6 +22,8 @@ from .validation import check_features, one_line
 if typing.TYPE_CHECKING:
     import pandas as pd
 
+    from .calibration import Calibrator
+
 __all__ = [
     "FrozenLogistic",
     "FrozenScorer",
@@ -43,7 +45,7 @@ __all__ = [
 _FILL_ROWS = getattr(kernels.compiled, "fill_rows", None)
 
 
-def booster(model) -> OzaBoostClassifier | None:
+def booster(model: base.Estimator) -> OzaBoostClassifier | None:
     """`model` if it is an `OzaBoostClassifier` itself, else None.
 
     River's `isinstance` also says True for a pipeline that *ends* in one (its metaclass looks at
@@ -67,7 +69,7 @@ def booster(model) -> OzaBoostClassifier | None:
         type(model), OzaBoostClassifier) else None
 
 
-def final_step(model):
+def final_step(model: base.Estimator) -> base.Estimator:
     """The estimator at the end of `model`: its last step if a pipeline (nested ones too).
 
     Examples
@@ -84,7 +86,7 @@ def final_step(model):
     return model
 
 
-def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -> None:
+def check_model(model: typing.Any, pos_label: typing.Hashable = True, name: str = "model") -> None:
     """Raise TypeError unless `model` is a River classifier (a pipeline ending in one counts)
     with `predict_proba_one`; ValueError if it is an `OzaBoostClassifier` with another
     positive label.
@@ -120,7 +122,7 @@ def check_model(model, pos_label: typing.Hashable = True, name: str = "model") -
         )
 
 
-def calibrator_for(calibrator, model: base.Classifier):
+def calibrator_for(calibrator: str | Calibrator, model: base.Classifier) -> Calibrator:
     """A fresh calibrator for `model`'s scores: `calibrator` (a name or a `Calibrator`) through
     `calibration.resolve`, told how many members vote when the model is an Oza booster with the
     vote score (its scores are vote fractions, clipped accordingly).
@@ -401,7 +403,8 @@ class ScoredFrame:
         self.model.learn_many(X, pd.Series(y, index=X.index), **kwargs)
 
 
-def frame_scores(model: base.MiniBatchClassifier, X, pos_label: typing.Hashable) -> np.ndarray:
+def frame_scores(model: base.MiniBatchClassifier, X: pd.DataFrame,
+                 pos_label: typing.Hashable) -> np.ndarray:
     """`positive_score` of each row of the checked frame `X`, from the model's
     `predict_proba_many` (one call for the minibatch): its `pos_label` column, or row by row
     through `decision.positive_proba` where that column is missing or out of [0, 1].
@@ -476,7 +479,7 @@ def snapshot(model: base.Estimator) -> base.Estimator:
     return copy
 
 
-def replan(model) -> None:
+def replan(model: base.Estimator) -> None:
     """Drop a River pipeline's cached plan, which refers to what its steps hold (a union's
     pipelines), left on the other side by a trade: River rebuilds it from the steps when next
     used, as it does when a step is added (River 0.26's `Pipeline._plan`)."""
@@ -587,7 +590,7 @@ class FrozenLogistic:
         self.scaler = None if scaler is None else ScalerMap(scaler, self.keys)
 
     @staticmethod
-    def supports(model) -> bool:
+    def supports(model: base.Estimator) -> bool:
         """Whether `model` is a logistic regression, alone or after a standard scaler in a
         pipeline, whose scores this class reproduces.
 

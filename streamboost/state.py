@@ -77,7 +77,7 @@ def slot_names(cls: type) -> tuple[str, ...]:
     return tuple(names)
 
 
-def get_state(obj, names: typing.Iterable[str]) -> dict:
+def get_state(obj: object, names: typing.Iterable[str]) -> dict:
     """`obj`'s attributes `names` as a dict (those it does not have are left out)."""
     state = {}
     for name in names:
@@ -87,13 +87,13 @@ def get_state(obj, names: typing.Iterable[str]) -> dict:
     return state
 
 
-def set_state(obj, state: typing.Mapping[str, typing.Any]) -> None:
+def set_state(obj: object, state: typing.Mapping[str, typing.Any]) -> None:
     """Set `obj`'s attributes from `state`, one by one (what `__setstate__` should do)."""
     for name, value in state.items():
         object.__setattr__(obj, name, value)
 
 
-def one_level(value):
+def one_level(value: typing.Any) -> typing.Any:
     """A copy of `value` one level deep if it is a numpy array, a list or a dict; else `value`."""
     return value.copy() if isinstance(value, (np.ndarray, list, dict)) else value
 
@@ -115,7 +115,7 @@ def copy_attributes(source: object, target: object, names: tuple[str, ...]) -> N
 
 
 def new_from(cls: type, state: typing.Mapping[str, typing.Any],
-             copied: typing.Callable = one_level):
+             copied: typing.Callable = one_level) -> object:
     """A new object of class `cls` (its `__init__` not called) with the attributes of `state`,
     each passed through `copied`; by default numpy arrays, lists and dicts are copied one level
     deep and everything else is shared."""
@@ -125,7 +125,7 @@ def new_from(cls: type, state: typing.Mapping[str, typing.Any],
     return new
 
 
-def inline_dumps(obj, dispatch_table: dict | None = None) -> bytes:
+def inline_dumps(obj: object, dispatch_table: dict | None = None) -> bytes:
     """`pickle.dumps(obj)` (highest protocol), except that every *plain* object in it (a Python
     class pickled by the default rule: no `__slots__`, no reduction or state methods of its own,
     no built-in base but `object`, such as River's estimators and the nodes and splitters of its

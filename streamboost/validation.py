@@ -166,7 +166,7 @@ def _weight(w) -> bool:
             and not _bad(w) and w >= 0)
 
 
-def per_row(w) -> bool:
+def per_row(w: typing.Any) -> bool:
     """Whether a sample weight holds one weight per row (a list, a 1-D array, a pandas Series)
     rather than one for every row.
 
@@ -215,7 +215,7 @@ def row_keywords(kwargs: dict, rows: int) -> list[dict]:
     return [{**kwargs, "w": value} for value in row_weights(kwargs, rows).tolist()]
 
 
-def check_keywords(model, method: str, kwargs: dict) -> dict:
+def check_keywords(model: base.Estimator, method: str, kwargs: dict) -> dict:
     """Return `kwargs` unchanged if `model.<method>` (its `learn_one` or `learn_many`) takes
     every one of them by name, or takes any (`**kwargs`, as River's pipelines and forests do);
     otherwise raise TypeError naming the first it does not take, before a wrapper has started
@@ -258,7 +258,7 @@ def _keywords(cls: type, method: str) -> frozenset | None:
                      and p.name not in ("self", "x", "X", "y"))
 
 
-def one_line(obj, width: int = 60) -> str:
+def one_line(obj: object, width: int = 60) -> str:
     """`repr(obj)` on one line (River's reprs of estimators span several), cut at `width`
     characters: for error messages.
 
@@ -273,7 +273,7 @@ def one_line(obj, width: int = 60) -> str:
     return " ".join(repr(obj).split())[:width]
 
 
-def did_you_mean(name, choices: typing.Iterable[str]) -> str:
+def did_you_mean(name: object, choices: typing.Iterable[str]) -> str:
     """` (did you mean 'x'?)` for the one of `choices` (those that are str) that `name` most
     likely meant, else `""`: for error messages. Case, `_` for `-` and spaces are forgiven,
     then a typo (`difflib`'s ratio of at least 0.75).

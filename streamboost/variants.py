@@ -139,19 +139,22 @@ def _power(power: int | str, n_models: int) -> float:
     return 1.0 / n_models if power == "1/M" else float(power)
 
 
-def first_weight(variant: Variant, positive: bool, costs: tuple[float, float], n_models: int):
+def first_weight(variant: Variant, positive: bool, costs: tuple[float, float],
+                 n_models: int) -> float:
     """An example's weight for the first member: $c(y)^a$ over its mean over the classes."""
     return rule(variant, costs, n_models).first[positive]
 
 
-def vote_weight(variant: Variant, sums: dict, costs, n_models: int) -> float | None:
+def vote_weight(variant: Variant, sums: dict, costs: tuple[float, float],
+                n_models: int) -> float | None:
     """A member's vote weight from its sums `{(right, positive): weight}`; None if it has no
     finite positive value (the member abstains)."""
     return rule(variant, costs, n_models).vote_weight(sums)
 
 
 def reweight(
-    variant: Variant, lam: float, right: bool, positive: bool, sums: dict, costs, n_models: int
+    variant: Variant, lam: float, right: bool, positive: bool, sums: dict,
+    costs: tuple[float, float], n_models: int,
 ) -> float:
     """The example's weight for the next member, given this member's sums (this example
     included) and whether it was right on it."""

@@ -6,6 +6,7 @@ import bisect
 import copy
 import math
 import numbers
+import typing
 
 import numpy as np
 from river import base
@@ -17,7 +18,7 @@ from ..state import get_state, new_from, set_state
 __all__ = ["Calibrator", "pool_adjacent_violators"]
 
 
-def check_score(score) -> float:
+def check_score(score: typing.Any) -> float:
     """`score` as a float in [0, 1]; anything else (NaN, inf, a bool, a string) raises."""
     if type(score) is float and 0.0 <= score <= 1.0:  # fast path, the common case
         return score
@@ -31,7 +32,7 @@ def check_score(score) -> float:
     return s
 
 
-def check_label(y) -> bool:
+def check_label(y: typing.Any) -> bool:
     """`y` as a bool: True/False, 1/0 (numpy's too); anything else raises."""
     if y is True or y is False:  # fast path, the common case
         return y
@@ -42,7 +43,7 @@ def check_label(y) -> bool:
     raise ValueError(f"y must be a bool or 0/1, got {y!r} ({type(y).__name__})")
 
 
-def check_scores(scores) -> np.ndarray:
+def check_scores(scores: typing.Iterable[float]) -> np.ndarray:
     """An array-like of scores as a 1-D float array, every value checked to lie in [0, 1]."""
     s = np.asarray(scores, dtype=float).ravel()
     inside = (s >= 0.0) & (s <= 1.0)  # NaN fails both
@@ -57,7 +58,7 @@ def check_scores(scores) -> np.ndarray:
     return s
 
 
-def check_forgetting(forgetting) -> float:
+def check_forgetting(forgetting: typing.Any) -> float:
     if isinstance(forgetting, bool) or not isinstance(forgetting, numbers.Real):
         raise ValueError(f"forgetting must be a real number in (0, 1], got {forgetting!r}")
     if not 0.0 < forgetting <= 1.0:  # also rejects NaN
@@ -65,7 +66,7 @@ def check_forgetting(forgetting) -> float:
     return float(forgetting)
 
 
-def check_positive(name: str, value, *, zero: bool = False) -> float:
+def check_positive(name: str, value: typing.Any, *, zero: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     ok = value >= 0.0 if zero else value > 0.0
@@ -115,7 +116,7 @@ class Calibrator(Checkpointable, base.Base):
     def _predict(self, score: float) -> float:
         raise NotImplementedError
 
-    def learn_one(self, score: float, y) -> None:
+    def learn_one(self, score: float, y: base.typing.ClfTarget) -> None:
         """Learn one (score, label) pair; `y` True/1 means positive."""
         self._update(check_score(score), check_label(y))
 
@@ -130,7 +131,8 @@ class Calibrator(Checkpointable, base.Base):
         for score, positive in zip(scores, positives, strict=True):
             self._update(score, positive)
 
-    def learn_many(self, scores, ys) -> None:
+    def learn_many(self, scores: typing.Iterable[float],
+                   ys: typing.Iterable[base.typing.ClfTarget]) -> None:
         """Learn pairs in order; all are validated before the first update."""
         scores, ys = list(scores), list(ys)
         if len(scores) != len(ys):
@@ -141,7 +143,8 @@ class Calibrator(Checkpointable, base.Base):
             positives.append(check_label(y))
         self._update_many(checked, positives)
 
-    def fit(self, scores, ys) -> None:
+    def fit(self, scores: typing.Iterable[float],
+            ys: typing.Iterable[base.typing.ClfTarget]) -> None:
         """Forget what was learned, then fit the pairs (`scores`, `ys`) as one batch (the
         wrappers' `recalibrate`); all are validated first, so a bad pair changes nothing.
 
@@ -175,7 +178,7 @@ class Calibrator(Checkpointable, base.Base):
                 object.__setattr__(new, name, value.copy())
         return new
 
-    def predict_many(self, scores) -> np.ndarray:
+    def predict_many(self, scores: typing.Iterable[float]) -> np.ndarray:
         """P(y = 1 | score) for an array-like of scores."""
         return self._predict_many(check_scores(scores))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import typing
 
 import numpy as np
 from scipy import optimize
@@ -270,7 +271,8 @@ _LEARN_MANY = getattr(kernels.compiled, "beta_learn_many", beta_learn_many)
 _PREDICT = getattr(kernels.compiled, "beta_predict", beta_predict)
 
 
-def beta_fit(scores, labels, *, eps: float = 1e-3) -> tuple[float, float, float]:
+def beta_fit(scores: typing.Iterable[float], labels: typing.Iterable[typing.Any], *,
+             eps: float = 1e-3) -> tuple[float, float, float]:
     r"""Batch beta calibration (a, b, c) by maximum likelihood with $a, b \ge 0$ (scipy).
 
     The reference for `OnlineBetaCalibrator`: minimises the mean log-loss of

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import typing
 
 import numpy as np
 from scipy import optimize
@@ -262,7 +263,7 @@ class OnlinePlattCalibrator(Calibrator):
         """Negatives learned so far (discounted when `forgetting` < 1), N- of the targets."""
         return self._theta[_NNEG]
 
-    def fit(self, scores, ys) -> None:
+    def fit(self, scores: typing.Iterable[float], ys: typing.Iterable[typing.Any]) -> None:
         """Forget what was learned, then fit (A, B) to the pairs by `platt_fit` (the same
         objective, feature, targets and eps); all are validated first. The state is then what
         this calibrator's own updates would leave at that fit: the class counts and the
@@ -374,7 +375,8 @@ def platt_predict_pair(theta: list, other: list, consts: tuple, scores: np.ndarr
     platt_predict_many(other, consts, scores, other_out)
 
 
-def platt_learn(theta: list, consts: tuple, score: float, positive: bool, project) -> None:
+def platt_learn(theta: list, consts: tuple, score: float, positive: bool,
+                project: typing.Callable[[list, tuple], None]) -> None:
     """One update of `theta` in place by a checked (score, label): the twin of the compiled
     `platt_learn`, the same operations in the same order (`project` is `_project_ball`)."""
     u = _feature(score, consts)
@@ -421,7 +423,7 @@ def platt_learn(theta: list, consts: tuple, score: float, positive: bool, projec
 
 
 def platt_learn_many(theta: list, consts: tuple, scores: list, positives: list,
-                     project) -> None:
+                     project: typing.Callable[[list, tuple], None]) -> None:
     """`platt_learn` by each checked (score, label) of two lists in order: the twin of the
     compiled `platt_learn_many`, which reads and writes `theta` once."""
     for score, positive in zip(scores, positives, strict=True):
@@ -438,8 +440,8 @@ _PREDICT_PAIR = getattr(kernels.compiled, "platt_predict_pair", platt_predict_pa
 
 
 def platt_fit(
-    scores,
-    labels,
+    scores: typing.Iterable[float],
+    labels: typing.Iterable[typing.Any],
     *,
     feature: str = "logit",
     objective: str = "log",

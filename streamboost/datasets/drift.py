@@ -127,7 +127,9 @@ class LabelFlip(Drift):
     def __post_init__(self):
         _check_position(self.position, self.width)
 
-    def apply(self, examples, *, rng, prior, make_stream):
+    def apply(self, examples: Iterator[tuple[dict, Any]], *, rng: random.Random,
+              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]],
+              ) -> Iterator[tuple[dict, Any]]:
         for t, (x, y) in enumerate(examples):
             p = new_concept_probability(t, self.position, self.width)
             flip = p == 1.0 or (p > 0.0 and rng.random() < p)
@@ -183,7 +185,9 @@ class ConceptSwitch(Drift):
     def __post_init__(self):
         _check_position(self.position, self.width)
 
-    def apply(self, examples, *, rng, prior, make_stream):
+    def apply(self, examples: Iterator[tuple[dict, Any]], *, rng: random.Random,
+              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]],
+              ) -> Iterator[tuple[dict, Any]]:
         other = None
         t = 0
         while True:
@@ -259,7 +263,9 @@ class PriorShift(Drift):
         (p0, q0), (p1, q1) = self.schedule[i - 1], self.schedule[i]
         return q0 + (q1 - q0) * (t - p0) / (p1 - p0)
 
-    def apply(self, examples, *, rng, prior, make_stream):
+    def apply(self, examples: Iterator[tuple[dict, Any]], *, rng: random.Random,
+              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]],
+              ) -> Iterator[tuple[dict, Any]]:
         pi = prior()
         if not 0 < pi < 1:
             raise ValueError(f"PriorShift needs both classes in the input, positive share {pi}")

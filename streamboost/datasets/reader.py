@@ -326,7 +326,7 @@ class Dataset(base.Dataset):
         return {"Name": self.spec.name, **super()._repr_content}
 
     @property
-    def desc(self):
+    def desc(self) -> str:
         return f"{self.spec.name}: {self.spec.citation}"
 
 

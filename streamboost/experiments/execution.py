@@ -337,7 +337,8 @@ def _run_dask(todo, keep, *, n_jobs, scheduler, client) -> None:
             resource.close()
 
 
-def write_table(rows: typing.Sequence[typing.Mapping[str, typing.Any]], path) -> Path:
+def write_table(rows: typing.Sequence[typing.Mapping[str, typing.Any]],
+                path: str | os.PathLike) -> Path:
     """Write result rows as CSV, or as Parquet if `path` ends in `.parquet` (pandas + pyarrow).
 
     Columns are the union of the rows' keys, in first-seen order; missing values are empty.

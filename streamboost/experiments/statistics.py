@@ -35,6 +35,9 @@ import typing
 import numpy as np
 from scipy import stats
 
+if typing.TYPE_CHECKING:
+    import numpy.typing as npt
+
 __all__ = [
     "Comparison",
     "FriedmanResult",
@@ -64,7 +67,7 @@ def _check_scores(scores) -> np.ndarray:
     return array
 
 
-def rank_scores(scores, *, bigger_is_better: bool = False) -> np.ndarray:
+def rank_scores(scores: npt.ArrayLike, *, bigger_is_better: bool = False) -> np.ndarray:
     """Rank the methods (columns) within each dataset (row): 1 is the best, ties share ranks.
 
     Examples
@@ -144,7 +147,7 @@ class FriedmanResult:
 
 
 def friedman_test(
-    scores, *, bigger_is_better: bool = False, tie_correction: bool = True
+    scores: npt.ArrayLike, *, bigger_is_better: bool = False, tie_correction: bool = True
 ) -> FriedmanResult:
     """Friedman's test on a datasets x methods score matrix (Demšar 2006, Section 3.2.2).
 

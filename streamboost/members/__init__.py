@@ -16,6 +16,11 @@ forests, pipelines, naive Bayes...) takes the reference path.
 
 from __future__ import annotations
 
+import typing
+
+if typing.TYPE_CHECKING:
+    from river import base as river_base
+
 from ..validation import one_line
 from .base import ArrayMembers
 from .linear import LinearMembers
@@ -39,13 +44,14 @@ ENGINES = ("auto", "vectorised", "reference")
 _ARRAY_ENGINES: tuple[type[ArrayMembers], ...] = (LinearMembers, UnivariateMembers, StumpMembers)
 
 
-def asks_weight(model) -> bool:
+def asks_weight(model: river_base.Classifier) -> bool:
     """Whether `model` asks to learn a draw k as one example of weight k (`oza_weight`, as the
     weak learners of `streamboost.weak` do): the booster's `draws="auto"`."""
     return bool(getattr(model, "oza_weight", False))
 
 
-def engine_for(model, weighted: bool | None = None) -> type[ArrayMembers] | None:
+def engine_for(model: river_base.Classifier,
+               weighted: bool | None = None) -> type[ArrayMembers] | None:
     """The array engine that reproduces members cloned from `model`, learning a draw k as k
     calls or (`weighted`) as one call with weight k, or None. `weighted=None` is the booster's
     `draws="auto"`: as the model asks (`oza_weight`).
@@ -71,7 +77,7 @@ def engine_for(model, weighted: bool | None = None) -> type[ArrayMembers] | None
 
 
 def resolve(
-    engine: str, model, n_models: int, members: list, weighted: bool = False
+    engine: str, model: river_base.Classifier, n_models: int, members: list, weighted: bool = False
 ) -> ArrayMembers | RiverMembers:
     """How a booster of `n_models` clones of `model` holds them (see the module docstring)."""
     if engine not in ENGINES:

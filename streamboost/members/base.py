@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import numbers
 import operator
+import random
 import typing
 
 import numpy as np
@@ -15,6 +16,9 @@ import numpy as np
 from ..kernels import compiled
 from ..state import InlineState, copy_attributes, get_state, new_from, slot_names
 from ..validation import matrix, plain_floats
+
+if typing.TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["ArrayMembers"]
 
@@ -114,7 +118,7 @@ class ArrayMembers(InlineState, abc.ABC):
             row[: len(v)] = v
         return out
 
-    def frame(self, X, values: np.ndarray | None = None) -> np.ndarray:
+    def frame(self, X: pd.DataFrame, values: np.ndarray | None = None) -> np.ndarray:
         """The frame `X` as a float matrix over the known columns (new columns appended after
         the whole frame is checked, `validation.matrix`; `values`: that matrix of `X`, if the
         caller has checked it already), a missing cell as 0 like an absent key, preceded by a
@@ -213,7 +217,8 @@ class ArrayMembers(InlineState, abc.ABC):
     def commit(self) -> None:
         """Apply every member's update for the current example."""
 
-    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+    def boost(self, target: bool, sc: list[float], sw: list[float],
+              rng: random.Random) -> bool:
         """Run the booster's Oza loop over the members in compiled code (`streamboost.kernels`),
         updating `sc` and `sw` as it does; False, doing nothing, where no kernel does it."""
         return False

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
-from river import linear_model, optim, utils
+from river import base, linear_model, optim, utils
 from scipy.special import expit
 
 from .. import kernels
@@ -115,7 +116,7 @@ class LinearMembers(ArrayMembers):
         self._batch: tuple = _NO_BATCH  # learn_batch's minibatch, its rows signed once
 
     @staticmethod
-    def supports(model, weighted: bool = False) -> bool:
+    def supports(model: base.Classifier, weighted: bool = False) -> bool:
         """Whether `model` is a logistic regression this class reproduces (either way of
         learning a draw)."""
         return (
@@ -188,7 +189,8 @@ class LinearMembers(ArrayMembers):
         self._trained = True
         return m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m)
 
-    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+    def boost(self, target: bool, sc: list[float], sw: list[float],
+              rng: random.Random) -> bool:
         if kernels.compiled is None:
             return False
         # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c)

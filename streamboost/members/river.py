@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 __all__ = ["RiverMembers"]
 
 
@@ -64,7 +66,7 @@ class RiverMembers:
         self._kwargs = kwargs
         return _Votes(known, self.members, x)
 
-    def vote_after(self, i: int, k: int):
+    def vote_after(self, i: int, k: int) -> bool:
         member = self.members[i]
         if self.weighted:  # one call of weight k times the sample weight (MOA's OzaBoost)
             kwargs = self._kwargs
@@ -77,7 +79,8 @@ class RiverMembers:
     def commit(self) -> None:
         self._x = None
 
-    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+    def boost(self, target: bool, sc: list[float], sw: list[float],
+              rng: random.Random) -> bool:
         return False  # River members learn one call at a time: no compiled loop
 
 

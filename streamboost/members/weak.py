@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import bisect
+import random
+import typing
 
 import numpy as np
+from river import base
 
 from .. import kernels
 from ..poisson import KNUTH_MAX_RATE
@@ -13,6 +16,9 @@ from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
 from ..weak.stump import stump_vote
 from ..weak.univariate import gradients
 from .base import ArrayMembers, floats
+
+if typing.TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["StumpMembers", "UnivariateMembers", "WeakMembers"]
 
@@ -103,7 +109,7 @@ class WeakMembers(ArrayMembers):
         self._batch: tuple = _NO_BATCH  # the last minibatch's table and what is derived from it
 
     @classmethod
-    def supports(cls, model, weighted: bool = True) -> bool:
+    def supports(cls, model: base.Classifier, weighted: bool = True) -> bool:
         return type(model) is cls.kind and weighted  # O(1) votes need a draw as one weight
 
     def _add_column(self, key) -> None:
@@ -175,7 +181,8 @@ class WeakMembers(ArrayMembers):
         best = self._best[0] if 2 * k > self._switch[i] else self._best[1]
         return self._vote_after(i, best[i], k)
 
-    def boost(self, target: bool, sc: list[float], sw: list[float], rng) -> bool:
+    def boost(self, target: bool, sc: list[float], sw: list[float],
+              rng: random.Random) -> bool:
         if kernels.compiled is None:
             return False
         # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c); with
@@ -220,7 +227,7 @@ class WeakMembers(ArrayMembers):
     # key, whose candidate neither votes nor learns (where `ArrayMembers` puts 0, a weight's
     # neutral value, a weak learner would find a fresh candidate).
 
-    def frame(self, X, values: np.ndarray | None = None) -> np.ndarray:
+    def frame(self, X: pd.DataFrame, values: np.ndarray | None = None) -> np.ndarray:
         if values is None:
             values = matrix(X)  # checked before any column is added
         positions = self._positions(X.columns)

@@ -89,12 +89,14 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
         self._labels.learn(y_true)
         return positive, p, float(w)
 
-    def update(self, y_true, y_pred, w: float = 1.0) -> None:
+    def update(self, y_true: typing.Hashable, y_pred: dict | float | None,
+               w: float = 1.0) -> None:
         positive, p, w = self._parse(y_true, y_pred, w)
         self._total += w
         self._accumulate(positive, p, w)
 
-    def revert(self, y_true, y_pred, w: float = 1.0) -> None:
+    def revert(self, y_true: typing.Hashable, y_pred: dict | float | None,
+               w: float = 1.0) -> None:
         positive, p, w = self._parse(y_true, y_pred, w)
         if w > self._total * (1.0 + 1e-12):
             raise ValueError(

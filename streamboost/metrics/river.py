@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing
 
-from river import metrics
+from river import base, metrics
 
 from ..decision import BinaryLabels, positive_proba
 
@@ -64,10 +64,10 @@ class Binarized(metrics.base.Metric):
         self._labels.learn(y_true)
         return positive, ({True: p, False: 1.0 - p} if decision is None else decision)
 
-    def update(self, y_true, y_pred, w: float = 1.0) -> None:
+    def update(self, y_true: typing.Hashable, y_pred: typing.Any, w: float = 1.0) -> None:
         self.metric.update(*self._convert(y_true, y_pred), w)
 
-    def revert(self, y_true, y_pred, w: float = 1.0) -> None:
+    def revert(self, y_true: typing.Hashable, y_pred: typing.Any, w: float = 1.0) -> None:
         self.metric.revert(*self._convert(y_true, y_pred), w)
 
     def get(self) -> float:
@@ -81,7 +81,7 @@ class Binarized(metrics.base.Metric):
     def requires_labels(self) -> bool:
         return self.metric.requires_labels
 
-    def works_with(self, model) -> bool:
+    def works_with(self, model: base.Estimator) -> bool:
         return self.metric.works_with(model)
 
     def __add__(self, other: metrics.base.Metric) -> metrics.base.Metrics:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 import math
 import numbers
+import typing
 
 import numpy as np
 from river import base
@@ -146,7 +147,7 @@ class WeakLearner(base.Classifier):
         return np.fromiter(x.values(), dtype=float, count=len(x))
 
     @property
-    def feature(self):
+    def feature(self) -> typing.Hashable | None:
         """The feature of highest score (None before any example): the one it would choose
         on an example with every feature."""
         if not self._index:

@@ -12,7 +12,7 @@ from .base import WeakLearner
 __all__ = ["UnivariateLogisticRegression", "gradients"]
 
 
-def gradients(margins: np.ndarray, target) -> np.ndarray:
+def gradients(margins: np.ndarray, target: np.ndarray) -> np.ndarray:
     """The log loss's derivative in the margin, sigma(margin) - y, elementwise; `target` a bool
     or an array of them that broadcasts against `margins`."""
     with np.errstate(over="ignore"):  # exp(-margin) = inf gives sigma = 0, as it should
