@@ -128,7 +128,7 @@ class LabelFlip(Drift):
         _check_position(self.position, self.width)
 
     def apply(self, examples: Iterator[tuple[dict, Any]], *, rng: random.Random,
-              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]],
+              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]]
               ) -> Iterator[tuple[dict, Any]]:
         for t, (x, y) in enumerate(examples):
             p = new_concept_probability(t, self.position, self.width)
@@ -186,7 +186,7 @@ class ConceptSwitch(Drift):
         _check_position(self.position, self.width)
 
     def apply(self, examples: Iterator[tuple[dict, Any]], *, rng: random.Random,
-              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]],
+              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]]
               ) -> Iterator[tuple[dict, Any]]:
         other = None
         t = 0
@@ -264,7 +264,7 @@ class PriorShift(Drift):
         return q0 + (q1 - q0) * (t - p0) / (p1 - p0)
 
     def apply(self, examples: Iterator[tuple[dict, Any]], *, rng: random.Random,
-              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]],
+              prior: Callable[[], float], make_stream: Callable[..., Iterator[tuple[dict, Any]]]
               ) -> Iterator[tuple[dict, Any]]:
         pi = prior()
         if not 0 < pi < 1:
