@@ -510,7 +510,21 @@ class CostSensitiveMixin:
         self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
     ) -> pd.Series:
         """`predict_one` of every row of the frame `X`, in a Series on its index; the costs,
-        keywords and every cell are checked before any row is scored."""
+        keywords and every cell are checked before any row is scored.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from river import linear_model
+        >>> from streamboost import CalibratedClassifier
+        >>> model = CalibratedClassifier(linear_model.LogisticRegression())
+        >>> for x, y in [({"a": 1.0}, True), ({"a": -1.0}, False)] * 20:
+        ...     model.learn_one(x, y)
+        >>> X = pd.DataFrame({"a": [2.0, -0.1]}, index=["u", "v"])
+        >>> model.predict_many(X).tolist(), model.predict_many(X, c_fp=1.0, c_fn=100.0).tolist()
+        ([True, False], [True, True])
+
+        """
         import pandas as pd
 
         threshold = self._decision_threshold("predict_many", c_fp, c_fn, kwargs)

@@ -1954,3 +1954,28 @@ def test_the_registered_every_nth_is_the_bandit_of_that_name():
     assert traces["every-nth"] == traces["every-2"] and "calibrate" in traces["every-2"]
     two = BanditCalibratedClassifier(policy="every-nth", arms=("train", "both"), seed=0)
     assert two.policy_.n_arms == 2  # the bandit's arm 1 is whatever the arms make it
+
+
+@pytest.mark.parametrize("rollback", ["copy", "defer", "holdout"])
+@pytest.mark.parametrize("arms", [("train", "calibrate", "both"), ("train", "both")])
+def test_the_meters_kept_keeps_rows_is_always_the_one_its_rounds_give(rollback, arms):
+    """`PairedReward.keeps_rows` is stored (read every example) rather than derived: after every
+    step it equals what the rounds in progress give (`_keeping`), one by one and by frames, so
+    a caller's dict is copied exactly when a frozen or deferred model will score it."""
+    model = BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
+                                       policy="discounted-ucb", batch_size=8, warmup=1, seed=0,
+                                       rollback=rollback, arms=arms, reward_every=3,
+                                       reward_start=4)
+    meter, data = model._meter, phishing(400)
+    seen = set()
+    for x, y in data[:300]:
+        model.learn_one(x, y)
+        assert meter.keeps_rows == meter._keeping()
+        seen.add(meter.keeps_rows)
+    frame = pd.DataFrame([x for x, _ in data[300:]])
+    labels = pd.Series([y for _, y in data[300:]])
+    for start in range(0, 100, 12):  # frames that end mid-minibatch
+        model.learn_many(frame.iloc[start:start + 12], labels.iloc[start:start + 12])
+        assert meter.keeps_rows == meter._keeping()
+    assert seen == ({False} if arms == ("train", "both") or rollback == "holdout"
+                    else {False, True})
