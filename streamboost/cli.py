@@ -640,8 +640,11 @@ def _run(args: argparse.Namespace) -> int:
     if positive is None:
         positive = datasets.positive_label(cell.dataset, target=cell.target,
                                            data_dir=cell.data_dir)
-    print(_classes(positive, datasets.class_counts(cell.dataset, target=cell.target,
-                                                   data_dir=cell.data_dir), cell.c_fn))
+    counts = datasets.class_counts(cell.dataset, target=cell.target, data_dir=cell.data_dir)
+    print(_classes(positive, counts, cell.c_fn))
+    n = sum(counts.values()) if cell.max_rows is None else min(cell.max_rows, sum(counts.values()))
+    _warn_within_warm_up(f"the run's {n} examples are", n, cell.batch_size,
+                         f"the policy ({cell.policy}) never chooses an arm")
     result = cell.run(progress=not args.no_progress)
     threshold = cell.c_fp / (cell.c_fp + cell.c_fn)
     lines = [
@@ -711,6 +714,15 @@ def _classes(positive: typing.Hashable, counts: dict, c_fn: float) -> str:
             f"; negative: the other {len(others)} classes together, {negatives}")
     return (f"positive class: {positive!r} ({counts[positive]} of {sum(counts.values())} "
             f"examples; c_FN = {c_fn:g} is the cost of missing one){rest}")
+
+
+def _warn_within_warm_up(what: str, n: int, batch_size: int, consequence: str) -> None:
+    """Warn on standard error when a run of `n` examples ends within the controller's warm-up
+    (`what` names them), where every minibatch trains the model whatever the policy."""
+    warmup = BanditCalibratedClassifier().warmup * batch_size
+    if n <= warmup:
+        print(f"Warning: {what} within the controller's warm-up ({warmup} examples, every "
+              f"minibatch trains): {consequence}", file=sys.stderr)
 
 
 def _positive_of(name: str, pos_label: str | None, target: str, data_dir: str | None) -> str:
@@ -800,14 +812,9 @@ def _compare(args: argparse.Namespace) -> int:
     )
     print("positive class: " + ", ".join(
         _positive_of(name, args.pos_label, args.target, args.data_dir) for name in args.datasets))
-    warmup = BanditCalibratedClassifier().warmup * args.batch_size
-    if args.max_rows is not None and args.max_rows <= warmup:
-        print(
-            f"Warning: --max-rows {args.max_rows} is within the controller's warm-up "
-            f"({warmup} examples, every minibatch trains): every policy is the same model, so "
-            "their ranking is noise",
-            file=sys.stderr,
-        )
+    if args.max_rows is not None:
+        _warn_within_warm_up(f"--max-rows {args.max_rows} is", args.max_rows, args.batch_size,
+                             "every policy is the same model, so their ranking is noise")
 
     def report(record: dict[str, typing.Any]) -> None:
         if record["status"] != "ok":

@@ -503,6 +503,19 @@ def test_a_dataset_that_is_neither_registered_nor_a_file(capsys):
     assert "pos_label 'maybe' is not a class of 'phishing'" in capsys.readouterr().err
 
 
+def test_run_warns_when_its_examples_end_within_the_warm_up(capsys):
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--max-rows",
+                 "320", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "the run's 320 examples are within the controller's warm-up (320 examples" in err
+    assert "the policy (discounted-ucb) never chooses an arm" in err
+    # one minibatch past the warm-up, or a smaller warm-up in examples: no warning
+    assert main(["run", "--dataset", "phishing", "--max-rows", "321", "--no-progress"]) == 0
+    assert main(["run", "--dataset", "phishing", "--max-rows", "300", "--batch-size", "16",
+                 "--no-progress"]) == 0
+    assert "warm-up" not in capsys.readouterr().err
+
+
 def test_compare_warns_within_the_warm_up_and_says_what_each_policy_is(tmp_path, capsys):
     assert main(["compare", "--datasets", "phishing", "--policies", "never", "both", "every-4",
                  "--seeds", "1", "--max-rows", "300", "--no-figures", "--no-progress",
