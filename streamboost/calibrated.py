@@ -12,7 +12,7 @@ from river import base
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, CostSensitiveMixin, validate_costs
+from .decision import BinaryLabels, Costs, CostSensitiveMixin, validate_costs
 from .reward import calibrated, calibrated_many
 from .scores import (
     PrequentialScore,
@@ -47,7 +47,7 @@ class FramePredictions:
     scores every row (by minibatch when it learns by minibatch, `scores.ScoredFrame`, kept for
     a `learn_many` of the same frame; else row by row), the calibrator maps the scores. The
     wrapper has `_wrapped_model`, `_calibrator`, `_labels`, `_score_key`, `_scorer` (a
-    `scores.PrequentialScore`) and `CostSensitiveMixin`'s `_call_threshold`."""
+    `scores.PrequentialScore`) and `CostSensitiveMixin`'s `_frame_thresholds`."""
 
     @property
     def _minibatch(self) -> bool:
@@ -107,17 +107,19 @@ class FramePredictions:
         return pd.DataFrame(p, index=X.index, columns=_columns(tuple(columns)), copy=False)
 
     def predict_many(
-        self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
+        self, X: pd.DataFrame, *, c_fp: float | Costs | None = None,
+        c_fn: float | Costs | None = None, **kwargs
     ) -> pd.Series:
         """The minimum-expected-cost label of every row of `X`: `predict_one`'s, costs per call
-        or from `set_costs`."""
+        (a number, or one per row: `decision.cost_thresholds`) or from `set_costs`."""
         import pandas as pd
 
         self._no_keywords("predict_many", kwargs)
-        threshold = self._call_threshold(c_fp, c_fn)
+        threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, {})
         p = calibrated_many(self._calibrator, self._frame_scores(X))
         labels = self._labels
-        decisions = [labels.pos_label if q > threshold else labels.negative for q in p.tolist()]
+        positive = (p > threshold).tolist()
+        decisions = [labels.pos_label if q else labels.negative for q in positive]
         return pd.Series(decisions, index=X.index, dtype=object)
 
     def _frame_scores(self, X: pd.DataFrame) -> np.ndarray:

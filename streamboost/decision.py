@@ -20,6 +20,7 @@ import math
 import numbers
 import typing
 
+import numpy as np
 from river import base
 
 from .checkpoint import Checkpointable
@@ -35,6 +36,7 @@ __all__ = [
     "correct_prior_shift",
     "cost_ratio",
     "cost_threshold",
+    "cost_thresholds",
     "decide",
     "deployment_skew",
     "positive_proba",
@@ -42,6 +44,9 @@ __all__ = [
     "skew_change",
     "validate_costs",
 ]
+
+# A cost per example: a sequence of numbers (a list, a numpy array, a pandas Series)
+Costs = typing.Union[typing.Sequence[float], np.ndarray, "pd.Series"]
 
 # Probabilities a hair outside [0, 1] come from floating-point round-off when a model normalises
 # its votes; they are clipped, anything further out is an error.
@@ -121,6 +126,60 @@ def cost_threshold(c_fp: float, c_fn: float) -> float:
     # inf, giving the right limit 0), and every operation is monotone, so the threshold is
     # non-decreasing in c_FP and non-increasing in c_FN, to the last bit (property-tested).
     return 1.0 / (1.0 + c_fn / c_fp)
+
+
+def cost_thresholds(c_fp: float | Costs, c_fn: float | Costs) -> np.ndarray:
+    r"""`cost_threshold` of each pair of costs, a cost per example: each of `c_fp`, `c_fn` a
+    number or a one-dimensional sequence (list, numpy array, pandas Series) of numbers, a
+    number standing for every example. Every cost is checked (a real number, not a bool,
+    finite and > 0; the first bad one is named by its position) before any threshold is
+    computed; each threshold is `cost_threshold`'s float to the last bit.
+
+    Example-dependent costs (Elkan 2001): the cost of missing a fraud is its amount.
+
+    Examples
+    --------
+    >>> from streamboost.decision import cost_thresholds
+    >>> cost_thresholds(c_fp=5.0, c_fn=[5.0, 20.0, 995.0]).tolist()
+    [0.5, 0.2, 0.005]
+    >>> cost_thresholds(1.0, [2.0, 0.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: c_fn[1] must be finite and > 0, got 0.0
+
+    """
+    fp, fn = _cost_array("c_fp", c_fp), _cost_array("c_fn", c_fn)
+    if fp.ndim and fn.ndim and len(fp) != len(fn):
+        raise ValueError(f"c_fp and c_fn give costs for {len(fp)} and {len(fn)} examples; "
+                         "expected one length (or a number for every example)")
+    with np.errstate(over="ignore"):  # c_FN / c_FP may overflow to inf: the threshold is 0
+        return 1.0 / (1.0 + fn / fp)  # `cost_threshold`'s operations, elementwise
+
+
+def _cost_array(name: str, costs) -> np.ndarray:
+    """`costs` (a number, or a 1-D sequence of them) as a float array, each checked as
+    `validate_costs` checks one."""
+    if isinstance(costs, numbers.Real) and not isinstance(costs, bool):
+        return np.array(validate_costs(costs, 1.0)[0] if name == "c_fp"
+                        else validate_costs(1.0, costs)[1])
+    values = np.asarray(costs.to_numpy() if hasattr(costs, "to_numpy") else costs)
+    if values.ndim != 1 or values.dtype.kind not in "iuf":
+        what = (f"{costs!r} ({type(costs).__name__})" if values.ndim == 0 else
+                f"an array of shape {values.shape}" if values.ndim > 1 else
+                f"values of dtype {values.dtype}")
+        raise TypeError(f"{name} must be a real number or a one-dimensional sequence of real "
+                        f"numbers (not bools), got {what}")
+    values = values.astype(float)
+    bad = ~(np.isfinite(values) & (values > 0.0))
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"{name}[{i}] must be finite and > 0, got {values[i].item()!r}")
+    return values
+
+
+def _per_row(cost) -> bool:
+    """Whether a cost argument is given per row (a sequence), not as a number or None."""
+    return cost is not None and not isinstance(cost, (numbers.Real, str, bytes))
 
 
 def _check_unit_interval(name: str, value, *, open_interval: bool = False) -> float:
@@ -507,10 +566,13 @@ class CostSensitiveMixin:
         return self._decide(self.predict_proba_one(x, **kwargs), threshold)
 
     def predict_many(
-        self, X: pd.DataFrame, *, c_fp: float | None = None, c_fn: float | None = None, **kwargs
+        self, X: pd.DataFrame, *, c_fp: float | Costs | None = None,
+        c_fn: float | Costs | None = None, **kwargs
     ) -> pd.Series:
-        """`predict_one` of every row of the frame `X`, in a Series on its index; the costs,
-        keywords and every cell are checked before any row is scored.
+        """`predict_one` of every row of the frame `X`, in a Series on its index; a cost is a
+        number for every row or one per row (a sequence of `len(X)` numbers, or a Series on
+        `X`'s index: `cost_thresholds`); the costs, keywords and every cell are checked before
+        any row is scored.
 
         Examples
         --------
@@ -523,13 +585,17 @@ class CostSensitiveMixin:
         >>> X = pd.DataFrame({"a": [2.0, -0.1]}, index=["u", "v"])
         >>> model.predict_many(X).tolist(), model.predict_many(X, c_fp=1.0, c_fn=100.0).tolist()
         ([True, False], [True, True])
+        >>> model.predict_many(X, c_fn=[1.0, 100.0]).tolist()  # a cost per row
+        [True, True]
 
         """
         import pandas as pd
 
-        threshold = self._decision_threshold("predict_many", c_fp, c_fn, kwargs)
-        decisions = [self._decide(self.predict_proba_one(x, **kwargs), threshold)
-                     for x in records(X)]
+        threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
+        thresholds = ([threshold] * len(X) if type(threshold) is float
+                      else threshold.tolist())
+        decisions = [self._decide(self.predict_proba_one(x, **kwargs), t)
+                     for x, t in zip(records(X), thresholds, strict=True)]
         return pd.Series(decisions, index=X.index, dtype=object)
 
     def _decision_threshold(self, caller: str, c_fp: float | None, c_fn: float | None,
@@ -540,6 +606,28 @@ class CostSensitiveMixin:
                 raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the "
                                 f"keywords c_fp and c_fn")
         return self._call_threshold(c_fp, c_fn)
+
+    def _frame_thresholds(self, caller: str, c_fp, c_fn, X: pd.DataFrame, kwargs: dict
+                          ) -> float | np.ndarray:
+        """A `predict_many`'s threshold: a float where both costs are numbers (or None: the
+        model's), else one per row of `X` (`cost_thresholds`; a Series of costs must be on
+        `X`'s index), all checked before any row is scored."""
+        if not (_per_row(c_fp) or _per_row(c_fn)):
+            return self._decision_threshold(caller, c_fp, c_fn, kwargs)
+        import pandas as pd
+
+        self._decision_threshold(caller, None, None, kwargs)  # a misspelt cost, first
+        costs = []
+        for name, value, default in (("c_fp", c_fp, self.c_fp), ("c_fn", c_fn, self.c_fn)):
+            if isinstance(value, pd.Series) and not value.index.equals(X.index):
+                raise ValueError(f"{caller}: {name} is a Series whose index is not X's (pass "
+                                 f"its values, .to_numpy(), for costs by position)")
+            costs.append(default if value is None else value)
+        thresholds = cost_thresholds(*costs)
+        if len(thresholds) != len(X):
+            raise ValueError(f"{caller}: the costs are given for {len(thresholds)} rows; X has "
+                             f"{len(X)}")
+        return thresholds
 
     def _decide(self, proba: dict, threshold: float) -> typing.Hashable:
         if positive_proba(proba, self.pos_label) > threshold:

@@ -380,8 +380,19 @@ def test_predict_many_equals_predict_one_row_by_row(name, calibrator):
         assert decisions.tolist() == expected
     middle = float(many[True].median())  # costs whose threshold splits the frame's decisions
     assert len(set(model.predict_many(X, c_fp=middle, c_fn=1.0 - middle))) == 2
+    # a cost per row: each row decided at its own threshold
+    c_fn = [0.05 + 20.0 * (i % 7) for i in range(len(X))]
+    expected = [model.predict_one(x, c_fn=c) for (x, _), c in zip(ROWS[600:900], c_fn,
+                                                                  strict=True)]
+    assert model.predict_many(X, c_fn=c_fn).tolist() == expected
+    assert model.predict_many(X, c_fn=pd.Series(c_fn, index=X.index)).tolist() == expected
+    before = pickle.dumps(model)
+    for bad in (-1.0, [1.0] * (len(X) - 1), [*c_fn[:-1], float("nan")]):
+        with pytest.raises(ValueError, match=r"c_fn|rows"):
+            model.predict_many(X, c_fn=bad)
     with pytest.raises(ValueError, match="c_fp"):
         model.predict_many(X, c_fp=-1.0)
+    assert pickle.dumps(model) == before
 
 
 def test_a_minibatch_scores_every_row_before_the_model_learns_it():

@@ -14,6 +14,7 @@ from streamboost.decision import (
     correct_prior_shift,
     cost_ratio,
     cost_threshold,
+    cost_thresholds,
     decide,
     deployment_skew,
     positive_proba,
@@ -365,3 +366,66 @@ def test_predict_many_is_predict_one_row_by_row_and_checks_the_frame_first():
         with pytest.raises((TypeError, ValueError), match=error):
             model.predict_many(**bad)
     assert scored == []  # nothing scored before the frame and costs were checked
+
+
+def test_cost_thresholds_are_cost_thresholds_one_by_one_to_the_last_bit():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    costs = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
+
+    @given(st.lists(st.tuples(costs, costs), min_size=1, max_size=20), costs)
+    def check(pairs, scalar):
+        fps, fns = [fp for fp, _ in pairs], [fn for _, fn in pairs]
+        assert cost_thresholds(fps, fns).tolist() == [cost_threshold(*pair) for pair in pairs]
+        # a number stands for every example, on either side
+        assert cost_thresholds(scalar, fns).tolist() == [cost_threshold(scalar, fn) for fn in fns]
+        assert cost_thresholds(fps, scalar).tolist() == [cost_threshold(fp, scalar) for fp in fps]
+
+    check()
+
+
+@pytest.mark.parametrize("bad", BAD_COSTS)
+def test_cost_thresholds_name_the_first_bad_cost_by_its_position(bad):
+    with pytest.raises(ValueError, match=re.escape(f"c_fn[2] must be finite and > 0, got {bad!r}")):
+        cost_thresholds(1.0, [1.0, 2.0, bad, bad])
+    with pytest.raises(ValueError, match=re.escape("c_fp[0]")):
+        cost_thresholds([bad], 1.0)
+    with pytest.raises(ValueError, match="for 2 and 3 examples"):
+        cost_thresholds([1.0, 2.0], [1.0, 2.0, 3.0])
+    for wrong in ([True, False], [[1.0]], ["1"], [1.0, None]):
+        with pytest.raises(TypeError, match="one-dimensional sequence of real numbers"):
+            cost_thresholds(1.0, wrong)
+
+
+def test_predict_many_takes_a_cost_per_row_checked_before_any_row_is_scored():
+    import numpy as np
+    import pandas as pd
+
+    rows = list(datasets.Phishing())[:300]
+    model = CostSensitiveClassifier(linear_model.LogisticRegression())
+    for x, y in rows[:200]:
+        model.learn_one(x, y)
+    X = pd.DataFrame([x for x, _ in rows[200:]], index=range(1000, 1100))
+    amounts = np.geomspace(0.01, 100.0, len(X))  # e.g. what missing each fraud would cost
+    expected = [model.predict_one(x, c_fp=2.0, c_fn=a) for x, a in zip(X.to_dict("records"),
+                                                                       amounts, strict=True)]
+    assert len(set(expected)) == 2  # the costs move decisions both ways
+    for c_fn in (amounts, list(amounts), pd.Series(amounts, index=X.index)):
+        assert model.predict_many(X, c_fp=2.0, c_fn=c_fn).tolist() == expected
+    # per-row c_fp against the model's own c_fn
+    per_fp = [model.predict_one(x, c_fp=1.0 / a) for x, a in zip(X.to_dict("records"), amounts,
+                                                                  strict=True)]
+    assert model.predict_many(X, c_fp=1.0 / amounts).tolist() == per_fp
+
+    scored = []
+    model.predict_proba_one = lambda x, **kwargs: scored.append(x) or {True: 0.5, False: 0.5}
+    for c_fn, error, match in (
+        (amounts[:-1], ValueError, "given for 99 rows; X has 100"),
+        (pd.Series(amounts), ValueError, "a Series whose index is not X's"),
+        ([*amounts[:-1], -1.0], ValueError, re.escape("c_fn[99] must be finite and > 0")),
+        (np.ones((100, 1)), TypeError, "shape"),
+    ):
+        with pytest.raises(error, match=match):
+            model.predict_many(X, c_fn=c_fn)
+    assert scored == []
