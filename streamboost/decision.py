@@ -83,11 +83,15 @@ def validate_costs(c_fp: float, c_fn: float) -> tuple[float, float]:
     ValueError: c_fp must be finite and > 0, got 0.0
 
     """
-    for name, value in (("c_fp", c_fp), ("c_fn", c_fn)):
-        value = _check_real(name, value)
-        if not (math.isfinite(value) and value > 0.0):
-            raise ValueError(f"{name} must be finite and > 0, got {value!r}")
-    return float(c_fp), float(c_fn)
+    return _check_cost("c_fp", c_fp), _check_cost("c_fn", c_fn)
+
+
+def _check_cost(name: str, value) -> float:
+    """One error cost as a float: a real number, finite and > 0."""
+    value = _check_real(name, value)
+    if not (math.isfinite(value) and value > 0.0):
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return value
 
 
 def cost_ratio(c_fp: float, c_fn: float) -> float:
@@ -160,8 +164,7 @@ def _cost_array(name: str, costs) -> np.ndarray:
     """`costs` (a number, or a 1-D sequence of them) as a float array, each checked as
     `validate_costs` checks one."""
     if isinstance(costs, numbers.Real) and not isinstance(costs, bool):
-        return np.array(validate_costs(costs, 1.0)[0] if name == "c_fp"
-                        else validate_costs(1.0, costs)[1])
+        return np.array(_check_cost(name, costs))
     values = np.asarray(costs.to_numpy() if hasattr(costs, "to_numpy") else costs)
     if values.ndim != 1 or values.dtype.kind not in "iuf":
         what = (f"{costs!r} ({type(costs).__name__})" if values.ndim == 0 else
