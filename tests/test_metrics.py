@@ -528,3 +528,91 @@ def test_binarized_label_metrics_score_the_models_decisions_not_an_argmax():
     assert 0.5 < both[0].get() < 1.0 and 0.5 < both[1].get() < 1.0
     with pytest.raises(ValueError, match="label 'maybe' is neither pos_label='yes'"):
         ours.update("yes", "maybe")  # a third label as a decision
+
+
+def _example_costs():
+    from hypothesis import strategies as st
+
+    cost = st.floats(min_value=0.01, max_value=1000.0)
+    example = st.tuples(st.booleans(), st.floats(0.0, 1.0), st.floats(0.0, 10.0),
+                        st.one_of(st.none(), st.tuples(cost, cost)))
+    return st.lists(example, max_size=40), st.tuples(cost, cost)
+
+
+def test_expected_cost_charges_each_example_its_own_costs_at_its_own_threshold():
+    """Example-dependent costs (a missed fraud costs its amount): the metric's mean cost and
+    normalised cost equal a direct computation, each example decided at its own threshold."""
+    from hypothesis import given
+
+    examples, defaults = _example_costs()
+
+    @given(examples, defaults)
+    def check(rows, default):
+        metric = metrics.ExpectedCost(*default)
+        kappa = metrics.CohenKappa(*default)
+        charged = scale = n = 0.0
+        confusion = dict.fromkeys(("tp", "fp", "tn", "fn"), 0.0)
+        for positive, p, w, own in rows:
+            c_fp, c_fn = own or default
+            kwargs = {} if own is None else {"c_fp": c_fp, "c_fn": c_fn}
+            metric.update(positive, p, w=w, **kwargs)
+            kappa.update(positive, p, w=w, **kwargs)
+            decided = p > cost_threshold(c_fp, c_fn)
+            confusion[("t" if decided == positive else "f") + ("p" if decided else "n")] += w
+            charged += w * (c_fn if positive else c_fp) * (decided != positive)
+            scale += w * (c_fn if positive else c_fp)
+            n += w
+        assert metric.confusion() == pytest.approx(confusion, rel=1e-12, abs=1e-12)
+        assert kappa.confusion() == metric.confusion()
+        assert metric.get() == pytest.approx(charged / n if n else 0.0, rel=1e-9, abs=1e-9)
+        assert metric.normalised_cost() == pytest.approx(charged / scale if scale else 0.0,
+                                                         rel=1e-9, abs=1e-9)
+
+    check()
+
+
+def test_expected_cost_without_own_costs_is_the_same_floats_as_before():
+    """The examples without costs of their own are counted at the metric's costs, as before
+    0.8.38: (c_FP FP + c_FN FN) / N, to the last bit."""
+    from hypothesis import given
+
+    examples, defaults = _example_costs()
+
+    @given(examples, defaults)
+    def check(rows, default):
+        c_fp, c_fn = default
+        metric = metrics.ExpectedCost(c_fp, c_fn)
+        for positive, p, w, _ in rows:
+            metric.update(positive, p, w=w)
+        tp, fp, tn, fn = (metric.confusion()[k] for k in ("tp", "fp", "tn", "fn"))
+        n = tp + fp + tn + fn
+        assert metric.get() == ((c_fp * fp + c_fn * fn) / n if n > 0.0 else 0.0)
+        scale = c_fp * (fp + tn) + c_fn * (tp + fn)
+        assert metric.normalised_cost() == ((c_fp * fp + c_fn * fn) / scale
+                                            if scale > 0.0 else 0.0)
+
+    check()
+
+
+def test_an_examples_own_costs_are_checked_before_anything_changes_and_revert_with_it():
+    metric = metrics.ExpectedCost(c_fp=1.0, c_fn=5.0)
+    metric.update(True, 0.1, c_fn=50.0)  # threshold 1/51: decided positive, no cost
+    metric.update(False, 0.3, c_fp=0.5, c_fn=0.5)  # threshold 1/2: right
+    metric.update(True, 0.1)  # threshold 1/6: a false negative at the metric's c_FN
+    assert metric.confusion() == {"tp": 1.0, "fp": 0.0, "tn": 1.0, "fn": 1.0}
+    assert metric.get() == 5.0 / 3
+    before = pickle.dumps(metric)
+    for bad in ({"c_fn": 0.0}, {"c_fp": -1.0}, {"c_fp": math.nan}, {"c_fn": True}):
+        with pytest.raises((ValueError, TypeError), match=r"c_fp|c_fn"):
+            metric.update(True, 0.5, **bad)
+        with pytest.raises((ValueError, TypeError), match=r"c_fp|c_fn"):
+            metric.revert(True, 0.1, **bad)
+    assert pickle.dumps(metric) == before
+    metric.revert(True, 0.1, c_fn=50.0)
+    assert metric.confusion() == {"tp": 0.0, "fp": 0.0, "tn": 1.0, "fn": 1.0}
+    assert metric.get() == 5.0 / 2
+    # River's rolling window keeps each update's keywords for its revert
+    rolling = utils.Rolling(metrics.ExpectedCost, window_size=2, c_fp=1.0, c_fn=1.0)
+    for positive, p, c_fn in ((True, 0.2, 9.0), (True, 0.2, 1.0), (True, 0.2, 1.0)):
+        rolling.update(positive, p, c_fn=c_fn)
+    assert rolling.get() == 1.0  # the first (threshold 0.1: right) left; two misses at 1

@@ -91,20 +91,27 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
 
     def update(self, y_true: typing.Hashable, y_pred: dict | float | None,
                w: float = 1.0) -> None:
-        positive, p, w = self._parse(y_true, y_pred, w)
-        self._total += w
-        self._accumulate(positive, p, w)
+        self._observe(y_true, y_pred, w, False, self._accumulate)
 
     def revert(self, y_true: typing.Hashable, y_pred: dict | float | None,
                w: float = 1.0) -> None:
+        self._observe(y_true, y_pred, w, True, self._accumulate)
+
+    def _observe(self, y_true, y_pred, w, reverting: bool, accumulate: typing.Callable,
+                 *args) -> None:
+        """Add (`update`) or remove (`revert`) one example, checked first, with
+        `accumulate(positive, p, w, *args)` (`-w` to remove); removing more weight than was
+        added is refused before anything changes."""
         positive, p, w = self._parse(y_true, y_pred, w)
-        if w > self._total * (1.0 + 1e-12):
-            raise ValueError(
-                f"cannot revert weight {w!r}: only {self._total!r} was added (an example "
-                "that was never added cannot be reverted)"
-            )
-        self._total -= w
-        self._accumulate(positive, p, -w)
+        if reverting:
+            if w > self._total * (1.0 + 1e-12):
+                raise ValueError(
+                    f"cannot revert weight {w!r}: only {self._total!r} was added (an example "
+                    "that was never added cannot be reverted)"
+                )
+            w = -w
+        self._total += w
+        accumulate(positive, p, w, *args)
 
 
 class BinnedProbabilityMetric(ProbabilityMetric):
