@@ -63,14 +63,18 @@ class RunResult:
         Examples seen.
     c_fp, c_fn
         The costs of the decisions scored by `expected_cost`.
+    c_fn_feature
+        The feature whose value times `c_fn` was each example's own cost of a false negative
+        (`prequential`'s), or None.
     brier
         Prequential Brier score (mean squared error of P(positive)).
     log_loss
         Prequential log-loss (River's `LogLoss`, probabilities clipped at 1e-15).
     expected_cost
-        Mean cost of the decisions "positive iff p > c_fp / (c_fp + c_fn)".
+        Mean cost of the decisions "positive iff p > c_fp / (c_fp + c_fn)" (each example's own
+        c_fn with `c_fn_feature`).
     normalised_cost
-        That cost divided by c_fp * negatives + c_fn * positives.
+        That cost divided by c_fp * negatives + c_fn * positives (each example's own c_fn).
     ece
         Expected calibration error of all prequential predictions.
     final_ece
@@ -130,6 +134,7 @@ class RunResult:
     confusion_at_half: dict[str, float] | None = None
     n_drifts: int | None = None
     n_rounds: int | None = None
+    c_fn_feature: typing.Hashable | None = None
 
     def cost_at_half(self, c_fp: float, c_fn: float) -> float:
         """Mean cost per example, under costs (c_fp, c_fn), of the decisions "p > 1/2"."""
@@ -265,6 +270,7 @@ def prequential(
     *,
     c_fp: float = 1.0,
     c_fn: float = 1.0,
+    c_fn_feature: typing.Hashable | None = None,
     pos_label: typing.Hashable = True,
     cost_ratios: tuple[float, ...] = metrics.THESIS_COST_RATIOS,
     n_bins: int = 10,
@@ -286,6 +292,11 @@ def prequential(
         Pairs `(x, y)`; `y == pos_label` is a positive.
     c_fp, c_fn
         Costs of a false positive / false negative for `expected_cost`.
+    c_fn_feature
+        A feature whose value times `c_fn` is each example's own cost of a false negative (a
+        transaction's amount: example-dependent costs), deciding it at its own threshold and
+        charging it that cost (`metrics.ExpectedCost`); every example must have it, finite and
+        > 0 (checked before the example is scored). None: `c_fn` for every example.
     pos_label
         The positive label.
     cost_ratios
@@ -356,10 +367,15 @@ def prequential(
     start = time.perf_counter()
     try:
         for x, y in stream:
+            own_c_fn = None if c_fn_feature is None else _own_c_fn(x, c_fn_feature, c_fn, n)
             p = positive_proba(model.predict_proba_one(x), pos_label)
             positive = y == pos_label
-            for metric in (brier, cost, argmax_cost, curve, ece):
+            for metric in (brier, argmax_cost, curve, ece):
                 metric.update(positive, p)
+            if own_c_fn is None:
+                cost.update(positive, p)
+            else:
+                cost.update(positive, p, c_fn=own_c_fn)
             log_loss.update(positive, p)
             recent.append((positive, p))
             model.learn_one(x, y)
@@ -432,7 +448,21 @@ def prequential(
         if controller is not None and controller.drift_detector_ is not None else None,
         n_rounds=controller.policy_.n_rounds
         if controller is not None and controller.policy_.uses_rewards else None,
+        c_fn_feature=c_fn_feature,
     )
+
+
+def _own_c_fn(x: dict, feature: typing.Hashable, c_fn: float, n: int) -> float:
+    """Example `n`'s own cost of a false negative: `c_fn` times its value of `feature`."""
+    value = x.get(feature)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"example {n} has {feature!r} = {value!r}; c_fn_feature needs every "
+                         f"example's cost there, a number > 0")
+    own = c_fn * float(value)
+    if not (math.isfinite(own) and own > 0.0):
+        raise ValueError(f"example {n} has {feature!r} = {value!r}: its cost of a false "
+                         f"negative, c_fn x {value!r} = {own!r}, must be finite and > 0")
+    return own
 
 
 def _progress_bar(total: int | None, unit: str = "ex"):

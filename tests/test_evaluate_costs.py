@@ -26,3 +26,45 @@ def test_costs_at_half_and_at_the_threshold_match_direct_metrics():
         assert result.cost_at_threshold(ratio) == pytest.approx(metric.get())
     with pytest.raises(ValueError, match="not on the Brier curve"):
         result.cost_at_threshold(3.0)
+
+
+def _with_amounts(n: int) -> list[tuple[dict, bool]]:
+    """Phishing's first `n` examples, each with an "amount" (what missing it would cost)."""
+    return [({**x, "amount": 0.5 + (i * 7919) % 97}, y)
+            for i, (x, y) in enumerate(datasets.Phishing().take(n))]
+
+
+def test_an_examples_own_false_negative_cost_is_read_from_its_feature():
+    rows = _with_amounts(400)
+    model = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    result = evaluate.prequential(model, rows, c_fp=3.0, c_fn=0.25, c_fn_feature="amount")
+    replay = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    cost = metrics.ExpectedCost(c_fp=3.0, c_fn=0.25)
+    for x, y in rows:
+        cost.update(y, replay.predict_proba_one(x), c_fn=0.25 * x["amount"])
+        replay.learn_one(x, y)
+    assert result.expected_cost == cost.get() and result.normalised_cost == cost.normalised_cost()
+    assert result.c_fn_feature == "amount"
+    assert evaluate.RunResult(**result.to_dict()) == result
+    # the costs move the decisions: one c_FN for every example charges differently
+    plain = evaluate.prequential(preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+                                 rows, c_fp=3.0, c_fn=0.25)
+    assert plain.expected_cost != result.expected_cost and plain.c_fn_feature is None
+
+
+@pytest.mark.parametrize("bad", [None, 0.0, -2.0, float("nan"), "12", True])
+def test_an_example_without_a_usable_cost_stops_the_run_before_it_is_scored(bad):
+    rows = _with_amounts(10)
+    x = dict(rows[6][0])
+    x.pop("amount") if bad is None else x.update(amount=bad)
+    rows[6] = (x, rows[6][1])
+    learned = []
+
+    class Spy(linear_model.LogisticRegression):
+        def learn_one(self, x, y, w=1.0):
+            learned.append(x)
+            super().learn_one(x, y, w)
+
+    with pytest.raises(ValueError, match="example 6 has 'amount'"):
+        evaluate.prequential(Spy(), rows, c_fn_feature="amount")
+    assert len(learned) == 6  # examples 0-5; the sixth was neither scored nor learned
