@@ -21,17 +21,7 @@ from hypothesis import strategies as st
 from streamboost import datasets
 from streamboost.datasets import REGISTRY, ChecksumError, DatasetSpec
 from streamboost.experiments.grid import check_dataset
-
-
-def _shared_data() -> Path:
-    env = os.environ.get("STREAMBOOST_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
-
-
-SHARED = _shared_data()
-needs_shared = pytest.mark.skipif(
-    not (SHARED / "MANIFEST.md").is_file(), reason=f"shared datasets not found at {SHARED}"
-)
+from tests.shared_data import SHARED, needs_shared
 
 
 @functools.cache

@@ -5,11 +5,9 @@ from __future__ import annotations
 import csv
 import gzip
 import math
-import os
 import re
 import statistics
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,17 +16,7 @@ from river import datasets as river_datasets
 
 from streamboost import datasets
 from streamboost.datasets import REGISTRY, ConceptSwitch, LabelFlip, PriorShift, stream
-
-
-def _shared_data() -> Path:
-    env = os.environ.get("STREAMBOOST_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
-
-
-SHARED = _shared_data()
-needs_shared = pytest.mark.skipif(
-    not (SHARED / "MANIFEST.md").is_file(), reason=f"shared datasets not found at {SHARED}"
-)
+from tests.shared_data import SHARED, needs_shared
 
 
 def file_rows(name: str) -> list[list[str]]:

@@ -8,7 +8,6 @@ import os
 import signal
 import tempfile
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -24,6 +23,7 @@ from streamboost.experiments import (
     run_grid,
     write_table,
 )
+from tests.shared_data import require
 
 ROWS = 150  # tiny streams: every cell here takes a few tens of milliseconds
 
@@ -348,18 +348,11 @@ def test_write_table_csv_and_parquet(tmp_path):
         write_table(rows, tmp_path / "r.txt")
 
 
-def _shared_data() -> str:
-    env = os.environ.get("STREAMBOOST_SHARED_DATA")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
-    if not path.is_dir():
-        pytest.skip(f"shared data directory not found at {path}")
-    return str(path)
-
-
 def test_categorical_datasets_are_one_hot_encoded_and_not_scaled():
     steps = list(Cell("mushroom", "never").pipeline().steps.values())
     assert [type(s).__name__ for s in steps] == ["BanditCalibratedClassifier"]
-    cell = Cell("mushroom", "every-2", max_rows=300, batch_size=10, data_dir=_shared_data())
+    cell = Cell("mushroom", "every-2", max_rows=300, batch_size=10,
+                data_dir=str(require("mushroom.csv.gz")))
     x, _ = next(iter(cell.stream()))
     assert x and set(x.values()) == {1}  # indicators "feature_value" = 1
     result = run_cell(cell)["result"]
@@ -370,7 +363,8 @@ def test_categorical_datasets_are_one_hot_encoded_and_not_scaled():
 def test_trees_get_the_categories_as_strings_and_split_on_them(model):
     # one-hot dicts leave absent indicators out, so River's trees never split on them: a
     # Hoeffding tree on one-hot mushroom scored 0.25 (chance) through the grid before 0.8.8
-    cell = Cell("mushroom", "both", model=model, n_models=3, max_rows=2000, data_dir=_shared_data())
+    cell = Cell("mushroom", "both", model=model, n_models=3, max_rows=2000,
+                data_dir=str(require("mushroom.csv.gz")))
     x, _ = next(iter(cell.stream()))
     assert x["cap-shape"] in {"b", "c", "x", "f", "k", "s"}
     assert run_cell(cell)["result"]["brier"] < 0.1

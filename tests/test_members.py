@@ -4,10 +4,8 @@ members asked one at a time, on real streams, whatever the features do."""
 from __future__ import annotations
 
 import itertools
-import os
 import pickle
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,18 +16,11 @@ from streamboost.datasets import stream
 from streamboost.members import LinearMembers, RiverMembers, engine_for
 from streamboost.poisson import poisson
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
-
-
-def _shared() -> Path:
-    env = os.environ.get("STREAMBOOST_SHARED_DATA")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "data"
-    if not (path / "electricity.csv.gz").is_file():
-        pytest.skip(f"shared datasets not found at {path} (set STREAMBOOST_SHARED_DATA)")
-    return path
+from tests.shared_data import require
 
 
 def electricity(n: int) -> list:
-    return list(itertools.islice(stream("electricity", data_dir=_shared()), n))
+    return list(itertools.islice(stream("electricity", data_dir=require("electricity.csv.gz")), n))
 
 
 def twins(member, **params) -> tuple[OzaBoostClassifier, OzaBoostClassifier]:

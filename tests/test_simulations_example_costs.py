@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from tests.simulation_loader import ROOT, load
+from tests.shared_data import require
+from tests.simulation_loader import load
 
 costs = load("example_costs")
 
 
 @pytest.fixture(scope="module")
 def data_dir() -> str:
-    env = os.environ.get("STREAMBOOST_SHARED_DATA")
-    path = Path(env) if env else ROOT.parent / "shared" / "data"
-    if not (path / "credit.csv.gz").is_file():
-        pytest.skip(f"shared datasets not found at {path} (set STREAMBOOST_SHARED_DATA)")
-    return str(path)
+    return str(require("credit.csv.gz"))
 
 
 def test_each_applicants_c_fn_is_the_uci_five_scaled_by_its_amount(data_dir):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-import os
 import random
 import re
 from pathlib import Path
 
 import pytest
 from simulation_loader import load
+
+from tests.shared_data import require
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,11 +20,7 @@ tp = load("thesis_protocol")
 
 @pytest.fixture(scope="module")
 def data_dir() -> Path:
-    env = os.environ.get("STREAMBOOST_SHARED_DATA")
-    path = Path(env) if env else ROOT.parent / "shared" / "data"
-    if not (path / "parkinsons.csv.gz").is_file():
-        pytest.skip(f"shared datasets not found at {path} (set STREAMBOOST_SHARED_DATA)")
-    return path
+    return require("parkinsons.csv.gz")
 
 
 def _rows(n_pos: int, n_neg: int, seed: int = 0) -> list[tuple[dict, bool]]:
