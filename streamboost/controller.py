@@ -82,7 +82,7 @@ class BanditCalibratedClassifier(
         `"holdout"` or `"auto"`, how the model is rolled back.
     train_budget, budget_reserve, budget_timing, drift_detector
         A compute budget: the largest share of minibatches that train, a reserve for a change
-        that `drift_detector` (default: River's ADWIN) flags, and when it is spent ([^4]).
+        that `drift_detector` (default: River's ADWIN) flags, and when it is spent (`budget`).
     trace_size, seed
         Minibatches kept in `trace`; the seed of a policy built from a name and of the default
         model.
@@ -117,8 +117,6 @@ class BanditCalibratedClassifier(
     [^2]: Oza, N. C. (2005). Online bagging and boosting. IEEE SMC.
     [^3]: Mannor, S. and Shamir, O. (2011). From bandits to experts: on the value of
         side-observations. NeurIPS 24.
-    [^4]: Zliobaite, I., Bifet, A., Pfahringer, B. and Holmes, G. (2014). Active learning with
-        drifting streaming data. IEEE TNNLS 25(1) (a budget spent by an adaptive threshold).
 
     """
 

@@ -123,8 +123,7 @@ class OnlinePlattCalibrator(Calibrator):
     $$\hat p(y=1 \mid s) = \sigma(-(A\,u + B)) = \frac{1}{1 + \exp(A\,u + B)},$$
 
     with $u = \text{logit}(\text{clip}(s, \epsilon, 1-\epsilon))$ (`feature="logit"`, Gupta &
-    Ramdas 2023) or $u = s$ (`feature="score"`, the thesis). In Gupta & Ramdas's notation
-    $\hat p = \sigma(a\,\text{logit}(s) + b)$ with $a = -A$, $b = -B$.
+    Ramdas 2023, whose $a, b$ are $-A, -B$) or $u = s$ (`feature="score"`, the thesis).
 
     **Targets**: Platt's smoothed targets $(N_+ + 1)/(N_+ + 2)$ and $1/(N_- + 2)$ with the
     class counts *so far* (`smooth_targets=False`: the raw labels). **objective="log"**: the
@@ -167,17 +166,13 @@ class OnlinePlattCalibrator(Calibrator):
     >>> cal.predict_one(0.9)  # identity before any learning
     0.9
     >>> rng = random.Random(7)
-    >>> scores, labels = [], []
-    >>> for _ in range(5000):
-    ...     s = rng.uniform(0.01, 0.99)
-    ...     p = 1 / (1 + math.exp(-(0.5 * math.log(s / (1 - s)) - 0.3)))
-    ...     scores.append(s)
-    ...     labels.append(rng.random() < p)
-    >>> cal.learn_many(scores, labels)
-    >>> round(cal.A, 2), round(cal.B, 2), cal.n_seen
-    (-0.65, 0.33, 5000)
-    >>> round(cal.predict_one(0.9), 2)
-    0.75
+    >>> scores = [rng.uniform(0.01, 0.99) for _ in range(5000)]
+    >>> truth = lambda s: 1 / (1 + math.exp(0.3 - 0.5 * math.log(s / (1 - s))))
+    >>> cal.learn_many(scores, [rng.random() < truth(s) for s in scores])
+    >>> round(cal.A, 2), round(cal.B, 2), cal.n_seen  # the truth: A = -0.5, B = 0.3
+    (-0.59, 0.41, 5000)
+    >>> round(cal.predict_one(0.9), 2), round(truth(0.9), 2)
+    (0.71, 0.69)
 
     References
     ----------
@@ -185,9 +180,8 @@ class OnlinePlattCalibrator(Calibrator):
     - Gupta & Ramdas (2023), Online Platt scaling with calibeating, ICML, arXiv:2305.00070.
     - Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex
       optimization, Machine Learning 69 (Online Newton Step).
-    - Nikolaou (2016), Cost-sensitive boosting: a unified approach, PhD thesis, Algorithm 2.
-    - Ljung & Söderström (1983), Theory and Practice of Recursive Identification, MIT Press
-      (recursive Gauss-Newton).
+    - Nikolaou (2016), PhD thesis, Algorithm 2; Ljung & Söderström (1983), Theory and Practice
+      of Recursive Identification, MIT Press (recursive Gauss-Newton).
 
     """
 
