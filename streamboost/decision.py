@@ -56,7 +56,11 @@ _PROBA_TOLERANCE = 1e-9
 def _check_real(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond any float: as out of range as inf
+        raise ValueError(f"{name} must be finite, got an int of {len(str(abs(value)))} digits, "
+                         "beyond any float") from None
 
 
 def validate_costs(c_fp: float, c_fn: float) -> tuple[float, float]:

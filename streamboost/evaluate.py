@@ -453,16 +453,17 @@ def prequential(
 
 
 def _own_c_fn(x: dict, feature: typing.Hashable, c_fn: float, n: int) -> float:
-    """Example `n`'s own cost of a false negative: `c_fn` times its value of `feature`."""
+    """Example `n`'s own cost of a false negative: `c_fn` times its value of `feature`,
+    checked as every cost is (`decision.validate_costs`)."""
     value = x.get(feature)
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"example {n} has {feature!r} = {value!r}; c_fn_feature needs every "
-                         f"example's cost there, a number > 0")
-    own = c_fn * float(value)
-    if not (math.isfinite(own) and own > 0.0):
-        raise ValueError(f"example {n} has {feature!r} = {value!r}: its cost of a false "
-                         f"negative, c_fn x {value!r} = {own!r}, must be finite and > 0")
-    return own
+    try:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"got {type(value).__name__}")
+        return validate_costs(1.0, c_fn * float(value))[1]
+    except (TypeError, ValueError, OverflowError) as error:
+        raise ValueError(f"example {n} has {feature!r} = {value!r}; c_fn_feature needs a "
+                         f"number there whose product with c_fn = {c_fn!r} is finite and > 0 "
+                         f"({error})") from None
 
 
 def _progress_bar(total: int | None, unit: str = "ex"):

@@ -37,6 +37,13 @@ def test_bad_costs_are_rejected_naming_the_value(bad):
             decide(0.5, c_fp, c_fn)
 
 
+def test_an_int_beyond_any_float_is_a_cost_out_of_range():
+    for call in (lambda: validate_costs(1, 10**400), lambda: cost_threshold(10**400, 1),
+                 lambda: cost_thresholds(1.0, 10**400)):
+        with pytest.raises(ValueError, match="401 digits, beyond any float"):
+            call()
+
+
 def test_non_numeric_costs_are_type_errors():
     with pytest.raises(TypeError, match="c_fn"):
         cost_threshold(1.0, "2")

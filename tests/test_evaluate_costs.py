@@ -52,7 +52,8 @@ def test_an_examples_own_false_negative_cost_is_read_from_its_feature():
     assert plain.expected_cost != result.expected_cost and plain.c_fn_feature is None
 
 
-@pytest.mark.parametrize("bad", [None, 0.0, -2.0, float("nan"), "12", True])
+@pytest.mark.parametrize("bad", [None, 0.0, -2.0, float("nan"), "12", True,
+                                 pytest.param(10**400, id="int-beyond-floats")])
 def test_an_example_without_a_usable_cost_stops_the_run_before_it_is_scored(bad):
     rows = _with_amounts(10)
     x = dict(rows[6][0])
