@@ -36,46 +36,29 @@ _SUM_KEYS = ((True, True), (True, False), (False, True), (False, False))  # (rig
 class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchClassifier):
     r"""Online boosting (Oza & Russell) for binary classification, scored as in the thesis.
 
-    Each example is shown to the members in order. Member $m$ learns it $k \sim
-    \text{Poisson}(\lambda)$ times, then classifies it; the example's weight $\lambda$ (1 for the
-    first member) is updated before it goes to the next member (Oza 2005, Fig. 2):
-
-    * correct: $\lambda^{sc}_m \mathrel{+}= \lambda$, then $\lambda \leftarrow \lambda \,
-      \frac{\lambda^{sc}_m + \lambda^{sw}_m}{2 \lambda^{sc}_m} = \frac{\lambda}{2(1 - \epsilon_m)}$;
-    * wrong: $\lambda^{sw}_m \mathrel{+}= \lambda$, then $\lambda \leftarrow
-      \frac{\lambda}{2 \epsilon_m}$,
-
+    Member $m$ in turn learns each example $k \sim \text{Poisson}(\lambda)$ times, then
+    classifies it; its weight $\lambda$ (1 for the first member) then becomes (Oza 2005,
+    Fig. 2) $\lambda / (2(1 - \epsilon_m))$ if correct ($\lambda^{sc}_m \mathrel{+}= \lambda$
+    first), else $\lambda / (2 \epsilon_m)$ ($\lambda^{sw}_m \mathrel{+}= \lambda$ first),
     with $\epsilon_m = \lambda^{sw}_m / (\lambda^{sc}_m + \lambda^{sw}_m)$ and the vote weight
     $\alpha_m = \frac12 \log \frac{1 - \epsilon_m}{\epsilon_m}$ (AdaBoost's, thesis Eq. 3.1).
 
-    With $h_m(x) \in \{-1, +1\}$ over the voting members, `score="vote"` (thesis Eq. 7.6) is
-    $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$ and `score="logistic"` (Eq. 7.7)
-    $1 / (1 + e^{-2F(x)})$, $F(x) = \sum_m \alpha_m h_m(x)$; 1/2 with no voting member. Neither
-    is calibrated (thesis Chapter 7): put a calibrator beside them. Which members vote (a
-    member wrong half the time or more, `weak_rule`), the floor on $\epsilon_m$ in $\alpha_m$,
-    labels, engines and tests: docs/boosting.md.
+    With $h_m(x) \in \{-1, +1\}$, `score="vote"` is $s(x) = \sum_{m: h_m(x) = +1} \alpha_m /
+    \sum_m \alpha_m$ (Eq. 7.6), `"logistic"` $1 / (1 + e^{-2F(x)})$, $F = \sum_m \alpha_m h_m(x)$
+    (Eq. 7.7). Neither is calibrated (thesis Chapter 7): put a calibrator beside them. Which
+    members vote, engines, labels and tests: docs/boosting.md.
 
     Parameters
     ----------
-    model
-        The River classifier to boost; `n_models` clones of it are made.
-    n_models
-        Number of members, at least 1.
-    score
-        `"vote"` (Eq. 7.6) or `"logistic"` (Eq. 7.7).
-    weak_rule
-        `"stop"` (the thesis's Section 8.1, MOA) leaves out of the vote the first member with
-        $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members.
-    pos_label, neg_label
-        The labels: any two hashable values (`neg_label=None`: inferred from the stream).
-    seed
-        Seed of the Poisson draws.
-    engine
-        `"auto"` (the members as arrays where an exact array engine exists, else River
-        objects), `"vectorised"` (arrays or a `TypeError`) or `"reference"`.
-    draws
-        How a member learns its draw $k$: `"repeat"` ($k$ calls, River's AdaBoost), `"weight"`
-        (one call with `w=k`, MOA's), `"auto"` (`"weight"` for `streamboost.weak` members).
+    model, n_models
+        The River classifier to boost; how many clones of it (at least 1).
+    score, weak_rule
+        `"vote"` or `"logistic"`; `"stop"` (Section 8.1, MOA) leaves out of the vote the first
+        member with $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members.
+    pos_label, neg_label, seed, engine, draws
+        The labels (`neg_label=None`: inferred from the stream); the Poisson draws' seed;
+        `"auto"`, `"vectorised"` (members as arrays) or `"reference"` (River objects); a draw
+        $k$ learnt as $k$ calls (`"repeat"`), one of weight $k$ (`"weight"`) or `"auto"`.
     variant, c_fp, c_fn
         `"adamec"` (plain boosting; costs act at decision time) or a cost-sensitive variant of
         `streamboost.variants.VARIANTS`, which trains with the costs `c_fp` and `c_fn`.
@@ -84,10 +67,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     --------
     >>> from river import datasets, evaluate, linear_model, metrics, preprocessing
     >>> from streamboost import OzaBoostClassifier
-
     >>> model = preprocessing.StandardScaler() | OzaBoostClassifier(
-    ...     model=linear_model.LogisticRegression(), n_models=10, seed=42
-    ... )
+    ...     model=linear_model.LogisticRegression(), n_models=10, seed=42)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
     ROCAUC: 91.90%
 
@@ -95,8 +76,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     ----------
     [^1]: Oza, N. C. & Russell, S. (2001). Online bagging and boosting. AISTATS.
     [^2]: Oza, N. C. (2005). Online bagging and boosting. IEEE SMC, 2340-2345 (Fig. 2).
-    [^3]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, University
-        of Manchester (Eqs. 3.1, 7.6, 7.7; Section 8.1).
+    [^3]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis.
 
     """
 

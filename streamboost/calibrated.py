@@ -228,34 +228,25 @@ class CalibratedClassifier(
 ):
     r"""Calibrate any binary River classifier online; decide with costs.
 
-    Each example is used twice, in this order: the calibrator learns the model's score
-    $s(x) = \hat P(\text{positive} \mid x)$ computed *before* the model sees the example (a
-    prequential score is out of sample, so no calibration set is held out), then the model
-    learns the example. `predict_proba_one` returns the calibrated probability (the raw score
-    until the calibrator has learned something); `predict_one` returns the positive label iff
-    it exceeds $c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8), with costs per call or from
-    `set_costs`, without retraining. This is `BanditCalibratedClassifier(policy="both")`
-    without the minibatch machinery (tested equal), at the cost of one calibrator update per
-    example. Use it as the last step of a pipeline, like any River classifier. `learn_many`
-    learns a frame by minibatch where the model can, every score still out of sample; with
-    `window`, `recalibrate()` refits the calibrator to the current model's scores of the last
-    examples, before freezing a model. Both, and which labels a model learns:
-    docs/controller.md and docs/calibration.md.
+    Each example is used twice: the calibrator learns the model's score $s(x) = \hat
+    P(\text{positive} \mid x)$ computed *before* the model sees it (out of sample, so no
+    calibration set is held out), then the model learns it. `predict_proba_one` is the
+    calibrated probability (the raw score until the calibrator has learned); `predict_one` is
+    positive iff it exceeds $c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8), costs per call or
+    from `set_costs`. It equals `BanditCalibratedClassifier(policy="both")` without the
+    minibatches (tested). `learn_many` learns a frame by minibatch, every score out of sample;
+    `recalibrate()` refits to the last `window` examples (docs/calibration.md).
 
     Parameters
     ----------
-    model
-        A binary River classifier with `predict_proba_one` (a pipeline too).
-    calibrator
-        A name of `streamboost.calibration.CALIBRATORS` or a `Calibrator` object.
-    c_fp, c_fn
-        Costs of a false positive and of a false negative.
-    pos_label, neg_label
-        The labels; `neg_label=None` infers it (`not pos_label` for a bool, else the stream's
-        other label).
+    model, calibrator
+        A binary River classifier with `predict_proba_one` (a pipeline too); a
+        `calibration.CALIBRATORS` name or a `Calibrator`.
+    c_fp, c_fn, pos_label, neg_label
+        Costs of a false positive and of a false negative; the labels (`neg_label=None`:
+        `not pos_label` for a bool, else the stream's other label).
     window
-        None, or how many recent examples `recalibrate` refits on (memory: `window` dicts, as
-        this wrapper receives them: after any preprocessing before it in a pipeline).
+        None, or how many recent examples (as this wrapper receives them) `recalibrate` refits on.
 
     Examples
     --------
@@ -275,8 +266,7 @@ class CalibratedClassifier(
 
     References
     ----------
-    [^1]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis,
-        University of Manchester (Eq. 2.8; Chapter 7, calibration).
+    [^1]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis (Eq. 2.8).
     [^2]: Gupta, C. & Ramdas, A. (2023). Online Platt scaling with calibeating. ICML.
 
     """

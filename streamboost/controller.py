@@ -48,75 +48,47 @@ class BanditCalibratedClassifier(
 ):
     r"""Any River classifier calibrated online, a policy deciding per minibatch what learns.
 
-    Online there is no separate calibration set, so each minibatch of `batch_size` examples is
-    spent on the model (`"train"`), on its calibrator (`"calibrate"`: it learns the model's
-    score $s(x)$ = P(positive | x)) or on both (`"both"`: the calibrator learns $s(x)$ before
-    the model learns x, a prequential score) (Nikolaou 2016, Section 9). The policy picks the
-    arm as a minibatch starts. `predict_proba_one` is the calibrator applied to $s(x)$ (the raw
-    score until it has learned); `predict_one` is positive iff $p > c_{FP}/(c_{FP} + c_{FN})$
-    (thesis Eq. 2.8), the costs changeable per call. A bandit's reward scores minibatch $t$'s
-    action on minibatch $t + 1$, paired, against the same model and calibrator with the action
-    rolled back, and the arms not taken too (`streamboost.reward`, side observations [^3]).
-    `arm_counts`, `trace` and `n_drifts` record what happened. Each parameter in detail and
-    what it costs: docs/controller.md; which policy to pick: docs/choosing.md.
+    With no separate calibration set online, each minibatch is spent on the model (`"train"`),
+    its calibrator (`"calibrate"`: it learns the model's score $s(x)$ = P(positive | x)) or both
+    (`"both"`: the calibrator learns $s(x)$, then the model x) [^1]. `predict_one` is positive
+    iff the calibrated $s(x) > c_{FP}/(c_{FP} + c_{FN})$ (Eq. 2.8). A bandit's reward scores
+    each arm [^3] on the next minibatch against the action rolled back (docs/controller.md).
 
     Parameters
     ----------
-    model
-        Any binary River classifier, trained in place (default: Oza boosting [^2] of 10
-        logistic regressions).
-    calibrator
-        A name of `calibration.CALIBRATORS` or a `Calibrator`.
-    policy
-        A `streamboost.bandits` name or instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
-    batch_size, warmup
-        Examples per minibatch; minibatches that train the model whatever the policy.
+    model, calibrator, policy
+        Any binary River classifier, trained in place (default: Oza boosting [^2] of 10 LRs);
+        a `calibration.CALIBRATORS` name or a `Calibrator`; a `streamboost.bandits` name or
+        instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
+    batch_size, warmup, trace_size, seed
+        Examples per minibatch; minibatches that train the model whatever the policy;
+        minibatches kept in `trace`; the seed of a named policy and of the default model.
     c_fp, c_fn, pos_label, neg_label
-        Costs of a false positive and a false negative; the labels (`neg_label=None`: inferred).
+        Costs of a false positive and a false negative; the labels (`neg_label`: inferred).
     reward, reward_map, reward_smoothing, counterfactual, arms
-        The reward's loss, how improvements become rewards, their running scale; whether arms
-        not taken are scored; the arms, two or three of `"train"`, `"calibrate"`, `"both"`.
+        The reward's loss, map and running scale; whether arms not taken are scored; the arms.
     reward_examples, reward_every, reward_start, reward_restart, rollback
-        What a reward costs: the examples scored; one minibatch in `reward_every` measured
-        after the first `reward_start` (and after each detected change); `"copy"`, `"defer"`,
-        `"holdout"` or `"auto"`, how the model is rolled back.
+        What a reward costs: examples scored, minibatches measured, how the model rolls back.
     train_budget, budget_reserve, budget_timing, drift_detector
-        A compute budget: the largest share of minibatches that train, a reserve for a change
-        that `drift_detector` (default: River's ADWIN) flags, and when it is spent (`budget`).
-    trace_size, seed
-        Minibatches kept in `trace`; the seed of a policy built from a name and of the default
-        model.
+        A compute budget: the largest share of minibatches that train (`budget`).
 
     Examples
     --------
-    A River model you already have, calibrated, with a bandit choosing what learns:
-
-    >>> from river import datasets, evaluate, linear_model, preprocessing
+    >>> from river import datasets, evaluate, linear_model, metrics, preprocessing
     >>> from streamboost import BanditCalibratedClassifier
-    >>> from streamboost.metrics import BrierScore
     >>> model = preprocessing.StandardScaler() | BanditCalibratedClassifier(
-    ...     model=linear_model.LogisticRegression(), calibrator="beta",
-    ...     policy="discounted-ucb", batch_size=32, seed=1,
-    ... )
-    >>> evaluate.progressive_val_score(datasets.Phishing(), model, BrierScore())
-    BrierScore: ...
-    >>> controller = model["BanditCalibratedClassifier"]
-    >>> sum(controller.arm_counts.values()) == controller.n_batches
-    True
-
-    Decisions follow the costs, without retraining:
-
-    >>> x, _ = next(iter(datasets.Phishing()))
+    ...     model=linear_model.LogisticRegression(), policy="discounted-ucb", seed=1)
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.LogLoss())
+    LogLoss: ...
+    >>> x, _ = next(iter(datasets.Phishing()))  # costs change without retraining
     >>> model.predict_one(x, c_fp=1.0, c_fn=1e6), model.predict_one(x, c_fp=1e6, c_fn=1.0)
     (True, False)
 
     References
     ----------
-    [^1]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis,
-        University of Manchester (Eq. 2.8, Section 9 "online learning").
+    [^1]: Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis (Eq. 2.8).
     [^2]: Oza, N. C. (2005). Online bagging and boosting. IEEE SMC.
-    [^3]: Mannor, S. and Shamir, O. (2011). From bandits to experts: on the value of
-        side-observations. NeurIPS 24.
+    [^3]: Mannor, S. and Shamir, O. (2011). From bandits to experts. NeurIPS 24.
 
     """
 

@@ -663,23 +663,17 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
     ----------
     classifier
         A River classifier with `predict_proba_one`.
-    c_fp
-        Cost of a false positive (finite, > 0).
-    c_fn
-        Cost of a false negative (finite, > 0).
-    pos_label
-        The positive label. The int 1 also matches True (Python equality).
-    neg_label
-        The negative label, or None to infer it (see above).
+    c_fp, c_fn
+        Costs of a false positive and of a false negative (finite, > 0).
+    pos_label, neg_label
+        The positive label (the int 1 also matches True); the negative one, or None to infer it.
 
     Examples
     --------
     >>> from river import datasets, linear_model, preprocessing
     >>> from streamboost.decision import CostSensitiveClassifier
-
     >>> model = CostSensitiveClassifier(
-    ...     preprocessing.StandardScaler() | linear_model.LogisticRegression(), c_fp=1.0, c_fn=1.0
-    ... )
+    ...     preprocessing.StandardScaler() | linear_model.LogisticRegression(), c_fp=1.0, c_fn=1.0)
     >>> for x, y in datasets.Phishing().take(500):
     ...     model.learn_one(x, y)
     >>> xs = [x for x, _ in datasets.Phishing().take(1250)][500:]

@@ -59,58 +59,34 @@ class RunResult:
 
     Attributes
     ----------
-    n
-        Examples seen.
-    c_fp, c_fn
-        The costs of the decisions scored by `expected_cost`.
-    c_fn_feature
-        The feature whose value times `c_fn` was each example's own cost of a false negative
-        (`prequential`'s), or None.
-    brier
-        Prequential Brier score (mean squared error of P(positive)).
-    log_loss
-        Prequential log-loss (River's `LogLoss`, probabilities clipped at 1e-15).
-    expected_cost
-        Mean cost of the decisions "positive iff p > c_fp / (c_fp + c_fn)" (each example's own
-        c_fn with `c_fn_feature`).
-    normalised_cost
-        That cost divided by c_fp * negatives + c_fn * positives (each example's own c_fn).
-    ece
-        Expected calibration error of all prequential predictions.
-    final_ece
-        Expected calibration error of the last `final_window` predictions: those of the
-        (nearly) final model, each still made before the example was learned.
-    reliability
-        Reliability-diagram data of the last `final_window` predictions
-        (`ExpectedCalibrationError.reliability_diagram()`).
-    brier_curve
-        Points of the prequential Brier curve: dicts {"cost_ratio", "c", "q"} plus the
-        reference lines "all_positive" and "all_negative" at the same c.
-    brier_curve_area
-        Trapezoidal area under those points.
-    arm_counts
-        Minibatches per arm when the model has a controller, else None.
-    n_batches
-        Minibatches the controller finished (0 without a controller).
-    cumulative_reward
-        Sum of the rewards the controller's policy received.
-    trace
-        One dict per trace row: "n" (examples seen), "brier" and "log_loss" (prequential,
-        cumulative), and with a controller "batch", "arm", "rewarded_arm", "reward" of the
-        minibatch that had just finished, and "rewards", every arm's reward measured in that
-        round (since 0.8.32; None where no round was scored).
-    seconds
-        Wall-clock duration of the run.
+    n, seconds
+        Examples seen; the run's wall-clock duration.
+    c_fp, c_fn, c_fn_feature
+        The costs of the decisions `expected_cost` scores; the feature whose value times `c_fn`
+        was each example's own cost of a false negative (`prequential`'s), or None.
+    brier, log_loss
+        Prequential Brier score and log-loss (River's `LogLoss`, clipped at 1e-15).
+    expected_cost, normalised_cost
+        Mean cost of the decisions "positive iff p > c_fp / (c_fp + c_fn)"; that cost divided
+        by c_fp * negatives + c_fn * positives (each example's own c_fn with `c_fn_feature`).
     confusion_at_half
-        TP, FP, TN, FN of the cost-blind decisions "positive iff p > 1/2", so that the realised
-        cost of argmax decisions under any cost matrix can be compared with the cost-threshold
-        decisions of the Brier curve (`cost_at_half`).
-    n_drifts
-        Changes the controller's drift detector flagged (with a `budget_reserve`, or
-        `reward_restart` on thinned rewards), else None.
-    n_rounds
-        Rounds the controller's policy learned from (minibatches whose reward was measured and
-        scored: what a bandit's speed depends on, `reward_every`), None for a schedule.
+        TP, FP, TN, FN of the cost-blind decisions "positive iff p > 1/2" (`cost_at_half`).
+    ece, final_ece, reliability
+        Expected calibration error of every prediction, and of the last `final_window` (each
+        made before its example was learned); the latter's reliability-diagram data.
+    brier_curve, brier_curve_area
+        The prequential Brier curve's points, dicts {"cost_ratio", "c", "q"} with the reference
+        lines "all_positive" and "all_negative"; their trapezoidal area.
+    arm_counts, n_batches, cumulative_reward
+        With a controller: minibatches per arm (else None), minibatches finished (else 0) and
+        the sum of its policy's rewards.
+    n_drifts, n_rounds
+        Changes the controller's drift detector flagged, else None; the rounds its policy
+        learned from (what a bandit's speed depends on), None for a schedule.
+    trace
+        One dict per row: "n", "brier" and "log_loss" (cumulative), and with a controller
+        "batch", "arm", "rewarded_arm", "reward" of the minibatch just finished and "rewards",
+        every arm's reward measured in that round (None where no round was scored).
 
     """
 
@@ -285,36 +261,25 @@ def prequential(
     Parameters
     ----------
     model
-        A River binary classifier with `predict_proba_one` and `learn_one`: typically a
-        `BanditCalibratedClassifier`, alone or as the last step of a pipeline. It is trained in
-        place.
-    stream
+        A River binary classifier with `predict_proba_one` and `learn_one` (typically a
+        `BanditCalibratedClassifier`, alone or ending a pipeline), trained in place.
+    stream, pos_label
         Pairs `(x, y)`; `y == pos_label` is a positive.
     c_fp, c_fn
         Costs of a false positive / false negative for `expected_cost`.
     c_fn_feature
         A feature whose value times `c_fn` is each example's own cost of a false negative (a
-        transaction's amount: example-dependent costs), deciding it at its own threshold and
-        charging it that cost (`metrics.ExpectedCost`); every example must have it, finite and
-        > 0 (checked before the example is scored). None: `c_fn` for every example.
-    pos_label
-        The positive label.
-    cost_ratios
-        The cost ratios c_FN / c_FP at which the Brier curve is evaluated (default: the
-        thesis's 21).
-    n_bins
-        Bins of the calibration error and reliability diagram.
-    final_window
-        How many of the last predictions `final_ece` and `reliability` describe.
+        transaction's amount), deciding and charging it (`metrics.ExpectedCost`); every
+        example must have it, finite and > 0, checked before it is scored. None: `c_fn`.
+    cost_ratios, n_bins, final_window
+        The Brier curve's cost ratios c_FN / c_FP (default: the thesis's 21); bins of the
+        calibration error; how many last predictions `final_ece` and `reliability` describe.
     trace_every
         Without a controller, a trace row every `trace_every` examples (default 32); with a
         controller there is one row per finished minibatch and this must be None.
-    max_rows
-        Stop after this many examples (None: the whole stream).
-    progress
-        Show a tqdm progress bar (needs the `progress` extra).
-    total
-        Length of the stream, for the progress bar.
+    max_rows, progress, total
+        Stop after this many examples (None: all); a tqdm bar (the `progress` extra) and the
+        stream's length for it.
 
     Examples
     --------

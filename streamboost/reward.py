@@ -343,34 +343,25 @@ class _Round:
 class PairedReward(InlineState):
     """Measures the controller's rewards: snapshots, paired losses, the reward scale.
 
-    The controller calls `begin` when a minibatch starts that is measured or scores a round
-    (`recording`), `shadow` when a `"train"` minibatch's calibrator would have learned,
-    `observe` with the examples of a minibatch that was `recording` (their scores from before
-    anything learned them) as it ends, and `end` when any minibatch ends, which returns the
-    rewards of the round that was scored on it, if any. `observe` only records; `end` scores the
-    whole sample at once (one matrix product per frozen array booster, vectorised calibrators
-    and losses).
+    The controller calls `begin` as a minibatch starts that is measured or scores a round
+    (`recording`), `shadow` where a `"train"` minibatch's calibrator would have learned,
+    `observe` with a `recording` minibatch's examples (scored before anything learned them) as
+    it ends, and `end` as any minibatch ends, which returns the rewards of the round scored on
+    it. `end` scores the whole sample at once (one matrix product per frozen array booster).
 
     Parameters
     ----------
-    loss
-        One of `LOSSES`.
-    smoothing
-        Weight of the newest round's mean squared improvement in the running scale.
+    loss, mapping, smoothing
+        One of `LOSSES`; `"affine"` or `"logistic"`; the newest round's weight in the scale.
     sample
-        In-minibatch positions of the examples that score a round (the rest are not scored);
-        a `range` is kept as it is.
+        In-minibatch positions of the examples that score a round (a `range` is kept as is).
     model_free
-        Every arm trains the model: leave its common part out and never copy it (see above).
+        Every arm trains the model: leave its common part out and never copy it.
     rollback
-        One of `ROLLBACKS` (see above). `"defer"`: `begin` sets `holding` when the
-        minibatch's training examples must wait, and the controller has the model learn them
-        before the `end` that scores the minibatch after. `"holdout"` (`holds_out`): a round is
-        scored on its own minibatch's first examples (`sample` must be a prefix); while it
-        is `recording` the controller keeps them from every learner until `end`, which it
-        passes the live model's scores of them as the minibatch ends (the "after").
-    mapping
-        How improvements become rewards: `"affine"` or `"logistic"` (see above).
+        One of `ROLLBACKS`. `"defer"`: `holding` says the minibatch's training examples wait
+        until the `end` that scores the next. `"holdout"` (`holds_out`): a round is scored on
+        its own minibatch's first examples (`sample` a prefix), kept from every learner
+        until `end`, which takes the live model's scores of them (the "after").
     score_key
         The label whose probability is the model's score (`scores.positive_score`).
 

@@ -107,41 +107,26 @@ def _argmax(values: typing.Sequence[float], rng: random.Random) -> int:
 class Policy(Checkpointable, base.Base, abc.ABC):
     """A multi-armed bandit policy: `select()` an arm, then `update(arm, reward)`.
 
-    `update_round({arm: reward, ...})` reports a round with side observations: the rewards of
-    arms that were not pulled but whose reward the caller could measure anyway.
-
-    Subclasses implement `_select()` and `_update(arm, reward)`, and `_reset()` for their own
-    state; this class validates the input, counts the pulls and owns the random number generator.
-
-    Arms are the integers `0 .. n_arms - 1`. `update` accepts any arm, not only the last one
-    selected (a caller may act on its own), and checks its input before any state changes:
-    an arm that is not an int in range, or a reward that is not finite or lies outside
-    `reward_range`, raises `ValueError` naming the value, and the policy is left as it was.
-
-    References: Mannor, S. and Shamir, O. (2011). From bandits to experts: on the value of
-    side-observations. NeurIPS 24.
-
-    Ties between arms are broken uniformly at random with the policy's own generator
-    `random.Random(seed)`, so the same `seed` gives the same pull sequence. Index policies pull
-    every arm they have no data on first, lowest index first.
+    `update_round({arm: reward, ...})` reports a round with side observations (Mannor & Shamir
+    2011): rewards of arms not pulled that the caller could measure anyway. Subclasses
+    implement `_select()`, `_update(arm, reward)` and `_reset()`; this class validates, counts
+    the pulls and owns the generator `random.Random(seed)`, which breaks ties (same `seed`,
+    same pulls). Arms are `0 .. n_arms - 1`; `update` takes any arm, not only the last
+    selected, and refuses an arm out of range or a reward not finite or outside
+    `reward_range` with a `ValueError`, the policy left as it was. Index policies pull every
+    arm they have no data on first, lowest index first.
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    seed
-        Seed of the policy's random number generator (`None`: seeded from the system).
+    n_arms, seed
+        Number of arms; seed of the policy's generator (`None`: seeded from the system).
 
     Attributes
     ----------
-    reward_range
-        Class attribute: the closed interval of rewards the policy assumes, or `None` when any
-        finite reward is accepted (the policy's docstring then states its noise model).
-    uses_rewards
-        Class attribute: False for the baselines whose choices ignore rewards, so a caller can
-        skip the work of measuring them.
-    side_observations
-        Class attribute: whether `update_round` may report several arms in one round.
+    reward_range, uses_rewards, side_observations
+        Class attributes: the rewards assumed (`None`: any finite one, the noise model in the
+        policy's docstring); False for baselines that ignore rewards (nothing to measure);
+        whether `update_round` may report several arms.
 
     Examples
     --------

@@ -17,31 +17,22 @@ class DiscountedThompson(Policy):
       F_k \leftarrow \gamma F_k + (1 - r_t) \mathbb 1\{k = A_t\},$$
 
     and the next arm is $\arg\max_k \theta_k$ with $\theta_k \sim
-    \mathrm{Beta}(S_k + \alpha_0, F_k + \beta_0)$. Discounting the arms that were not pulled is
-    what makes their posteriors widen again so they get re-explored; SMPyBandits'
-    `DiscountedThompson` (v0.9.7) discounts only the pulled arm, $K-1$ times per round, so its
-    neglected arms never forget. As in the paper the reward enters the pseudo-counts as it is
-    (fractional for $r_t \in (0, 1)$); unlike `BetaThompson` there is no Bernoulli trick, which
-    would only add noise to the counts.
-
-    Default $\gamma = 0.99$: an effective memory $1/(1-\gamma)$ of 100 rounds, long enough for
-    a posterior standard deviation near 0.05 on a gap-0.2 problem and short enough to follow a
-    change within a few hundred rounds (the paper's experiments use $\gamma$ from 0.75 to 0.99
-    depending on the change rate). Memory is $O(K)$. `means` are the posterior means
-    $(S_k + \alpha_0)/(S_k + F_k + \alpha_0 + \beta_0)$; `discounted_counts` are $S_k + F_k$.
+    \mathrm{Beta}(S_k + \alpha_0, F_k + \beta_0)$. Discounting the arms not pulled widens
+    their posteriors again, so they are re-explored (SMPyBandits' `DiscountedThompson` v0.9.7
+    discounts only the pulled arm). The reward enters the pseudo-counts as it is, fractional
+    for $r_t \in (0, 1)$, with no Bernoulli trick. Default $\gamma = 0.99$, a memory of 100
+    rounds (the paper uses 0.75 to 0.99; docs/bandits.md). Memory is $O(K)$. `means` are the
+    posterior means $(S_k + \alpha_0)/(S_k + F_k + \alpha_0 + \beta_0)$; `discounted_counts`
+    are $S_k + F_k$.
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
+    n_arms, seed
+        Number of arms; seed of the generator used for the draws.
     gamma
         Discount factor $\gamma \in (0, 1]$ ($\gamma = 1$: no forgetting).
-    prior_alpha
-        Prior successes $\alpha_0$.
-    prior_beta
-        Prior failures $\beta_0$.
-    seed
-        Seed of the generator used for the draws.
+    prior_alpha, prior_beta
+        Prior successes $\alpha_0$ and failures $\beta_0$.
 
     Examples
     --------
@@ -117,27 +108,20 @@ class DiscountedGaussianThompson(GaussianThompson):
     scheme of Qi, Wang & Zhu (2023, DS-TS with Gaussian priors) and the Gaussian analogue of
     Raj & Kalyani's dTS.
 
-    Noise model and prior defaults as in `GaussianThompson` ($m_0 = 0$, $s_0 = 1$,
-    $\sigma = 1$, Agrawal & Goyal's choice for $[0, 1]$ rewards; any finite reward is
-    accepted). Default $\gamma = 0.998$ (memory 500 rounds, as `DiscountedUCB`): with the
-    wide default noise model a shorter memory keeps the posteriors too wide to settle on the
-    better arm (measured: `docs/bandits.md`). Memory is $O(K)$.
-    `means` are the posterior means, `discounted_counts` the $n_j$.
+    Noise model and prior defaults as in `GaussianThompson` (any finite reward is accepted).
+    Default $\gamma = 0.998$ (memory 500 rounds, as `DiscountedUCB`): with the wide default
+    noise model a shorter memory keeps the posteriors too wide to settle (docs/bandits.md).
+    Memory is $O(K)$. `means` are the posterior means, `discounted_counts` the $n_j$.
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
+    n_arms, seed
+        Number of arms; seed of the generator used for the draws.
     gamma
         Discount factor $\gamma \in (0, 1]$ ($\gamma = 1$ is `GaussianThompson`).
-    prior_mean
-        Prior mean $m_0$ of every arm's mean reward.
-    prior_std
-        Prior standard deviation $s_0$ of every arm's mean reward.
-    noise_std
-        Assumed standard deviation $\sigma$ of a reward around its arm's mean.
-    seed
-        Seed of the generator used for the draws.
+    prior_mean, prior_std, noise_std
+        Prior mean $m_0$ and standard deviation $s_0$ of every arm's mean reward; the assumed
+        standard deviation $\sigma$ of a reward around its arm's mean.
 
     Examples
     --------
@@ -151,10 +135,8 @@ class DiscountedGaussianThompson(GaussianThompson):
     References
     ----------
     Qi, H., Wang, Y. and Zhu, L. (2023). Discounted Thompson sampling for non-stationary bandit
-    problems. arXiv:2305.10718.
-
-    Raj, V. and Kalyani, S. (2017). Taming non-stationary bandits: a Bayesian approach.
-    arXiv:1707.09727.
+    problems. arXiv:2305.10718. Raj, V. and Kalyani, S. (2017). Taming non-stationary
+    bandits: a Bayesian approach. arXiv:1707.09727.
 
     """
 

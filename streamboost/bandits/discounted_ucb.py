@@ -49,36 +49,20 @@ class DiscountedUCB(_Discounted):
       n_t(\gamma) = \sum_i N_t(\gamma, i),$$
 
     and the policy pulls $\arg\max_i \bar X_t(\gamma, i) + c_t(\gamma, i)$ with the padding
-
-    $$c_t(\gamma, i) = 2B \sqrt{\frac{\xi \log n_t(\gamma)}{N_t(\gamma, i)}},$$
-
-    $B = 1$ the reward bound (rewards in $[0, 1]$) and $\xi > 1/2$. Every arm's statistics are
-    discounted every round, pulled or not: that is what makes a neglected arm's padding grow
-    again (SMPyBandits discounted only the pulled arm before its PR #208). The padding's
-    constant is the paper's $2B\sqrt{\xi}$; SMPyBandits' `DiscountedUCB` uses
-    $\sqrt{\alpha/2}$ with $\alpha = 1$, far less exploration. An arm whose discounted count is
-    zero (never pulled, or underflowed after an extremely long neglect) is pulled first, lowest
-    index first; $\log n_t(\gamma)$ is floored at 0.
-
-    Defaults: $\xi = 0.6$, just above the theorem's $\xi > 1/2$, and $\gamma = 0.998$, an
-    effective memory $1/(1-\gamma)$ of 500 rounds. That is the paper's tuning
-    $\gamma = 1 - \frac{1}{4B}\sqrt{\Upsilon_T/T}$ (Section 3) for about one breakpoint
-    $\Upsilon_T$ per 16,000 rounds; with the paper's padding a shorter memory explores a lot.
-    The price of forgetting is permanent exploration: the worse arm keeps a share of the pulls
-    that does not vanish, so the regret grows linearly in a stationary problem (the shares and
-    regrets measured: `docs/bandits.md`). Memory is $O(K)$.
-
-    `means` are the discounted means $\bar X_t(\gamma, i)$ (`nan` while $N_t(\gamma, i) = 0$);
-    `discounted_counts` are the $N_t(\gamma, i)$.
+    $c_t(\gamma, i) = 2B \sqrt{\xi \log n_t(\gamma) / N_t(\gamma, i)}$,
+    $B = 1$ the reward bound (rewards in $[0, 1]$) and $\xi > 1/2$. Every arm is discounted
+    every round, pulled or not, so a neglected arm's padding grows again; an arm of zero
+    discounted count is pulled first, lowest index first; $\log n_t(\gamma)$ is floored at 0.
+    Defaults $\xi = 0.6$ and $\gamma = 0.998$ (memory 500 rounds): the paper's tuning (Section
+    3) for about one breakpoint per 16,000 rounds. Forgetting explores for ever, so regret
+    grows linearly in a stationary problem (measured, and the constants against SMPyBandits':
+    docs/bandits.md). `means` and `discounted_counts` are $\bar X_t(\gamma, i)$ (`nan` while
+    $N_t(\gamma, i) = 0$) and $N_t(\gamma, i)$. Memory is $O(K)$.
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    gamma
-        Discount factor $\gamma \in (0, 1)$.
-    xi
-        Exploration constant $\xi$ (the analysis needs $\xi > 1/2$).
+    n_arms, gamma, xi
+        Number of arms; discount $\gamma \in (0, 1)$; exploration constant $\xi > 1/2$.
     seed
         Seed of the generator that breaks ties.
 
@@ -142,12 +126,8 @@ class DiscountedKLUCB(_Discounted):
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    gamma
-        Discount factor $\gamma \in (0, 1)$.
-    c
-        Weight of the $\ln\ln n_t(\gamma)$ term.
+    n_arms, gamma, c
+        Number of arms; discount $\gamma \in (0, 1)$; weight of the $\ln\ln n_t(\gamma)$ term.
     seed
         Seed of the generator that breaks ties.
 

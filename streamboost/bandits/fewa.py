@@ -30,15 +30,11 @@ class FEWA(RecentRewardsPolicy):
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
+    n_arms, window, sigma
+        Number of arms; rewards kept per arm; sub-Gaussian scale of the rewards.
     alpha
         Exponent of the confidence $\delta_t = t^{-\alpha}$ (its analysis needs large values; its
         experiments use 0.06, the default: wider windows separate arms too slowly).
-    sigma
-        Sub-Gaussian scale of the rewards.
-    window
-        Rewards kept per arm.
     seed
         Seed of the policy's generator (unused: FEWA is deterministic).
 

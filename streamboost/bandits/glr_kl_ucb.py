@@ -69,18 +69,14 @@ class GLRKLUCB(Policy):
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    alpha
-        Share of forced exploration rounds, in (0, 1).
-    delta
-        Confidence of the change detector, in (0, 1): smaller, fewer false alarms.
-    window
-        Rewards per arm that the detector looks at.
-    check_every
-        Observations between two tests of an arm, and the split points' spacing.
-    seed
-        Seed of the generator that breaks ties.
+    n_arms, seed
+        Number of arms; seed of the generator that breaks ties.
+    alpha, delta
+        Share of forced exploration rounds, in (0, 1); confidence of the change detector, in
+        (0, 1): smaller, fewer false alarms.
+    window, check_every
+        Rewards per arm the detector looks at; observations between two tests of an arm, and
+        the split points' spacing.
 
     Examples
     --------

@@ -32,18 +32,13 @@ class RisingUCB(RecentRewardsPolicy):
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
+    n_arms, window, seed
+        Number of arms; rewards kept per arm; seed of the tie-breaking generator.
     epsilon
         Share of an arm's pulls in each window, in (0, 1/2].
-    alpha
-        Exponent of the confidence $\delta_t = t^{-\alpha}$ (the authors' code: 4).
-    sigma
-        Sub-Gaussian scale of the rewards (the authors' code: 0.1).
-    window
-        Rewards kept per arm.
-    seed
-        Seed of the tie-breaking generator.
+    alpha, sigma
+        Exponent of the confidence $\delta_t = t^{-\alpha}$ and sub-Gaussian scale of the
+        rewards (the authors' code: 4 and 0.1).
 
     Examples
     --------

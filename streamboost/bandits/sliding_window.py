@@ -53,31 +53,19 @@ class SlidingWindowUCB(_Windowed):
 
     $$\arg\max_i \bar X_t(\tau, i) + B \sqrt{\frac{\xi \log \min(t, \tau)}{N_t(\tau, i)}},$$
 
-    with $B = 1$ (rewards in $[0, 1]$), $\xi > 1/2$ and $t$ the number of rounds so far. An arm
-    with no pull inside the window has an infinite index: such arms are pulled first, lowest
-    index first. The window is a ring buffer of the last $\tau$ rounds' (arm, reward) pairs (one
-    per round, or one per observed arm in a round with side observations, `update_round`) plus
-    per-arm window counts and sums, so memory is $O(\tau K)$ and each step is $O(K)$.
-
-    Defaults: $\tau = 500$, the same memory as `DiscountedUCB`'s default $\gamma = 0.998$
-    ($1/(1-\gamma)$ rounds; the paper's tuning $\tau = 2B\sqrt{T \log T / \Upsilon_T}$ gives it
-    for about one breakpoint per 7,000 rounds when $T = 10^4$), and $\xi = 0.6$. As with D-UCB
-    the worse arm keeps a non-vanishing share of pulls in a stationary problem. In a rested
-    problem SW-UCB reacts late: an arm rested after a long run of pulls keeps those pulls, and
-    its stale mean, inside the window for up to $\tau$ rounds, so it is retried in long
-    stretches rather than alternated (D-UCB's counts shrink every round instead).
-
-    `means` are the window means (`nan` for an arm absent from the window); `window_counts`
-    are the $N_t(\tau, i)$.
+    with $B = 1$ (rewards in $[0, 1]$), $\xi > 1/2$ and $t$ the rounds so far. Arms with no
+    pull inside the window are pulled first, lowest index first. The window is a ring buffer
+    of the last $\tau$ rounds' (arm, reward) pairs with per-arm counts and sums: memory
+    $O(\tau K)$, each step $O(K)$. Defaults $\tau = 500$ (`DiscountedUCB`'s memory) and
+    $\xi = 0.6$. The worse arm keeps a share of pulls in a stationary problem, and an arm
+    rested after a long run keeps its stale mean in the window for up to $\tau$ rounds
+    (docs/bandits.md). `means` are the window means (`nan` for an arm absent from the window);
+    `window_counts` the $N_t(\tau, i)$.
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    window
-        Window length $\tau$ in rounds.
-    xi
-        Exploration constant $\xi$ (the analysis needs $\xi > 1/2$).
+    n_arms, window, xi
+        Number of arms; window length $\tau$ in rounds; exploration constant $\xi > 1/2$.
     seed
         Seed of the generator that breaks ties.
 
@@ -268,12 +256,8 @@ class SlidingWindowUCBImproved(UCBImproved):
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    window
-        Window length $\tau$ in rounds, also the epoch's.
-    seed
-        Seed of the generator that breaks ties.
+    n_arms, window, seed
+        Number of arms; window length $\tau$ in rounds, also the epoch's; the ties' seed.
 
     Examples
     --------
@@ -291,8 +275,8 @@ class SlidingWindowUCBImproved(UCBImproved):
     References
     ----------
     Auer, P. and Ortner, R. (2010). UCB revisited: improved regret bounds for the stochastic
-    multi-armed bandit problem. Periodica Mathematica Hungarica 61, 55-65. Garivier, A. and
-    Moulines, E. (2011). On upper-confidence bound policies for switching bandit problems. ALT.
+    multi-armed bandit problem. Periodica Mathematica Hungarica 61. Garivier, A. and Moulines, E.
+    (2011). On upper-confidence bound policies for switching bandit problems. ALT.
 
     """
 

@@ -21,28 +21,21 @@ class GaussianThompson(Policy):
       m_j = \frac{1}{\lambda_j}\left(\frac{m_0}{s_0^2} + \frac{S_j}{\sigma^2}\right).$$
 
     Each round draws $\theta_j \sim \mathcal N(m_j, 1/\lambda_j)$ for every arm and pulls
-    $\arg\max_j \theta_j$. The spread of the draws shrinks like $1/\sqrt{n_j}$. River's
-    `proba.Gaussian` sampler instead draws from the spread of the rewards themselves, which
-    never shrinks; this class does not do that.
-
-    The defaults $m_0 = 0$, $s_0 = 1$, $\sigma = 1$ give exactly the Gaussian Thompson
-    sampling of Agrawal & Goyal (2013), $\theta_j \sim \mathcal N(S_j/(n_j+1), 1/(n_j+1))$,
-    whose regret bound holds for rewards in $[0, 1]$. Any finite reward is accepted
-    (`reward_range` is `None`); for other scales set `noise_std` to the noise level. Every arm
-    is sampled from the start, no arm is pulled first; `means` are the posterior means $m_j$.
+    $\arg\max_j \theta_j$, whose spread shrinks like $1/\sqrt{n_j}$ (River's `proba.Gaussian`
+    draws from the rewards' own spread, which never shrinks). The defaults $m_0 = 0$,
+    $s_0 = 1$, $\sigma = 1$ give exactly the Gaussian Thompson sampling of Agrawal & Goyal
+    (2013), $\theta_j \sim \mathcal N(S_j/(n_j+1), 1/(n_j+1))$, whose regret bound holds for
+    rewards in $[0, 1]$. Any finite reward is accepted; for other scales set `noise_std` to
+    the noise level. No arm is pulled first; `means` are the posterior means $m_j$.
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    prior_mean
-        Prior mean $m_0$ of every arm's mean reward.
-    prior_std
-        Prior standard deviation $s_0$ of every arm's mean reward.
+    n_arms, seed
+        Number of arms; seed of the generator used for the draws.
+    prior_mean, prior_std
+        Prior mean $m_0$ and standard deviation $s_0$ of every arm's mean reward.
     noise_std
         Assumed standard deviation $\sigma$ of a reward around its arm's mean.
-    seed
-        Seed of the generator used for the draws.
 
     Examples
     --------

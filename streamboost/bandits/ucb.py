@@ -30,10 +30,8 @@ class UCB1(Policy):
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    seed
-        Seed of the generator that breaks ties.
+    n_arms, seed
+        Number of arms; seed of the generator that breaks ties.
 
     Examples
     --------
@@ -50,10 +48,8 @@ class UCB1(Policy):
     References
     ----------
     Auer, P., Cesa-Bianchi, N. and Fischer, P. (2002). Finite-time analysis of the multiarmed
-    bandit problem. Machine Learning, 47(2-3), 235-256.
-
-    Caron, S., Kveton, B., Lelarge, M. and Bhagat, S. (2012). Leveraging side observations in
-    stochastic bandits. UAI 2012.
+    bandit problem. Machine Learning, 47(2-3), 235-256. Caron, S., Kveton, B., Lelarge, M.
+    and Bhagat, S. (2012). Leveraging side observations in stochastic bandits. UAI 2012.
 
     """
 

@@ -12,44 +12,30 @@ __all__ = ["UCBImproved"]
 class UCBImproved(Policy):
     r"""UCB-Improved: explore the surviving arms in phases, eliminate the clearly worse ones.
 
-    Within an epoch of $T$ rounds (Auer & Ortner 2010, Fig. 1): start with
-    $\tilde\Delta_0 = 1$ and every arm active. In phase $m = 0, 1, \dots,
-    \lfloor \frac12 \log_2(T/e) \rfloor$, pull each active arm (fewest pulls first; among those
-    tied, one without pulls, lowest index first, else the best mean) until it has
+    Within an epoch of $T$ rounds (Auer & Ortner 2010, Fig. 1), from $\tilde\Delta_0 = 1$ and
+    every arm active, phase $m = 0, 1, \dots, \lfloor \frac12 \log_2(T/e) \rfloor$ pulls each
+    active arm (fewest pulls first; of those, one without pulls, lowest index first, else the
+    best mean) until it has
 
     $$n_m = \left\lceil \frac{2 \ln(T \tilde\Delta_m^2)}{\tilde\Delta_m^2} \right\rceil$$
 
     pulls in the epoch, then eliminate every arm $i$ with
     $\bar x_i + w_m < \max_j (\bar x_j - w_m)$, where
     $w_m = \sqrt{\ln(T\tilde\Delta_m^2) / (2 n_m)}$, and halve $\tilde\Delta$. A single surviving
-    arm is played to the end of the epoch. The paper leaves open what happens when several arms
-    survive the last phase; this implementation then plays the survivor with the best mean
-    (ties at random), and within a phase the arms tied on pulls go by best mean too: side
-    observations (`update_round`) count every arm every round and so tie them all, the phase
-    explores by observing and the pull exploits (docs/bandits.md). Regret is
-    $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1).
-
-    **Horizon and restarts.** With `horizon=T` the epoch lasts $T$ rounds. Without one, a
-    doubling trick runs epochs of $T_k = \text{initial_horizon} \cdot 2^k$ rounds,
-    $k = 0, 1, \dots$, each a fresh instance of the algorithm. Either way, when an epoch ends
-    the policy restarts: statistics are cleared and **eliminated arms come back**. That restart
-    is the only way an eliminated arm returns, so in a non-stationary problem an arm switched off
-    stays off until the epoch ends (with the doubling trick epochs get longer and longer; pass a
-    `horizon` to restart at a fixed period instead). Measured cost of the trick: see
-    `docs/bandits.md`.
-
+    arm is played to the end of the epoch. Where the paper is silent (several arms survive
+    the last phase; arms tied on pulls within a phase) the best mean goes first, ties at
+    random: side observations (`update_round`) tie every arm's pulls, so the phase explores by
+    observing and the pull exploits (docs/bandits.md). Regret is
+    $O(\sum_i \ln(T\Delta_i^2)/\Delta_i)$ (Theorem 3.1). With `horizon=T` every epoch lasts
+    $T$ rounds, else a doubling trick runs epochs of `initial_horizon` $\cdot 2^k$ rounds. As
+    an epoch ends the policy restarts and **eliminated arms come back**, their only way back.
     `means` are the averages over the current epoch (`nan` for an arm not pulled in it).
 
     Parameters
     ----------
-    n_arms
-        Number of arms.
-    horizon
-        Length $T$ of an epoch, in rounds. `None` (default) uses the doubling trick.
-    initial_horizon
-        Length of the first epoch of the doubling trick (ignored when `horizon` is given).
-    seed
-        Seed of the generator that breaks ties.
+    n_arms, horizon, initial_horizon, seed
+        Number of arms; the epoch's length $T$ (None: the doubling trick); the trick's first
+        epoch; the seed of the generator that breaks ties.
 
     Examples
     --------

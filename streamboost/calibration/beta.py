@@ -99,9 +99,8 @@ class OnlineBetaCalibrator(Calibrator):
     with $s$ clipped to $[\epsilon, 1 - \epsilon]$. It is logistic regression on the features
     $\phi = (\ln s, -\ln(1 - s), 1)$ (Kull et al., Eq. 4, the "abm" family); $a = b$ is Platt
     scaling on $\text{logit}(s)$, and $a \ne b$ also corrects a distortion that differs near 0
-    and near 1 (e.g. a score over-confident for one class only). The family is exactly the
-    likelihood ratio of class-conditional beta-distributed scores (their Section 3), and
-    $a, b \ge 0$ makes it non-decreasing in $s$.
+    and near 1 (a score over-confident for one class only): the likelihood ratio of
+    class-conditional beta-distributed scores (their Section 3); $a, b \ge 0$ keeps it monotone.
 
     **Online fit**: the log-loss by the Online Newton Step (Hazan et al. 2007) as Gupta & Ramdas
     (2023) do for Platt scaling ("online beta scaling"): with $g_t = (\hat p_t - y_t)\,\phi_t$,
@@ -113,15 +112,11 @@ class OnlineBetaCalibrator(Calibrator):
 
     Parameters
     ----------
-    forgetting
-        Discount factor $\lambda \in (0, 1]$ of the curvature; 1 means none.
-    gamma
-        ONS parameter: step $1/\gamma$ and $H_0 = I/\gamma^2$ (1: Newton-sized steps, as the
-        controller's Platt calibrator).
-    radius
-        $(a, b, c)$ stays in the Euclidean ball of this radius.
-    eps
-        Scores are clipped to $[\epsilon, 1 - \epsilon]$ before the logarithms.
+    forgetting, gamma
+        Discount $\lambda \in (0, 1]$ of the curvature (1: none); ONS step $1/\gamma$ and
+        $H_0 = I/\gamma^2$ (1: Newton-sized steps, as the controller's Platt calibrator).
+    radius, eps
+        The ball $(a, b, c)$ stays in; scores are clipped to $[\epsilon, 1 - \epsilon]$.
 
     Examples
     --------
@@ -139,7 +134,7 @@ class OnlineBetaCalibrator(Calibrator):
       easily implemented improvement on logistic calibration for binary classifiers. AISTATS.
     - Gupta, C. & Ramdas, A. (2023). Online Platt scaling with calibeating. ICML.
     - Hazan, E., Agarwal, A. & Kale, S. (2007). Logarithmic regret algorithms for online convex
-      optimization. Machine Learning 69 (Online Newton Step).
+      optimization. Machine Learning 69.
 
     """
 

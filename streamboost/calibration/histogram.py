@@ -31,19 +31,15 @@ class HistogramCalibrator(Calibrator):
     and where these estimates are out of order (a higher bin with a lower rate, which batch
     histogram binning allows) they are pooled by Pool Adjacent Violators with weights
     $n_j + \text{prior}$, so the map is non-decreasing in the score. A score's probability is
-    its bin's pooled estimate: a step function.
-
-    **Forgetting.** With $\lambda$ < 1 every count is discounted by $\lambda$ per example, an
-    effective memory of $1/(1-\lambda)$ examples; the prior is not discounted. An update costs
-    O(1) (one bin changes); the pooling runs at the next prediction, around the changed bin's
-    block only when there is a prior and no forgetting, else over all bins (O(`n_bins`)).
+    its bin's pooled estimate: a step function. With $\lambda$ < 1 every count (not the prior)
+    is discounted by $\lambda$ per example. An update costs O(1); the pooling runs at the next
+    prediction, around the changed bin's block with a prior and no forgetting, else over all
+    bins (O(`n_bins`)).
 
     Parameters
     ----------
-    n_bins
-        Number of equal-width score bins.
-    forgetting
-        Discount factor $\lambda \in (0, 1]$ of the counts; 1 means none.
+    n_bins, forgetting
+        Number of equal-width score bins; discount $\lambda \in (0, 1]$ of the counts (1: none).
     prior
         Pseudo-examples per bin at its centre (>= 0; 0 gives batch histogram binning, an empty
         bin then taking its lower neighbour's value).

@@ -118,70 +118,47 @@ def _project_ball(
 class OnlinePlattCalibrator(Calibrator):
     r"""Platt scaling fitted online, in O(1) time and memory per example.
 
-    The calibrated probability of the positive class is (Platt 1999; thesis Algorithm 2)
+    $$\hat p(y=1 \mid s) = \sigma(-(A\,u + B)) = \frac{1}{1 + \exp(A\,u + B)}$$
 
-    $$\hat p(y=1 \mid s) = \sigma(-(A\,u + B)) = \frac{1}{1 + \exp(A\,u + B)},$$
+    (Platt 1999; thesis Algorithm 2), $u$ the logit of $s$ clipped to $[\epsilon, 1-\epsilon]$
+    (`feature="logit"`, Gupta & Ramdas 2023: their $a, b$ are $-A, -B$) or $u = s$ (the thesis).
 
-    with $u = \text{logit}(\text{clip}(s, \epsilon, 1-\epsilon))$ (`feature="logit"`, Gupta &
-    Ramdas 2023, whose $a, b$ are $-A, -B$) or $u = s$ (`feature="score"`, the thesis).
-
-    **Targets**: Platt's smoothed targets $(N_+ + 1)/(N_+ + 2)$ and $1/(N_- + 2)$ with the
-    class counts *so far* (`smooth_targets=False`: the raw labels). **objective="log"**: the
-    log-loss by the Online Newton Step (Hazan et al. 2007, Alg. 2; Gupta & Ramdas 2023,
-    Alg. 1), $\theta \leftarrow \Pi_{H_t}(\theta - H_t^{-1} g_t / \gamma)$ with
-    $H_t = H_0 + C_t$, $C_t = \lambda C_{t-1} + g_t g_t^\top$. **objective="squared"**: the
-    thesis's least squares by recursive Gauss-Newton (Ljung & Söderström 1983). Each step is
-    projected onto the ball $\|\theta\| \le$ `radius` and onto $A \le 0$, so the map never
-    decreases in the score, also after a stretch of one class. `forgetting` $\lambda < 1$
-    discounts the curvature and the counts (memory $1/(1-\lambda)$ examples). With
-    `feature="logit"` the start is the identity map, so calibration must be earned. The
-    decisions, the closed forms and what is tested: docs/calibration.md.
+    Platt's smoothed targets use the class counts so far. `objective="log"` fits the log-loss
+    by the Online Newton Step (Hazan et al. 2007, Alg. 2; Gupta & Ramdas 2023, Alg. 1),
+    `"squared"` the thesis's least squares by recursive Gauss-Newton (Ljung & Söderström 1983).
+    Each step is projected onto $\|\theta\| \le$ `radius` and $A \le 0$, so the map never
+    decreases in the score, also after one class's stretch (in full: docs/calibration.md).
 
     Parameters
     ----------
-    objective
-        `"log"` (log-likelihood, Online Newton Step) or `"squared"` (thesis Algorithm 2's least
-        squares, recursive Gauss-Newton).
-    feature
-        `"logit"` ($u = \text{logit}(s)$, identity start) or `"score"` ($u = s$, the thesis).
-    forgetting
-        Discount factor $\lambda \in (0, 1]$; 1 means no forgetting (stationary stream).
-    gamma
-        ONS parameter $\gamma > 0$ (objective `"log"`): step $1/\gamma$, $H_0 = I/\gamma^2$
-        (Gupta & Ramdas use 0.1; 1.0, Newton-sized steps, follows the batch fit closer).
-    radius
-        $\theta = (A, B)$ stays in the Euclidean ball of this radius; it must hold the start.
-    eps
-        Scores are clipped to $[\epsilon, 1-\epsilon]$ before the logit.
-    smooth_targets
-        Use Platt's smoothed targets (True) or the raw labels (False).
+    objective, feature, forgetting
+        `"log"` or `"squared"`; `"logit"` (identity start) or `"score"`; the discount
+        $\lambda \in (0, 1]$ of the curvature and counts (1: none).
+    gamma, radius, eps, smooth_targets
+        ONS step $1/\gamma$, $H_0 = I/\gamma^2$ (`"log"`); the ball $\theta = (A, B)$ stays in;
+        scores clipped to $[\epsilon, 1-\epsilon]$; Platt's targets (True) or the labels.
 
     Examples
     --------
-    An over-confident score: the true probability is $\sigma(0.5\,\text{logit}(s) - 0.3)$.
-
     >>> import math, random
     >>> from streamboost.calibration import OnlinePlattCalibrator
     >>> cal = OnlinePlattCalibrator()
     >>> cal.predict_one(0.9)  # identity before any learning
     0.9
-    >>> rng = random.Random(7)
+    >>> rng = random.Random(7)  # an over-confident score: truth A = -0.5, B = 0.3
     >>> scores = [rng.uniform(0.01, 0.99) for _ in range(5000)]
     >>> truth = lambda s: 1 / (1 + math.exp(0.3 - 0.5 * math.log(s / (1 - s))))
     >>> cal.learn_many(scores, [rng.random() < truth(s) for s in scores])
-    >>> round(cal.A, 2), round(cal.B, 2), cal.n_seen  # the truth: A = -0.5, B = 0.3
-    (-0.59, 0.41, 5000)
-    >>> round(cal.predict_one(0.9), 2), round(truth(0.9), 2)
-    (0.71, 0.69)
+    >>> round(cal.A, 2), round(cal.B, 2), round(cal.predict_one(0.9), 2), round(truth(0.9), 2)
+    (-0.59, 0.41, 0.71, 0.69)
 
     References
     ----------
     - Platt (1999), Probabilistic outputs for support vector machines.
-    - Gupta & Ramdas (2023), Online Platt scaling with calibeating, ICML, arXiv:2305.00070.
+    - Gupta & Ramdas (2023), Online Platt scaling with calibeating, ICML.
     - Hazan, Agarwal & Kale (2007), Logarithmic regret algorithms for online convex
-      optimization, Machine Learning 69 (Online Newton Step).
-    - Nikolaou (2016), PhD thesis, Algorithm 2; Ljung & Söderström (1983), Theory and Practice
-      of Recursive Identification, MIT Press (recursive Gauss-Newton).
+      optimization, Machine Learning 69; Nikolaou (2016), PhD thesis, Algorithm 2; Ljung &
+      Söderström (1983), Theory and Practice of Recursive Identification, MIT Press.
 
     """
 

@@ -31,55 +31,29 @@ class DatasetSpec:
 
     Parameters
     ----------
-    name
-        Registry key, e.g. ``"electricity"``.
-    filename
-        File name of the gzipped CSV, e.g. ``"electricity.csv.gz"``.
-    sha256
-        Hex digest of the ``.csv.gz`` file as stored; every file is checked against it before use.
-    size
-        File size in bytes.
-    n_rows
-        Data rows in the file (header excluded).
-    n_features
-        Feature columns (every column except the label column).
-    classes
-        Every label value that occurs in the label column, as written in the file.
-    positive
-        The label that becomes ``y = True``: the minority class of the file (thesis rule), or
-        for multiclass files the thesis's one-vs-rest class.
-    n_positive
-        Rows whose label is ``positive``.
+    name, filename, label_column
+        Registry key (``"electricity"``); the gzipped CSV's file name; its label column.
+    sha256, size
+        Hex digest and size in bytes of the ``.csv.gz`` as stored, checked before every use.
+    n_rows, n_features, n_missing
+        Data rows (header excluded); feature columns; empty feature cells.
+    classes, positive, n_positive
+        Every label as written; the one that becomes ``y = True`` (the minority class, or
+        the thesis's one-vs-rest class); its rows.
     time_ordered
-        True if the row order is time order (real streams: never shuffled by default); False if
-        it is arbitrary (UCI sets: shuffled with the seed by default).
+        Whether row order is time order (real streams: never shuffled by default) or
+        arbitrary (UCI sets: shuffled with the seed by default).
     categorical
-        True if every feature column holds category strings; False if every feature column is
-        numeric. (All registered files are homogeneous; see ``stream`` for inferred kinds of
-        other CSV files.)
-    n_missing
-        Empty feature cells in the file (missing values).
-    source
-        Where this copy came from (repository, commit, path).
-    citation
-        Who to cite for the original data.
-    license
-        Licence of the original data.
-    homepage
-        Public page describing the original dataset (UCI / OpenML / authors). Informational:
-        it does not serve this exact file.
+        True if every feature holds category strings, False if every one is numeric.
+    source, citation, license, homepage
+        Where this copy came from; who to cite; the data's licence; its public page.
     url
-        Direct download address of exactly this file, if one is known; ``fetch`` downloads it
-        into the cache. ``None`` when only a mirror (``STREAMBOOST_DATA_URL``) can provide it.
+        Direct address of exactly this file (``fetch``), or None where only a mirror
+        (``STREAMBOOST_DATA_URL``) has it.
     ambiguous_values
-        Feature values that mark a row the thesis left out (splice's IUPAC ambiguity codes);
-        ``stream(..., drop_ambiguous=True)`` drops such rows.
-    thesis_instances
-        Thesis Table B.1 "# Instances" (balanced count, 2 x positives), None for non-thesis sets.
-    thesis_features
-        Thesis Table B.1 "# Features", None for non-thesis sets.
-    label_column
-        Name of the label column.
+        Values marking a row the thesis left out (``stream(..., drop_ambiguous=True)``).
+    thesis_instances, thesis_features
+        Thesis Table B.1's "# Instances" and "# Features" (None for other sets).
     notes
         Processing notes and decisions.
 

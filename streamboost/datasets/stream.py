@@ -418,57 +418,30 @@ def stream(
 ) -> Iterator[tuple[dict, Any]]:
     """Replay ``source`` as a stream of ``(x, y)`` with ``y = (label == positive)``.
 
-    Options are checked, the file located and verified, and class counts taken (when needed)
-    when ``stream`` is called; the examples are produced lazily.
+    Options are checked, the file located and verified and class counts taken (when needed) at
+    the call; examples are produced lazily. Every option in full: docs/datasets.md.
 
     Parameters
     ----------
     source
-        A ``REGISTRY`` name or a ``load``-ed dataset; a CSV path or http(s) address (gzipped
-        or not; label column ``target``; numeric columns inferred from the first 1,000 rows;
-        an address is downloaded once into the cache, ``fetch_url``); a pandas DataFrame
-        with a ``target`` column; an ``(X, y)`` pair (numpy arrays, lists, DataFrame/Series;
-        features of arrays are named 0..d-1); or any iterable of ``(x, y)``, e.g. a River
-        dataset. Missing values (empty cells, None, NaN) are left out of ``x``.
-    seed
-        Seeds every random choice (subsampling, shuffling, drift); same seed, same stream.
-    shuffle
-        Shuffle the rows (again at each pass). None: the registry's default (UCI sets yes,
-        time-ordered streams no); other sources are not shuffled.
-    balance
-        Undersample the majority class at random to exactly as many rows as the minority
-        class (thesis protocol). Row order is kept unless shuffled.
-    passes
-        Replay the (subsampled) rows this many times (epochs).
-    positive_prior
-        Undersample to this share of positives (e.g. 0.01, 0.05, 0.2), keeping all rows of
-        the class in short supply; exact to rounding.
+        A ``REGISTRY`` name or a ``load``-ed dataset; a CSV path or http(s) address (label
+        column ``target``); a DataFrame; an ``(X, y)`` pair; or any iterable of ``(x, y)``,
+        e.g. a River dataset. Missing values are left out of ``x``.
+    seed, shuffle, balance, passes, positive_prior
+        Seeds every random choice (same seed, same stream); shuffle the rows (None: the
+        registry's default); undersample to 50/50; replay the rows ``passes`` times;
+        undersample to this share of positives.
     drift
         A ``LabelFlip``, ``ConceptSwitch`` or ``PriorShift``, or a sequence applied in order.
-    encode
-        Categorical (string) features: None (kept as strings), ``"onehot"`` (key
-        ``f"{feature}_{value}"`` set to 1; unseen or missing -> no key) or ``"ordinal"``
-        (1, 2, ... in order of first appearance; River's ``OrdinalEncoder``).
-    missing
-        ``"absent"``: a missing value is an absent key. ``"impute"``: the running mean
-        (numeric) or mode (categorical) of the values seen so far in earlier examples; a
-        feature never seen before stays absent.
-    scale
-        Standard-scale numeric features online (River's ``StandardScaler``, updated with each
-        example before transforming it).
-    positive
-        The positive label (default: the registry's; for other sources True for boolean
-        labels, else the minority class). One that no example of a file, a table or a list
-        has raises ValueError (every ``y`` would be False); a River dataset is not checked.
-    raw_labels
-        Yield labels as in the source (strings for files) instead of booleans.
-    drop_ambiguous
-        Drop rows with a value in the spec's ``ambiguous_values`` (splice's 15 rows with
-        IUPAC ambiguity codes; thesis Table B.1). No effect on other sources.
-    data_dir
-        Directory searched first for registry files.
-    target
-        The label column of a CSV file or DataFrame source (``"target"``).
+    encode, missing, scale
+        Strings kept (None), ``"onehot"`` or ``"ordinal"``; a missing value ``"absent"`` or
+        ``"impute"``-d by the running mean or mode; online standard scaling.
+    positive, raw_labels, drop_ambiguous
+        The positive label (default: the registry's; True for booleans; else the minority
+        class), refused if no row of a file or table has it; labels as in the source; drop
+        the spec's ``ambiguous_values`` rows (splice).
+    data_dir, target
+        Where registry files are looked for first; the label column of a CSV or DataFrame.
 
     Examples
     --------

@@ -120,51 +120,31 @@ def _check_int(name: str, value, minimum: int, *, allow_none: bool = False) -> N
 class Cell:
     """One run of a grid: its full configuration.
 
-    The pipeline is `StandardScaler() | BanditCalibratedClassifier(model, calibrator, policy,
-    batch_size, c_fp, c_fn, reward, counterfactual, arms, seed)`, with the model built by
-    `models.make_model(model, n_models, seed)`,
-    evaluated prequentially on `datasets.stream(dataset, seed=seed, encode=...)`: categorical
-    features one-hot encoded for a linear model, as strings for a tree, which splits on them
-    (`models.encoding`). On categorical datasets the scaler is left out: River's
-    `StandardScaler` would map every sparse indicator to 0.
+    The pipeline is `StandardScaler() | BanditCalibratedClassifier(...)` over the model
+    `models.make_model(model, n_models, seed)`, evaluated prequentially on
+    `datasets.stream(dataset, seed=seed, encode=...)`: categorical features one-hot for a linear
+    model, strings for a tree (`models.encoding`), and no scaler, which would map every sparse
+    indicator to 0.
 
     Parameters
     ----------
-    dataset
-        A name of `streamboost.datasets.REGISTRY`.
-    policy
-        A policy name (see `policy_names()`).
-    cost_ratio
-        c_FN / c_FP.
-    c_fp
-        Cost of a false positive; c_FN = c_fp * cost_ratio. Only the expected cost's scale
-        depends on it, not the decisions.
+    dataset, policy, model, calibrator
+        A `datasets.REGISTRY` name; a `policy_names()` name; a `models.MODELS` name; a
+        `calibration.CALIBRATORS` name.
+    cost_ratio, c_fp
+        c_FN / c_FP; the cost of a false positive (c_FN = c_fp * cost_ratio: only the expected
+        cost's scale depends on it).
     seed
         Seeds the stream's order (for datasets that are shuffled), the booster and the policy.
-    batch_size
-        Examples per minibatch of the controller.
-    n_models
-        Members of the ensemble models.
-    model
-        The base model's name (see `experiments.models.MODELS`).
-    calibrator
-        The calibrator's name (see `streamboost.calibration.CALIBRATORS`).
-    max_rows
-        Evaluate only the first `max_rows` examples of the stream (None: all).
-    reward, reward_map, counterfactual, arms, rollback
-        The controller's reward and arms (`BanditCalibratedClassifier`'s parameters of these
-        names); `arms=("train", "calibrate")` is the forced split of the thesis and slides.
-    reward_examples, reward_every, reward_start, reward_restart
-        The controller's reward budget (its parameters of these names).
-    train_budget, budget_reserve, budget_timing
-        The controller's compute budget (its parameters of these names; None: no budget).
-    data_dir
-        Where the dataset files are (None: the package's bundled data / the default).
-    target
-        The label column, for a dataset given as a CSV file path.
-    pos_label
-        The positive class (a label as written in the file); None: the registry's, or for a
-        CSV file the minority class.
+    batch_size, n_models, max_rows
+        Examples per minibatch; members of an ensemble; the first rows evaluated (None: all).
+    reward, reward_map, counterfactual, arms, rollback, reward_examples, reward_every,
+    reward_start, reward_restart, train_budget, budget_reserve, budget_timing
+        The controller's parameters of these names; `arms=("train", "calibrate")` is the
+        thesis's forced split.
+    data_dir, target, pos_label
+        Where the dataset files are (None: bundled / default); a CSV path's label column; the
+        positive class as written (None: the registry's, or a CSV's minority class).
 
     Examples
     --------

@@ -224,31 +224,19 @@ class Comparison:
 
     Attributes
     ----------
-    metric
-        The column compared.
-    bigger_is_better
-        Its direction.
-    policies
-        The policies, best mean rank first.
-    datasets
-        The datasets used as blocks (those where every policy has a result).
+    metric, bigger_is_better
+        The column compared; its direction.
+    policies, datasets, incomplete
+        The policies, best mean rank first; the datasets used as blocks (where every policy
+        has a result); those left out because some policy has no successful run there.
     mean_ranks
         Policy -> mean rank over `datasets`.
-    cells
-        (dataset, policy) -> (mean, low, high) of the metric over seeds (Student-t interval at
-        `confidence`), each seed's value first averaged over cost ratios; for `datasets` only.
-    n_seeds
-        (dataset, policy) -> number of seeds behind the interval; for `datasets` only.
-    confidence
-        Level of the intervals in `cells`.
-    friedman
-        The Friedman test, or None when there are fewer than 2 datasets or 3 policies.
-    critical_difference
-        The Nemenyi CD at `alpha`, or None with fewer than 2 policies.
-    alpha
-        Significance level.
-    incomplete
-        Datasets left out because some policy has no successful run there.
+    cells, n_seeds, confidence
+        (dataset, policy) -> (mean, low, high) over seeds (each seed first averaged over cost
+        ratios; a Student-t interval at `confidence`), and -> its number of seeds.
+    friedman, critical_difference, alpha
+        The Friedman test (None with fewer than 2 datasets or 3 policies); the Nemenyi CD at
+        significance level `alpha` (None with fewer than 2 policies).
 
     Examples
     --------

@@ -72,23 +72,17 @@ class BrierDecomposition(BinnedProbabilityMetric):
     + \underbrace{\frac1N \sum_b \sum_{i \in b}
       \left[(p_i - \bar p_b)^2 - 2 (p_i - \bar p_b)(y_i - \bar y_b)\right]}_{\text{within-bin}}$$
 
-    Calibration and refinement are Murphy's (1973) reliability and $\text{uncertainty} -
-    \text{resolution}$, which are exact only when every bin holds a single forecast value
-    (Murphy's setting); the within-bin term is the "within-bin variance minus within-bin
-    covariance" of Stephenson, Coelho & Jolliffe (2008) that makes the identity exact for
-    continuous forecasts. It shrinks as bins get finer and is typically small. Each term is
-    computed from its own formula from per-bin sums, so their agreement with the directly
-    computed Brier score is a real check, not a definition.
-
-    `get()` is the calibration loss (the part recalibration can remove; thesis §8.2); all
-    terms are in `components()`.
+    Calibration and refinement are Murphy's (1973) reliability and uncertainty minus
+    resolution, exact only when a bin holds one forecast value; the within-bin term
+    (Stephenson, Coelho & Jolliffe 2008) makes the identity exact for continuous forecasts.
+    Each term has its own formula over per-bin sums, so their sum matching the Brier score is
+    a check, not a definition. `get()` is the calibration loss (what recalibration can remove;
+    thesis §8.2); every term is in `components()`.
 
     Parameters
     ----------
-    n_bins
-        Number of equal-width bins on [0, 1] (scikit-learn's `calibration_curve` bins).
-    pos_label
-        The positive label.
+    n_bins, pos_label
+        Equal-width bins on [0, 1] (scikit-learn's `calibration_curve`'s); the positive label.
 
     Examples
     --------
@@ -104,8 +98,7 @@ class BrierDecomposition(BinnedProbabilityMetric):
 
     References
     ----------
-    - Murphy, A. H. (1973). A new vector partition of the probability score. Journal of Applied
-      Meteorology 12(4), 595-600.
+    - Murphy, A. H. (1973). A new vector partition of the probability score. J. Appl. Meteor.
     - Stephenson, D. B., Coelho, C. A. S. & Jolliffe, I. T. (2008). Two extra components in the
       Brier score decomposition. Weather and Forecasting 23(4), 752-757.
     - Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, §2.4, §8.2.

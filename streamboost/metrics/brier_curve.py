@@ -51,26 +51,13 @@ class BrierCurve(ProbabilityMetric):
     $$Q(c) = 2 \left\{ c \, \pi_- \, FPR(c) + (1 - c) \, \pi_+ \, FNR(c) \right\}
            = \frac{2}{N} \left\{ c \cdot FP(c) + (1 - c) \cdot FN(c) \right\}$$
 
-    (Hernández-Orallo, Flach & Ferri 2011), twice the mean cost per example with costs
-    $(c, 1 - c)$. Per example, $\int_0^1$ of this loss is $p^2$ for a negative and
-    $(1 - p)^2$ for a positive, so the exact area under $Q$ is the Brier score for any class
-    priors. On balanced data ($\pi_\pm = 1/2$) $Q(c) = FNR(c)(1 - c) + FPR(c) \, c$, the
-    thesis's $Q(z)$ (§2.4) with $z = c$, which is the only setting in which the thesis uses it.
-
-    **Convention for z.** streamboost follows the thesis's *formulas* (Eqs. 2.7, 2.8 and §2.4):
-    $z$ (here $c$) is the false-positive share of the costs, so a larger $z$ means false
-    positives cost more, the threshold rises and the all-positive classifier does worse. Its
-    line is $Q = 2 c \pi_-$ ($= z$ on balanced data) and the all-negative line is
-    $Q = 2 (1 - c) \pi_+$ ($= 1 - z$). The thesis's prose (Ch. 8: "$Q(z) = z$ corresponds to
-    the all-negatives classifier") has the two glosses swapped; see `docs/metrics.md`.
-
-    **Points and area.** The curve is evaluated at the thresholds $c = 1 / (1 + c_r)$ for the
-    given cost ratios $c_r = c_{FN}/c_{FP}$ (by default the thesis's 21, `THESIS_COST_RATIOS`)
-    plus the end points $c = 0$ and $c = 1$. `get()` is the trapezoidal area over these
-    points. On the thesis's non-uniform 21 points it approximates the Brier score (as in the
-    thesis, Ch. 8 footnote 3); on a dense uniform grid it converges to it. Memory is O(number
-    of points): per point interval, the weight of positives and of negatives whose
-    probability falls in it.
+    (Hernández-Orallo, Flach & Ferri 2011). Per example, $\int_0^1$ of this loss is the
+    squared error, so the area under $Q$ is the Brier score for any class priors; on balanced
+    data $Q$ is the thesis's $Q(z)$ (§2.4) with $z = c$, the false positives' share of the
+    costs (the thesis's prose swaps the two trivial classifiers' lines: docs/metrics.md).
+    `curve()` evaluates $Q$ at $c = 1 / (1 + c_r)$ for the cost ratios $c_r = c_{FN}/c_{FP}$
+    (by default the thesis's 21) and at $c = 0, 1$; `get()` is the trapezoidal area, the Brier
+    score on a dense grid. Memory: the class weights per interval between two points.
 
     Parameters
     ----------
@@ -89,14 +76,6 @@ class BrierCurve(ProbabilityMetric):
     [(0.0, 0.0), (0.25, 0.125), (0.5, 0.5), (0.75, 0.125), (1.0, 0.0)]
     >>> curve.get()  # trapezoid over 5 points; the Brier score is 0.185
     0.1875
-
-    The trivial classifiers follow the reference lines (balanced data: Q = c and Q = 1 - c):
-
-    >>> always = metrics.BrierCurve(cost_ratios=(3.0, 1.0, 1 / 3))
-    >>> for y in (True, False):
-    ...     always.update(y, 1.0)
-    >>> [pt.q for pt in always.curve()][1:-1], always.reference_lines()["all_positive"][1:-1]
-    ([0.25, 0.5, 0.75], [0.25, 0.5, 0.75])
 
     References
     ----------

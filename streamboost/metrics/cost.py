@@ -103,23 +103,16 @@ class ExpectedCost(DecisionMetric):
     Each probability is turned into the minimum-expected-cost decision (thesis Eq. 2.8, strict
     inequality) and charged $c_{FP}$ for a false positive, $c_{FN}$ for a false negative and
     nothing when correct (Eq. 2.3): `get()` is $(c_{FP} FP + c_{FN} FN) / N$, the empirical
-    risk of Eq. 2.5. The metric takes *probabilities* and thresholds them itself: inside a
-    River `metrics.Metrics` combination, label metrics receive the argmax of the probabilities,
-    not the cost-sensitive decision, so a label-based cost metric would silently be wrong there.
-
-    `normalised_cost()` divides by $c_{FP} \cdot Neg + c_{FN} \cdot Pos$, the sum of the costs of
-    the all-positive and all-negative classifiers; it equals the thesis's normalised loss
-    $Q = FNR \cdot (1 - z) + FPR \cdot z$ (§2.4) at skew $z$ = `skew(c_fp, c_fn, pi_+)` with the
-    observed prior. `confusion()` returns the weighted TP / FP / TN / FN.
+    risk of Eq. 2.5. It takes *probabilities*, so in a River combination it still decides by
+    the costs (River's label metrics get the argmax). `normalised_cost()` divides by
+    $c_{FP} Neg + c_{FN} Pos$: the thesis's $Q = FNR (1 - z) + FPR z$ (§2.4) at the observed
+    skew. `confusion()` is the weighted TP / FP / TN / FN. An `update` may take the example's
+    own costs (`c_fp=`, `c_fn=`: a missed fraud costs its amount; docs/metrics.md).
 
     Parameters
     ----------
-    c_fp
-        Cost of a false positive (finite, > 0).
-    c_fn
-        Cost of a false negative (finite, > 0).
-    pos_label
-        The positive label.
+    c_fp, c_fn, pos_label
+        Costs of a false positive and of a false negative (finite, > 0); the positive label.
 
     Examples
     --------
@@ -127,23 +120,15 @@ class ExpectedCost(DecisionMetric):
     >>> metric = metrics.ExpectedCost(c_fp=1.0, c_fn=4.0)  # threshold 0.2
     >>> for y, p in [(True, 0.3), (False, 0.3), (True, 0.2), (False, 0.1)]:
     ...     metric.update(y, p)
-    >>> metric.confusion()
-    {'tp': 1.0, 'fp': 1.0, 'tn': 1.0, 'fn': 1.0}
-    >>> metric  # (1 * 1 + 4 * 1) / 4
-    ExpectedCost: 1.25
+    >>> metric.confusion(), metric.get()  # (1 * 1 + 4 * 1) / 4
+    ({'tp': 1.0, 'fp': 1.0, 'tn': 1.0, 'fn': 1.0}, 1.25)
     >>> metric.normalised_cost()  # 5 / (1 * 2 + 4 * 2)
     0.5
-
-    An example's own costs (a missed fraud costs its amount), as `predict_many` takes them:
-
     >>> fraud = metrics.ExpectedCost(c_fp=1.0, c_fn=1.0)
     >>> fraud.update(True, 0.3, c_fn=99.0)  # threshold 0.01: flagged, no cost
     >>> fraud.update(True, 0.3)  # threshold 0.5: missed, c_FN = 1
     >>> fraud.get()
     0.5
-
-    It combines with River's metrics, thresholding at its own costs:
-
     >>> from river import metrics as river_metrics
     >>> combo = river_metrics.LogLoss() + metrics.ExpectedCost(c_fp=1.0, c_fn=4.0)
     >>> combo.update(True, {False: 0.7, True: 0.3})
@@ -152,8 +137,7 @@ class ExpectedCost(DecisionMetric):
 
     References
     ----------
-    - Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis, Eqs. 2.3,
-      2.5, 2.8 and §2.4.
+    - Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis (§2.4).
     - Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI.
 
     """
