@@ -41,13 +41,28 @@ if typing.TYPE_CHECKING:
 __all__ = ["CalibratedClassifier"]
 
 
-class FramePredictions:
-    """`predict_proba_many` and `predict_many` of a wrapper that calibrates its model's scores
-    (`CalibratedClassifier`, `BanditCalibratedClassifier`): the frame is checked, the model
-    scores every row (by minibatch when it learns by minibatch, `scores.ScoredFrame`, kept for
-    a `learn_many` of the same frame; else row by row), the calibrator maps the scores. The
-    wrapper has `_wrapped_model`, `_calibrator`, `_labels`, `_score_key`, `_scorer` (a
-    `scores.PrequentialScore`) and `CostSensitiveMixin`'s `_frame_thresholds`."""
+class CalibratedPredictions:
+    """The predictions of a wrapper that calibrates its model's scores (`CalibratedClassifier`,
+    `BanditCalibratedClassifier`), of one example or of a frame: for a frame, checked first,
+    the model scores every row (by minibatch when it learns by minibatch, `scores.ScoredFrame`,
+    kept for a `learn_many` of the same frame; else row by row), the calibrator maps the
+    scores. The wrapper has `_wrapped_model`, `_calibrator`, `_labels`, `_score_key`, `_scorer`
+    (a `scores.PrequentialScore`) and `CostSensitiveMixin`'s `_frame_thresholds`."""
+
+    @property
+    def _multiclass(self) -> bool:
+        return False
+
+    @property
+    def calibrator_(self) -> Calibrator:
+        """The calibrator being trained."""
+        return self._calibrator
+
+    def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
+        if kwargs:
+            self._no_keywords("predict_proba_one", kwargs)
+        score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
+        return self._labels.proba(calibrated(self._calibrator, score))
 
     @property
     def _minibatch(self) -> bool:
@@ -224,7 +239,8 @@ def _columns(labels: tuple) -> pd.Index:
 
 
 class CalibratedClassifier(
-    FramePredictions, Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+    CalibratedPredictions, Checkpointable, CostSensitiveMixin, base.Wrapper,
+    base.MiniBatchClassifier,
 ):
     r"""Calibrate any binary River classifier online; decide with costs.
 
@@ -320,21 +336,6 @@ class CalibratedClassifier(
     @property
     def _wrapped_model(self) -> base.Classifier:
         return self.model
-
-    @property
-    def _multiclass(self) -> bool:
-        return False
-
-    @property
-    def calibrator_(self) -> Calibrator:
-        """The calibrator being trained."""
-        return self._calibrator
-
-    def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        if kwargs:
-            self._no_keywords("predict_proba_one", kwargs)
-        score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
-        return self._labels.proba(calibrated(self._calibrator, score))
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         if kwargs:

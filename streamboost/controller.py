@@ -12,7 +12,7 @@ from . import bandits
 from .arms import resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
 from .budget import TrainBudget, check_budget
-from .calibrated import FramePredictions
+from .calibrated import CalibratedPredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import BinaryLabels, CostSensitiveMixin, cost_threshold, validate_costs
@@ -20,7 +20,6 @@ from .reward import (
     LOSSES,
     MAPPINGS,
     PairedReward,
-    calibrated,
     check_rollback,
     held_out,
     resolve_rollback,
@@ -44,7 +43,8 @@ REWARDS = LOSSES
 
 
 class BanditCalibratedClassifier(
-    FramePredictions, Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+    CalibratedPredictions, Checkpointable, CostSensitiveMixin, base.Wrapper,
+    base.MiniBatchClassifier,
 ):
     r"""Any River classifier calibrated online, a policy deciding per minibatch what learns.
 
@@ -261,10 +261,6 @@ class BanditCalibratedClassifier(
         return self._model
 
     @property
-    def _multiclass(self) -> bool:
-        return False
-
-    @property
     def model_(self) -> base.Classifier:
         """The model being trained: `model` itself, or the default booster. With
         `rollback="defer"` it may not have learned the last minibatch or two yet, with
@@ -276,11 +272,6 @@ class BanditCalibratedClassifier(
         """The rollback in use: `rollback`, or what `"auto"` stands for
         (`streamboost.reward.resolve_rollback`)."""
         return self._meter.rollback
-
-    @property
-    def calibrator_(self) -> Calibrator:
-        """The calibrator being trained."""
-        return self._calibrator
 
     @property
     def _restarts(self) -> bool:
@@ -310,14 +301,6 @@ class BanditCalibratedClassifier(
     def current_arm(self) -> str:
         """The arm of the minibatch in progress (or about to start)."""
         return self._route
-
-    # ------------------------------------------------------------------ prediction
-
-    def predict_proba_one(self, x: dict, **kwargs) -> dict[typing.Hashable, float]:
-        if kwargs:
-            self._no_keywords("predict_proba_one", kwargs)
-        score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
-        return self._labels.proba(calibrated(self._calibrator, score))
 
     # ------------------------------------------------------------------ learning
 
@@ -596,7 +579,7 @@ class BanditCalibratedClassifier(
         """Learn a frame; every label, cell and keyword argument is checked before anything
         changes (a sample weight `w`: one for every row, or one per row). Minibatch boundaries
         fall every `batch_size` examples whatever the size of `X`. With a model that learns by
-        minibatch (`FramePredictions._minibatch`) and no keyword argument but a weight `w` its
+        minibatch (`CalibratedPredictions._minibatch`) and no keyword argument but a weight `w` its
         `learn_many` takes, each minibatch that `X` holds whole is learned by minibatch
         (`_learn_minibatch`, with its rows' weights); the rows before the first boundary and
         after the last are `learn_one`'s, as every row is with other keywords."""
