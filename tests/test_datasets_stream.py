@@ -8,6 +8,7 @@ import math
 import re
 import statistics
 import tracemalloc
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -394,6 +395,34 @@ def test_a_positive_label_no_example_has_is_refused_naming_the_classes(tmp_path)
     for positive in ("x", None):
         switched = stream("phishing", drift=ConceptSwitch(iter(pairs), 2, positive=positive))
         assert len(ys(switched)) == 2 + len(pairs)
+
+
+def test_a_river_datasets_positive_label_is_checked_as_it_is_drawn():
+    # not read ahead (it may draw every example again), so each label is checked as it comes:
+    # one written like the positive label (a '1' for 1) raises before its example is yielded,
+    # and a stream that ends with no positive example warns (every y was False)
+    class Drawn:
+        def __init__(self, labels):
+            self.labels = labels
+
+        def __iter__(self):
+            return iter([({"a": float(i)}, label) for i, label in enumerate(self.labels)])
+
+    source = stream(Drawn(["0", "0", "1", "0"]), positive=1)
+    assert [next(source), next(source)] == [({"a": 0.0}, False), ({"a": 1.0}, False)]
+    with pytest.raises(ValueError, match=re.escape(
+            "example 2 of Drawn has the label '1', not positive=1 (did you mean positive='1'?)")):
+        next(source)
+    with pytest.warns(UserWarning, match=re.escape(
+            "no example of Drawn had the positive label 'yes' (its labels: ['a', 'b']): every "
+            "y was False")):
+        assert ys(stream(Drawn(["a", "b", "a"]), positive="yes")) == [False] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a positive example, or an endless source: no warning
+        assert ys(stream(Drawn(["0", "1", "0"]), positive="1")) == [False, True, False]
+        assert sum(ys(stream(river_datasets.Phishing(), positive=True))) == 548
+        sea = stream(river_datasets.synth.SEA(seed=1), positive=True)
+        assert len([y for y, _ in zip(sea, range(100), strict=False)]) == 100
 
 
 def test_class_counts_reads_the_labels_as_written(tmp_path):

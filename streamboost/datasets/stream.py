@@ -35,6 +35,7 @@ import math
 import os
 import random
 import sys
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -104,6 +105,33 @@ class _Pairs:
             yield {k: v for k, v in x.items() if not _is_missing(v)}, label
 
 
+class _Watched:
+    """Rows of a source whose labels were not read ahead (a River dataset, an iterator), with
+    the check the others get before their first example, made as each row is drawn: a label
+    written like ``positive`` but not equal to it (``'1'`` for ``1``) raises before its row is
+    yielded, and a pass that ends with no row of ``positive`` warns (every ``y`` was False)."""
+
+    def __init__(self, rows: Iterable, positive: Any, name: str):
+        self.rows, self.positive, self.name = rows, positive, name
+
+    def __iter__(self):
+        positive, others, found = self.positive, set(), False
+        for i, (x, label) in enumerate(self.rows):
+            if label == positive:
+                found = True
+            elif label not in others:  # each other label is compared once
+                if _alike(label, positive):
+                    raise ValueError(f"example {i} of {self.name} has the label {label!r}, not "
+                                     f"positive={positive!r} (did you mean positive="
+                                     f"{label!r}?)")
+                others.add(label)
+            yield x, label
+        if not found:
+            warnings.warn(f"no example of {self.name} had the positive label {positive!r} "
+                          f"(its labels: {sorted(others, key=str)}): every y was False",
+                          stacklevel=2)
+
+
 class _Without:
     """Re-iterable rows minus those holding any of ``values`` as a feature value."""
 
@@ -141,10 +169,13 @@ def _resolve(
         return _Source(rows, positive, spec.time_ordered, spec)
     if positive is None:
         positive = _infer_positive(_labels(rows))
-    elif not (isinstance(rows, _Pairs) and not isinstance(rows.pairs, list | tuple)):
+    elif isinstance(rows, _Pairs) and not isinstance(rows.pairs, list | tuple):
+        # a River dataset would draw every example again to check (or never end): checked
+        # as it is drawn
+        rows = _Watched(rows, positive, type(source).__name__)
+    else:
         # a label no example has would make every y False, silently: a file, a table or a
-        # list is read once more to check (not a River dataset, which would draw every
-        # example again, or never end)
+        # list is read once more to check
         labels = set(rows.labels) if isinstance(rows, _Records) else set(_labels(rows))
         if not (isinstance(positive, bool) and all(isinstance(y, bool) for y in labels)):
             _check_class(positive, labels, repr(os.fspath(source)) if isinstance(
@@ -438,8 +469,8 @@ def stream(
         ``"impute"``-d by the running mean or mode; online standard scaling.
     positive, raw_labels, drop_ambiguous
         The positive label (default: the registry's; True for booleans; else the minority
-        class), refused if no row of a file or table has it; labels as in the source; drop
-        the spec's ``ambiguous_values`` rows (splice).
+        class), refused if no row has it (a River dataset warns as it ends); labels as written;
+        drop the spec's ``ambiguous_values`` rows (splice).
     data_dir, target
         Where registry files are looked for first; the label column of a CSV or DataFrame.
 
