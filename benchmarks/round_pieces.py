@@ -21,13 +21,22 @@ measured minibatch of 32): where a round's instructions go, bookkeeping and deal
 included, which the isolated pieces leave out.
 
     python benchmarks/round_pieces.py --data-dir ../shared/data --in-run
+
+`--bound` asks what the rounds' scoring could save at most: discounted UCB over Oza-LR on the
+first 5,000 rows is counted whole as it is and with every round's improvements handed to it
+ready-made (recorded in a native run first, so the policy takes the same decisions), against
+the model alone. The second run is what a round scored in no instructions at all would keep.
+
+    python benchmarks/round_pieces.py --data-dir ../shared/data --bound
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
+import tempfile
 
 import callgrind
 import numpy as np
@@ -145,6 +154,56 @@ def in_run(name: str, dataset: str, data_dir: str | None, rows: int = 5_000,
     return model.n_batches - start
 
 
+def bound_run(mode: str, dataset: str, data_dir: str | None, recorded: str,
+              rows: int = 5_000) -> dict:
+    """Discounted UCB over Oza-LR (or, `mode` "model", the model alone) on the first `rows` of
+    `dataset`, inside `callgrind.loop`. "record" writes every round's improvements to the
+    file `recorded`; "replay" reads them back in place of scoring each round (the same
+    decisions, the scoring free); "real" scores as usual. Its arm counts."""
+    data = load_rows(dataset, data_dir, rows)
+    model = make("oza-lr", "model alone" if mode == "model" else "D-UCB, defaults", {})
+    improvements = PairedReward._improvements
+    if mode == "replay":
+        with open(recorded) as file:
+            ready = iter(json.load(file))
+        PairedReward._improvements = lambda self, r, held_scores: next(ready)
+    elif mode == "record":
+        seen: list = []
+        PairedReward._improvements = lambda self, r, held_scores: seen.append(
+            improvements(self, r, held_scores)) or seen[-1]
+
+    def step(x, y):
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+
+    try:
+        callgrind.loop(step, data)
+    finally:
+        PairedReward._improvements = improvements
+    if mode == "record":
+        with open(recorded, "w") as file:
+            json.dump(seen, file)  # floats round-trip exactly
+    return dict(getattr(model, "arm_counts", {}))
+
+
+def bound(dataset: str, data_dir: str | None) -> None:
+    """`--bound`: the instructions of the model alone, of discounted UCB as it is and with its
+    rounds' improvements ready-made, each in its own process under callgrind."""
+    print(f"discounted UCB over Oza-LR, first 5,000 rows of {dataset}, instructions counted by "
+          f"callgrind against the model alone's; streamboost {__version__}")
+    argv = [__file__, "--dataset", dataset] + (["--data-dir", data_dir] if data_dir else [])
+    with tempfile.NamedTemporaryFile(suffix=".json") as recorded:
+        arms = bound_run("record", dataset, data_dir, recorded.name)
+        counts = {}
+        for mode in ("model", "real", "replay"):
+            counts[mode], out = callgrind.count([*argv, "--recorded", recorded.name,
+                                                 "--child-bound", mode])
+            assert mode == "model" or json.loads(out) == arms, (mode, out, arms)
+    print(f"arms {arms}")
+    for mode, label in (("real", "as it is"), ("replay", "rounds scored for free")):
+        print(f"{label:<24}{counts['model'] / counts[mode]:>8.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="electricity")
@@ -152,6 +211,11 @@ def main() -> None:
     parser.add_argument("--pieces", nargs="+", default=list(PIECES), choices=PIECES)
     parser.add_argument("--calls", type=int, default=2_000)
     parser.add_argument("--in-run", action="store_true", help="count IN_RUN's methods in a run")
+    parser.add_argument("--bound", action="store_true",
+                        help="what rounds scored for free would keep of the model's speed")
+    parser.add_argument("--child-bound", default=None, choices=("model", "real", "replay"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--recorded", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--child", default=None, choices=(*PIECES, "nothing"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--child-in-run", default=None, choices=IN_RUN, help=argparse.SUPPRESS)
@@ -162,8 +226,15 @@ def main() -> None:
     if args.child_in_run:
         print(in_run(args.child_in_run, args.dataset, args.data_dir))
         return
+    if args.child_bound:
+        print(json.dumps(bound_run(args.child_bound, args.dataset, args.data_dir,
+                                   args.recorded)))
+        return
     if not callgrind.available():
         sys.exit("round_pieces.py counts with valgrind's callgrind: install valgrind")
+    if args.bound:
+        bound(args.dataset, args.data_dir)
+        return
     if args.in_run:
         print(f"instructions per minibatch of discounted UCB over Oza-LR, counted by callgrind "
               f"in a run ({args.dataset}, rows 3,000-5,000); streamboost {__version__}")

@@ -31,3 +31,18 @@ def test_in_run_counts_a_method_and_puts_it_back():
     assert batches == 12 and BanditCalibratedClassifier.__dict__["_close_round"] is before
     with pytest.raises(KeyError):
         pieces.in_run("no such method", "phishing", None, rows=40, warm=20)
+
+
+def test_the_bound_replays_the_rounds_improvements_with_the_same_decisions(tmp_path):
+    # rounds scored for free must take the decisions the real run took (a replay of anything
+    # else picks other arms), or the count compares two different runs; and the real scoring
+    # is put back afterwards
+    from streamboost.reward import PairedReward
+
+    before = PairedReward.__dict__["_improvements"]
+    recorded = str(tmp_path / "improvements.json")
+    arms = pieces.bound_run("record", "phishing", None, recorded, rows=900)
+    assert sum(arms.values()) == 900 // 32 and PairedReward.__dict__["_improvements"] is before
+    assert pieces.bound_run("replay", "phishing", None, recorded, rows=900) == arms
+    assert PairedReward.__dict__["_improvements"] is before
+    assert pieces.bound_run("model", "phishing", None, recorded, rows=900) == {}
