@@ -43,10 +43,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     with $\epsilon_m = \lambda^{sw}_m / (\lambda^{sc}_m + \lambda^{sw}_m)$ and the vote weight
     $\alpha_m = \frac12 \log \frac{1 - \epsilon_m}{\epsilon_m}$ (AdaBoost's, thesis Eq. 3.1).
 
-    With $h_m(x) \in \{-1, +1\}$, `score="vote"` is $s(x) = \sum_{m: h_m(x) = +1} \alpha_m /
-    \sum_m \alpha_m$ (Eq. 7.6), `"logistic"` $1 / (1 + e^{-2F(x)})$, $F = \sum_m \alpha_m h_m(x)$
-    (Eq. 7.7). Neither is calibrated (thesis Chapter 7): put a calibrator beside them. Which
-    members vote, engines, labels and tests: docs/boosting.md.
+    With $h_m(x) \in \{-1, +1\}$, `score="vote"` is
+    $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$ (Eq. 7.6), `"logistic"`
+    $1 / (1 + e^{-2F(x)})$ with $F = \sum_m \alpha_m h_m(x)$ (Eq. 7.7). Neither is
+    calibrated (thesis Chapter 7): put a calibrator beside them (the rest: docs/boosting.md).
 
     Parameters
     ----------

@@ -244,9 +244,9 @@ class CalibratedClassifier(
 ):
     r"""Calibrate any binary River classifier online; decide with costs.
 
-    Each example is used twice: the calibrator learns the model's score $s(x) = \hat
-    P(\text{positive} \mid x)$ computed *before* the model sees it (out of sample, so no
-    calibration set is held out), then the model learns it. `predict_proba_one` is the
+    Each example is used twice: the calibrator learns the model's score
+    $s(x) = \hat P(\text{positive} \mid x)$ computed *before* the model sees it (out of
+    sample, so no calibration set is held out), then the model learns it. `predict_proba_one` is the
     calibrated probability (the raw score until the calibrator has learned); `predict_one` is
     positive iff it exceeds $c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8), costs per call or
     from `set_costs`. It equals `BanditCalibratedClassifier(policy="both")` without the
