@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import importlib
 import math
 import re
 import statistics
@@ -417,6 +418,14 @@ def test_a_river_datasets_positive_label_is_checked_as_it_is_drawn():
             "no example of Drawn had the positive label 'yes' (its labels: ['a', 'b']): every "
             "y was False")):
         assert ys(stream(Drawn(["a", "b", "a"]), positive="yes")) == [False] * 3
+    # a regression target's endless values: the labels remembered are bounded, the list cut
+    numbers = [float(i) / 7 for i in range(2_500)]
+    with pytest.warns(UserWarning, match=r"\(its labels: \[0\.0, 0\.14\d+, .*, \.\.\.\]\)"):
+        assert sum(ys(stream(Drawn(numbers), positive=-1.0))) == 0
+    watched = importlib.import_module("streamboost.datasets.stream")._Watched(
+        Drawn(numbers), -1.0, "x", kept=10)
+    with pytest.warns(UserWarning, match=r"\[0\.0, .*, 1\.2857\d+\]\)"):  # the first 10
+        assert len(list(watched)) == 2_500
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a positive example, or an endless source: no warning
         assert ys(stream(Drawn(["0", "1", "0"]), positive="1")) == [False, True, False]

@@ -109,17 +109,19 @@ class _Watched:
     """Rows of a source whose labels were not read ahead (a River dataset, an iterator), with
     the check the others get before their first example, made as each row is drawn: a label
     written like ``positive`` but not equal to it (``'1'`` for ``1``) raises before its row is
-    yielded, and a pass that ends with no row of ``positive`` warns (every ``y`` was False)."""
+    yielded, and a pass that ends with no row of ``positive`` warns (every ``y`` was False).
+    The first ``kept`` other labels are remembered (memory stays flat on a stream of endless
+    label values, a regression target); labels after them are not compared."""
 
-    def __init__(self, rows: Iterable, positive: Any, name: str):
-        self.rows, self.positive, self.name = rows, positive, name
+    def __init__(self, rows: Iterable, positive: Any, name: str, kept: int = 1_000):
+        self.rows, self.positive, self.name, self.kept = rows, positive, name, kept
 
     def __iter__(self):
-        positive, others, found = self.positive, set(), False
+        positive, others, found, kept = self.positive, set(), False, self.kept
         for i, (x, label) in enumerate(self.rows):
             if label == positive:
                 found = True
-            elif label not in others:  # each other label is compared once
+            elif label not in others and len(others) < kept:  # each compared once
                 if _alike(label, positive):
                     raise ValueError(f"example {i} of {self.name} has the label {label!r}, not "
                                      f"positive={positive!r} (did you mean positive="
@@ -127,9 +129,10 @@ class _Watched:
                 others.add(label)
             yield x, label
         if not found:
+            listed = sorted(others, key=str)
+            shown = f"{listed[:20]}"[:-1] + (", ...]" if len(listed) > 20 else "]")
             warnings.warn(f"no example of {self.name} had the positive label {positive!r} "
-                          f"(its labels: {sorted(others, key=str)}): every y was False",
-                          stacklevel=2)
+                          f"(its labels: {shown}): every y was False", stacklevel=2)
 
 
 class _Without:
