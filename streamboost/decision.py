@@ -647,17 +647,14 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
 
     `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` (and
     `predict_many`, each row of a frame) returns `pos_label` iff P(pos_label | x) > c_FP /
-    (c_FP + c_FN) (thesis Eq. 2.8). The rule is only cost-optimal if the probabilities are
-    calibrated.
+    (c_FP + c_FN) (thesis Eq. 2.8), cost-optimal if the probabilities are calibrated.
 
-    **The negative label.** `neg_label` if given. Otherwise it is inferred, in this order: the
-    other label of the wrapped model's probability dict; the first label other than `pos_label`
-    that this wrapper has learned; `not pos_label` when `pos_label` is a bool. Before any of these
-    exists (an untrained tree returns `{}`), a negative decision is `None`, River's "no
-    prediction". The wrapper is binary: learning a second label other than `pos_label`, or a
-    probability dict with more than two labels, raises ValueError (before the wrapped model
-    learns anything). So does a feature or a sample weight `w` that is NaN, infinite or out of
-    range (`streamboost.validation`), and a keyword the wrapped model does not take.
+    **The negative label.** `neg_label`, else inferred: the other label of the wrapped model's
+    probability dict, the first other label this wrapper learned, or `not pos_label` for a
+    bool; until then (an untrained tree returns `{}`) a negative decision is `None`, River's
+    "no prediction". A third label, a probability dict of three, a feature or a weight `w`
+    that is NaN, infinite or out of range (`streamboost.validation`), or a keyword the model
+    does not take raises before the wrapped model learns anything.
 
     Parameters
     ----------
@@ -683,6 +680,11 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
     >>> fp_expensive = sum(model.predict_one(x) for x in xs)
     >>> fp_expensive < equal < fn_expensive
     True
+
+    References
+    ----------
+    - Elkan, C. (2001). The foundations of cost-sensitive learning. IJCAI.
+    - Nikolaou, N. (2016). Cost-sensitive boosting: a unified approach. PhD thesis (Eq. 2.8).
 
     """
 

@@ -36,3 +36,35 @@ def test_the_check_finds_a_long_docstring_and_passes_a_short_one():
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_docstring_runs_over_about_40_lines(path):
     assert long_docstrings(path.read_text(encoding="utf-8"), MAX_LINES) == []
+
+
+def _public_estimators() -> list[type]:
+    """Every class a public module exports (`__all__`) that is a River estimator."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from river import base
+
+    found: dict[str, type] = {}
+    for info in pkgutil.walk_packages(streamboost.__path__, "streamboost."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if inspect.isclass(obj) and issubclass(obj, base.Base) and not inspect.isabstract(obj):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return [found[key] for key in sorted(found)]
+
+
+# estimators that implement no paper: baselines, an interface and two utilities
+NO_PAPER = {"Binarized", "Calibrator", "Constant", "EveryNth", "FiniteFeatures", "Random"}
+
+
+@pytest.mark.parametrize("cls", _public_estimators(), ids=lambda cls: cls.__qualname__)
+def test_every_public_estimator_has_examples_and_references(cls):
+    text = cls.__doc__ or ""
+    assert "\n    Examples\n    --------\n" in text
+    if cls.__qualname__ not in NO_PAPER:
+        assert "\n    References\n    ----------\n" in text

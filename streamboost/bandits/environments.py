@@ -80,6 +80,11 @@ class BernoulliArms(Environment):
     >>> BernoulliArms((0.4, 0.6)).expected_rewards(1)
     (0.4, 0.6)
 
+    References
+    ----------
+    Auer, P., Cesa-Bianchi, N. and Fischer, P. (2002). Finite-time analysis of the multiarmed
+    bandit problem. Machine Learning 47(2-3), 235-256 (Bernoulli arms, Section 4).
+
     """
 
     def __init__(self, means: tuple[float, ...] = (0.4, 0.6)):
@@ -110,6 +115,11 @@ class PiecewiseBernoulli(Environment):
     >>> env = PiecewiseBernoulli(segments=((0.7, 0.5), (0.3, 0.5)), change_points=(5000,))
     >>> env.expected_rewards(4999), env.expected_rewards(5000)
     ((0.7, 0.5), (0.3, 0.5))
+
+    References
+    ----------
+    Garivier, A. and Moulines, E. (2011). On upper-confidence bound policies for switching
+    bandit problems. ALT, LNCS 6925, 174-188 (abruptly changing environments).
 
     """
 
@@ -172,6 +182,11 @@ class DiminishingReturns(Environment):
     >>> reward = env.pull(0, 1, random.Random(0))
     >>> env.expected_rewards(2)
     (0.45, 0.65)
+
+    References
+    ----------
+    - Levine, N., Crammer, K. and Mannor, S. (2017). Rotting bandits. NeurIPS 30.
+    - Pike-Burke, C. and Grünewälder, S. (2019). Recovering bandits. NeurIPS 32.
 
     """
 
@@ -240,6 +255,11 @@ class RisingArms(Environment):
     >>> reward = env.pull(1, 1, random.Random(0))
     >>> tuple(round(v, 3) for v in env.expected_rewards(2))  # 0.9 - 0.8 e^(-1/2)
     (0.5, 0.415)
+
+    References
+    ----------
+    Metelli, A. M., Trovò, F., Pirola, M. and Restelli, M. (2022). Stochastic rising bandits.
+    ICML, PMLR 162, 15421-15457.
 
     """
 
