@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import inspect
 import json
 import math
 import os
@@ -719,7 +720,9 @@ def _classes(positive: typing.Hashable, counts: dict, c_fn: float) -> str:
 def _warn_within_warm_up(what: str, n: int, batch_size: int, consequence: str) -> None:
     """Warn on standard error when a run of `n` examples ends within the controller's warm-up
     (`what` names them), where every minibatch trains the model whatever the policy."""
-    warmup = BanditCalibratedClassifier().warmup * batch_size
+    # the default the runs use, read from the signature (not by building a controller)
+    warmup = inspect.signature(BanditCalibratedClassifier).parameters["warmup"].default
+    warmup *= batch_size
     if n <= warmup:
         print(f"Warning: {what} within the controller's warm-up ({warmup} examples, every "
               f"minibatch trains): {consequence}", file=sys.stderr)

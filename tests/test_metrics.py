@@ -126,6 +126,20 @@ def test_weights_equal_repetition_and_revert_undoes(cls):
 
 
 @pytest.mark.parametrize("cls", ALL)
+def test_a_refused_revert_leaves_the_metric_as_it_was(cls):
+    # a revert of weight never added is refused; its label must not become the metric's
+    # negative label either (the check came after the label was learned, until 0.8.39)
+    metric = cls(pos_label="spam")
+    metric.update("spam", 0.8)
+    before = pickle.dumps(metric)
+    with pytest.raises(ValueError, match=r"cannot revert weight 2\.0"):
+        metric.revert("ham", 0.3, w=2.0)
+    assert pickle.dumps(metric) == before
+    metric.update("ham", 0.3)  # accepted: now it is the negative label
+    assert pickle.dumps(metric) != before
+
+
+@pytest.mark.parametrize("cls", ALL)
 def test_memory_does_not_grow_with_the_stream(cls):
     y, p = _sample(2000, seed=4)
     short = _fill(cls(), y[:50], p[:50])

@@ -86,7 +86,6 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
             raise ValueError(f"the weight w must be a finite number in [0, {LIMIT:g}], got {w!r}")
         positive = self._labels.is_positive(y_true)
         p = positive_proba(y_pred, self.pos_label)
-        self._labels.learn(y_true)
         return positive, p, float(w)
 
     def update(self, y_true: typing.Hashable, y_pred: dict | float | None,
@@ -110,6 +109,7 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
                     "that was never added cannot be reverted)"
                 )
             w = -w
+        self._labels.learn(y_true)  # once the example is accepted: a refused one names nothing
         self._total += w
         accumulate(positive, p, w, *args)
 
