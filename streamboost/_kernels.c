@@ -1884,6 +1884,39 @@ static PyObject *floats_within(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_RETURN_TRUE;
 }
 
+/* numbers_within(x, limit): floats_within, where a value may also be an exact int (one-hot
+ * indicators, counts) of magnitude at most 2^53, which a double holds exactly, so that comparing
+ * it with the limit is Python's comparison of the int itself; a larger int, a bool or anything
+ * else answers False and Python looks closer: validation.check_features's fast path. */
+static PyObject *numbers_within(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(2, "numbers_within");
+    double limit = PyFloat_AsDouble(args[1]);
+    if (limit == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (!PyDict_CheckExact(args[0]))
+        Py_RETURN_FALSE;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(args[0], &pos, &key, &value)) {
+        double v;
+        if (PyFloat_CheckExact(value)) {
+            v = PyFloat_AS_DOUBLE(value);
+        } else if (PyLong_CheckExact(value)) {
+            int overflow = 0;
+            long long n = PyLong_AsLongLongAndOverflow(value, &overflow);
+            if (overflow || n > 9007199254740992LL || n < -9007199254740992LL)
+                Py_RETURN_FALSE;
+            v = (double)n;
+        } else {
+            Py_RETURN_FALSE;
+        }
+        if (!(v >= -limit && v <= limit)) /* NaN fails both */
+            Py_RETURN_FALSE;
+    }
+    Py_RETURN_TRUE;
+}
+
 /* fill_rows(xs, keys, table) -> bool: ArrayMembers.rows's common case. When every x of the
  * list `xs` is a dict of exactly the keys of the list `keys`, each value an exact float that is
  * finite, row i of `table` (a C-contiguous float64 array of len(xs) rows) takes x_i's values in
@@ -1942,6 +1975,92 @@ static PyObject *fill_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
                 break;
             }
             row[j] = PyFloat_AS_DOUBLE(value);
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(ok);
+}
+
+/* fill_columns(xs, columns, table, offset, strict) -> bool: the rows of dicts that hold only
+ * some of the known features (one-hot indicators: each example names the few it has), which
+ * fill_rows leaves to Python. `columns` maps a key to its column: row i of `table` (a
+ * C-contiguous float64 array of len(xs) rows, or one row as a 1-d array) takes each value of x_i
+ * at column offset + columns[key]; the cells of absent keys are left as the caller filled them
+ * (0, or NaN before a scaler). A value must be an exact float that is finite, or an exact int
+ * that a float holds (converted as float() does); a key not in `columns` answers False when
+ * `strict` (ArrayMembers adds its column in Python), else is skipped (a frozen copy ignores a
+ * feature it never saw). Anything else answers False, `table` then partly filled and unused. */
+static PyObject *fill_columns(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "fill_columns");
+    PyObject *xs = args[0], *columns = args[1];
+    if (!PyList_CheckExact(xs) || !PyDict_CheckExact(columns)) {
+        PyErr_SetString(PyExc_TypeError, "xs must be a list and columns a dict");
+        return NULL;
+    }
+    Py_ssize_t offset = PyLong_AsSsize_t(args[3]);
+    int strict = PyObject_IsTrue(args[4]);
+    if ((offset == -1 && PyErr_Occurred()) || strict < 0)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(xs);
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[2], &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        return NULL;
+    Py_ssize_t rows = view.ndim == 1 ? 1 : view.shape[0];
+    if (view.ndim < 1 || view.ndim > 2 || view.itemsize != 8 || view.format[0] != 'd'
+        || rows != n || offset < 0) {
+        PyErr_SetString(PyExc_TypeError, "table must be a float64 array of len(xs) rows (or one "
+                                         "row, 1-d) and offset an int >= 0");
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t width = view.shape[view.ndim - 1];
+    double *out = view.buf;
+    int ok = 1;
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(xs, i);
+        if (!PyDict_CheckExact(x)) {
+            ok = 0;
+            break;
+        }
+        double *row = out + i * width;
+        Py_ssize_t position = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(x, &position, &key, &value)) {
+            PyObject *column = PyDict_GetItemWithError(columns, key);
+            if (column == NULL) {
+                if (PyErr_Occurred()) {
+                    PyBuffer_Release(&view);
+                    return NULL;
+                }
+                if (strict) {
+                    ok = 0;
+                    break;
+                }
+                continue;
+            }
+            Py_ssize_t j = PyLong_CheckExact(column) ? PyLong_AsSsize_t(column) : -1;
+            if (j == -1 && PyErr_Occurred())
+                PyErr_Clear();
+            double v;
+            if (PyFloat_CheckExact(value)) {
+                v = PyFloat_AS_DOUBLE(value);
+            } else if (PyLong_CheckExact(value)) {
+                v = PyLong_AsDouble(value);
+                if (v == -1.0 && PyErr_Occurred()) { /* beyond a float: Python's to refuse */
+                    PyErr_Clear();
+                    ok = 0;
+                    break;
+                }
+            } else {
+                ok = 0;
+                break;
+            }
+            if (j < 0 || offset + j >= width || !isfinite(v)) {
+                ok = 0;
+                break;
+            }
+            row[offset + j] = v;
         }
     }
     PyBuffer_Release(&view);
@@ -2059,7 +2178,9 @@ static PyMethodDef methods[] = {
     METHOD(share_attributes, "Set attributes of one object to those of another, by name."),
     METHOD(copy_attributes, "Set attributes of one object to one-level copies of another's."),
     METHOD(floats_within, "Whether every value of a dict is a float within +/-limit."),
+    METHOD(numbers_within, "Whether every value of a dict is a float or a small int within +/-limit."),
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
+    METHOD(fill_columns, "The rows of a list of dicts of some known keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),
     {NULL, NULL, 0, NULL},
 };

@@ -29,8 +29,12 @@ is imported, `compiled` is None and the Python loops run.
   and of an array of scores (`histogram_predict_many`, `isotonic_predict_many`), and
   expert advice's losses and weights (`ewa_learn`, whose sum is `math.fsum`'s correctly
   rounded one) and average (`ewa_predict`);
-* `validation.check_features`'s common case (`floats_within`: every value a float within the
-  limit), which every model and wrapper asks once per example;
+* `validation.check_features`'s common case (`numbers_within`: every value a float, or an
+  int that a float holds exactly, within the limit), which every model and wrapper asks once
+  per example, and the array members' (`floats_within`: floats only);
+* one-hot features, where each example names a few of the known keys, as ints: the array
+  members' vector of one example and matrix of a list (`fill_columns`: each value to its
+  column, the others left 0, or NaN before a scaler);
 * a bandit's round, which scores the examples it recorded with frozen copies of the booster:
   the matrix of a list of feature dicts (`fill_rows`, `ArrayMembers.rows`'s common case), the
   booster's scores of its rows from logistic-regression members' margins (`vote_scores`,

@@ -41,8 +41,10 @@ __all__ = [
     "snapshot",
 ]
 
-# `ArrayMembers.rows`'s kernel: a list of dicts of the same keys into a float table (None: none)
+# `ArrayMembers.rows`'s kernels: a list of dicts of the same keys into a float table, and of
+# dicts of some of the keys (None: none)
 _FILL_ROWS = getattr(kernels.compiled, "fill_rows", None)
+_FILL_COLUMNS = getattr(kernels.compiled, "fill_columns", None)
 
 
 def booster(model: base.Estimator) -> OzaBoostClassifier | None:
@@ -745,6 +747,10 @@ def _rows(xs: list[dict], keys: list, lead: float | None, absent: float) -> np.n
     if offset:
         table[:, 0] = lead
     if xs and keys and not (_FILL_ROWS is not None and _FILL_ROWS(xs, keys, table)):
+        if _FILL_COLUMNS is not None:  # some keys absent (one-hot indicators): in C
+            table[:, offset:] = absent
+            if _FILL_COLUMNS(xs, {key: j for j, key in enumerate(keys)}, table, offset, False):
+                return table
         table[:, offset:] = [[x.get(key, absent) for key in keys] for x in xs]
     return table
 

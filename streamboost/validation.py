@@ -45,9 +45,11 @@ __all__ = [
 #: The largest magnitude a numeric feature may have.
 LIMIT = 1e150
 _LOW = -LIMIT
-# every value a float within the limit, in C (streamboost.kernels); None: the Python loop only
-# (no kernels, or a module built before this kernel)
+# every value a float within the limit, in C (streamboost.kernels), and `check_features`'s fast
+# path, every value a float or a small int within it (one-hot indicators are ints); None: the
+# Python loop only (no kernels, or a module built before these kernels)
 _FLOATS_WITHIN = getattr(compiled, "floats_within", None)
+_NUMBERS_WITHIN = getattr(compiled, "numbers_within", None)
 
 
 def _bad(value) -> bool:
@@ -95,7 +97,7 @@ def check_features(x: dict) -> dict:
     ValueError: feature 'b' is nan; expected a finite number within +/-1e+150 (leave a missing ...
 
     """
-    if _FLOATS_WITHIN is not None and _FLOATS_WITHIN(x, LIMIT):  # the loop below's fast path
+    if _NUMBERS_WITHIN is not None and _NUMBERS_WITHIN(x, LIMIT):  # the loop below's fast path
         return x
     if not isinstance(x, dict):
         raise TypeError(f"x must be a dict of features, got {type(x).__name__}: {x!r:.80}")

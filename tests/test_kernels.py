@@ -19,6 +19,7 @@ from streamboost import OzaBoostClassifier, kernels
 from streamboost.datasets import stream
 from streamboost.members.weak import best_candidates
 from streamboost.poisson import KNUTH_MAX_RATE, poisson
+from streamboost.scores import _rows as frozen_rows
 from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 from tests.calibrators import calibrator_state
 
@@ -440,6 +441,9 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         validation.check_features({"a": 1.0})
         from streamboost.members import base, linear
         assert base._FILL_ROWS is None and linear._VOTE_SCORES is None
+        assert base._FILL_COLUMNS is None and validation._NUMBERS_WITHIN is None
+        from streamboost import scores
+        assert scores._FILL_COLUMNS is None
         from streamboost.state import copy_attributes
         assert base._COPY is copy_attributes
         from streamboost.calibration import base as pav, beta, ewa, histogram, isotonic
@@ -481,6 +485,11 @@ ROWS_CASES = {
     "an extra key": [{"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}],
     "numpy floats": [{"a": np.float64(1.25), "b": 2.0, "c": 3.0}],
     "no rows": [],
+    # one-hot indicators: each row names a few of the known keys, as ints
+    "some keys, ints": [{"a": 1, "c": 1}, {"b": 1}, {}, {"c": -(2**53) - 1, "a": 2**53 + 1}],
+    "some keys, floats": [{"c": 0.5, "a": -0.0}, {"b": 1e300}],
+    "some keys, a bool": [{"a": 1}, {"b": True}],
+    "some keys, one unknown": [{"a": 1}, {"d": 1, "b": 2}],
 }
 
 
@@ -507,6 +516,57 @@ def test_fill_rows_makes_the_rows_numpy_makes(case):
     assert keys == slow_keys
     assert fast.shape == slow.shape and fast.dtype == slow.dtype
     assert np.array_equal(fast, slow) and np.array_equal(np.signbit(fast), np.signbit(slow))
+
+
+@needs_kernels
+@pytest.mark.parametrize("case", ROWS_CASES)
+def test_a_vector_of_some_keys_is_the_one_python_makes(case):
+    # ArrayMembers.vector with fill_columns and without: the same vectors, the same columns
+    made = []
+    for fill in (COMPILED.fill_columns, None):
+        held = _members_with_columns(["a", "b", "c"])
+        with mock.patch("streamboost.members.base._FILL_COLUMNS", fill):
+            vectors = [held.vector(dict(x)) for x in ROWS_CASES[case]]
+        made.append((vectors, list(held._keys)))
+    (fast, keys), (slow, slow_keys) = made
+    assert keys == slow_keys and len(fast) == len(slow)
+    for a, b in zip(fast, slow, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+        assert np.array_equal(np.signbit(a), np.signbit(b))
+
+
+@needs_kernels
+@pytest.mark.parametrize("absent", [0.0, np.nan])
+@pytest.mark.parametrize("case", ROWS_CASES)
+def test_a_frozen_copys_rows_of_some_keys_are_the_ones_python_makes(case, absent):
+    # scores._rows (a frozen logistic regression's, or a booster's before a scaler) with the
+    # kernels and without: a key it does not know is left out, an absent one is `absent`
+    rows = [dict(x) for x in ROWS_CASES[case]]
+    tables = []
+    for fill in (COMPILED.fill_columns, None):
+        with mock.patch("streamboost.scores._FILL_COLUMNS", fill):
+            tables.append(frozen_rows(rows, ["a", "b", "c"], 1.0, absent))
+    fast, slow = tables
+    assert fast.shape == slow.shape and np.array_equal(fast, slow, equal_nan=True)
+    assert np.array_equal(np.signbit(fast), np.signbit(slow))
+
+
+@needs_kernels
+def test_fill_columns_writes_only_what_it_can_take():
+    columns = {"a": 0, "b": 1}
+    table = np.full((2, 3), 7.0)
+    assert COMPILED.fill_columns([{"b": 1}, {"a": 2.5}], columns, table, 1, True) is True
+    assert table.tolist() == [[7.0, 7.0, 1.0], [7.0, 2.5, 7.0]]  # the rest as it was
+    for row in ({"z": 1.0}, {"a": "1"}, {"a": float("inf")}, {"a": 10**400}, {"a": None}):
+        assert COMPILED.fill_columns([row], columns, np.zeros(3), 1, True) is False
+    assert COMPILED.fill_columns([{"z": 1.0, "a": 3}], columns, table[:1], 1, False) is True
+    assert table[0].tolist() == [7.0, 3.0, 1.0]  # an unknown key skipped, not strict
+    with pytest.raises(TypeError, match="xs must be a list and columns a dict"):
+        COMPILED.fill_columns(({"a": 1.0},), columns, np.zeros(3), 1, True)
+    with pytest.raises(TypeError, match="len\\(xs\\) rows"):
+        COMPILED.fill_columns([{"a": 1.0}] * 2, columns, np.zeros(3), 1, True)
+    with pytest.raises(TypeError, match="float64"):
+        COMPILED.fill_columns([{"a": 1.0}], columns, np.zeros(3, dtype=np.float32), 1, True)
 
 
 @needs_kernels

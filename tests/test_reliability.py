@@ -398,8 +398,8 @@ def test_check_features_refuses_exactly_the_bad_values_and_names_the_first(value
 def _assert_checked(x: dict, first_bad: str | None) -> None:
     """`check_features(x)` passes `x` if `first_bad` is None, else raises naming that feature:
     with the compiled fast path (when built) and with the Python loop alone."""
-    for fast in {validation._FLOATS_WITHIN, None}:
-        with mock.patch.object(validation, "_FLOATS_WITHIN", fast):
+    for fast in {validation._NUMBERS_WITHIN, None}:
+        with mock.patch.object(validation, "_NUMBERS_WITHIN", fast):
             if first_bad is None:
                 assert check_features(x) is x
                 continue
@@ -556,6 +556,27 @@ def test_the_compiled_fast_path_answers_true_only_for_plain_floats_within_the_li
     assert validation.plain_floats(x) is expected  # the members' and weak learners' fast path
     with mock.patch.object(validation, "_FLOATS_WITHIN", None):
         assert validation.plain_floats(x) is False  # no compiled test: the check by type
+
+
+@pytest.mark.skipif(kernels.compiled is None, reason="the compiled kernels are not built")
+@pytest.mark.parametrize(
+    ("x", "expected"),
+    [
+        ({"a": 1, "b": 0, "c": -7, "d": 2.5}, True),  # one-hot indicators, counts: ints
+        ({"a": 2**53, "b": -(2**53)}, True),  # a double holds them exactly
+        ({"a": 2**53 + 1}, False),  # it would round this one: Python compares the int itself
+        ({"a": 10**200}, False),  # beyond the limit (and a double)
+        ({"a": True}, False),  # a bool is not a number here: Python's (it passes there)
+        ({"a": 1, "b": math.nan}, False),
+        ({"a": 1.0, "b": math.nextafter(LIMIT, math.inf)}, False),
+        ({"a": np.int64(1)}, False),  # not an exact int: Python looks closer
+    ],
+)
+def test_check_features_fast_path_takes_small_ints_as_well(x, expected):
+    assert kernels.compiled.numbers_within(x, LIMIT) is expected
+    assert kernels.compiled.numbers_within({"a": 2**53}, 1e15) is False  # the limit compared
+    beyond = [k for k, v in x.items() if type(v) in (float, int) and not abs(v) <= LIMIT]
+    _assert_checked(x, beyond[0] if beyond else None)
 
 
 @settings(max_examples=25, deadline=None)

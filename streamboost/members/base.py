@@ -22,9 +22,11 @@ if typing.TYPE_CHECKING:
 
 __all__ = ["ArrayMembers"]
 
-# `rows`'s common case in C (streamboost.kernels); None: numpy's conversion (no kernels, or a
-# module built before this kernel)
+# `rows`'s common case in C (streamboost.kernels), and its case of rows that hold only some of
+# the known features (one-hot indicators), with `vector`'s; None: numpy's conversion (no
+# kernels, or a module built before these kernels)
 _FILL_ROWS = getattr(compiled, "fill_rows", None)
+_FILL_COLUMNS = getattr(compiled, "fill_columns", None)
 # `copy`'s loop in C; the twin for a module built before this kernel (the same copies)
 _COPY = getattr(compiled, "copy_attributes", copy_attributes)
 _NONE = type(None)
@@ -74,6 +76,12 @@ class ArrayMembers(InlineState, abc.ABC):
         if len(x) == len(keys) and list(x) == keys:  # the usual case: same features, same order
             values = itertools.chain((lead,), x.values()) if offset else x.values()
             return floats(x, values, len(keys) + offset)
+        if _FILL_COLUMNS is not None and type(x) is dict:  # known keys, numbers: in C
+            xv = np.zeros(len(keys) + offset)
+            if offset:
+                xv[0] = lead
+            if _FILL_COLUMNS([x], self._columns, xv, offset, True):
+                return xv
         for value in x.values():
             if not isinstance(value, numbers.Real):
                 raise _not_numeric(x)
@@ -99,6 +107,10 @@ class ArrayMembers(InlineState, abc.ABC):
                 table[:, 0] = self.lead
             if _FILL_ROWS(xs, keys, table):
                 return table
+            if _FILL_COLUMNS is not None:  # some features absent from some rows: 0 there
+                table[:, offset:] = 0.0
+                if _FILL_COLUMNS(xs, self._columns, table, offset, True):
+                    return table
         if len(keys) > 1 and all(len(x) == len(keys) for x in xs):  # the usual case
             pick = operator.itemgetter(*keys)
             table = np.empty((len(xs), len(keys) + offset))
