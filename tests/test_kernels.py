@@ -13,6 +13,8 @@ from unittest import mock
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from river import linear_model
 
 from streamboost import OzaBoostClassifier, kernels
@@ -549,6 +551,40 @@ def test_a_frozen_copys_rows_of_some_keys_are_the_ones_python_makes(case, absent
     fast, slow = tables
     assert fast.shape == slow.shape and np.array_equal(fast, slow, equal_nan=True)
     assert np.array_equal(np.signbit(fast), np.signbit(slow))
+
+
+_KEYS = ["a", "b", "c", "d", "e"]
+_VALUES = st.one_of(
+    st.integers(-(2**60), 2**60),  # beyond 2**53 a double rounds them: Python's conversion
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+)
+
+
+@needs_kernels
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.dictionaries(st.sampled_from(_KEYS), _VALUES, max_size=5), max_size=6),
+       known=st.integers(1, 5))
+def test_sparse_rows_of_any_numbers_are_the_ones_python_makes(rows, known):
+    # members that know the first `known` keys: their vectors and matrix of `rows` (keys they
+    # do not know yet added in order), and a frozen copy's matrix over those keys, with the
+    # kernels and without, are the same floats
+    made = []
+    for fill in (COMPILED.fill_columns, None):
+        held = _members_with_columns(_KEYS[:known])
+        with (mock.patch("streamboost.members.base._FILL_COLUMNS", fill),
+              mock.patch("streamboost.scores._FILL_COLUMNS", fill)):
+            frozen = frozen_rows([dict(x) for x in rows], _KEYS[:known], None, np.nan)
+            vectors = [held.vector(dict(x)) for x in rows]
+            table = held.rows([dict(x) for x in rows])
+        made.append((frozen, vectors, table, list(held._keys)))
+    (frozen, vectors, table, keys), (frozen_py, vectors_py, table_py, keys_py) = made
+    assert keys == keys_py
+    assert np.array_equal(frozen, frozen_py, equal_nan=True)
+    assert np.array_equal(table, table_py)
+    assert np.array_equal(np.signbit(table), np.signbit(table_py))
+    for a, b in zip(vectors, vectors_py, strict=True):
+        assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
 
 
 @needs_kernels
