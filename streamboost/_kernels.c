@@ -1861,60 +1861,56 @@ static PyObject *copy_attributes(PyObject *self, PyObject *const *args, Py_ssize
 
 /* ---------------------------------------------------------------- feature dicts and tables */
 
-/* floats_within(x, limit): whether x is a dict whose values are all floats (exactly) within
- * [-limit, limit]: validation.check_features's common case; anything else (another type, NaN,
- * inf, a value beyond the limit, an int or a string) answers False and Python looks closer. */
-static PyObject *floats_within(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* Whether x is a dict whose values are all within [-limit, limit] and each an exact float or,
+ * with `ints`, an exact int of magnitude at most 2^53, which a double holds exactly (so that
+ * comparing it with the limit is Python's comparison of the int itself); anything else (another
+ * type, NaN, inf, a value beyond the limit, a larger int, a bool, a string) answers 0 and Python
+ * looks closer; -1 with an exception set if the limit is not a number. */
+static int values_within(PyObject *const *args, int ints)
 {
-    EXPECT_ARGS(2, "floats_within");
     double limit = PyFloat_AsDouble(args[1]);
     if (limit == -1.0 && PyErr_Occurred())
-        return NULL;
+        return -1;
     if (!PyDict_CheckExact(args[0]))
-        Py_RETURN_FALSE;
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-    while (PyDict_Next(args[0], &pos, &key, &value)) {
-        if (!PyFloat_CheckExact(value))
-            Py_RETURN_FALSE;
-        double v = PyFloat_AS_DOUBLE(value);
-        if (!(v >= -limit && v <= limit)) /* NaN fails both */
-            Py_RETURN_FALSE;
-    }
-    Py_RETURN_TRUE;
-}
-
-/* numbers_within(x, limit): floats_within, where a value may also be an exact int (one-hot
- * indicators, counts) of magnitude at most 2^53, which a double holds exactly, so that comparing
- * it with the limit is Python's comparison of the int itself; a larger int, a bool or anything
- * else answers False and Python looks closer: validation.check_features's fast path. */
-static PyObject *numbers_within(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    EXPECT_ARGS(2, "numbers_within");
-    double limit = PyFloat_AsDouble(args[1]);
-    if (limit == -1.0 && PyErr_Occurred())
-        return NULL;
-    if (!PyDict_CheckExact(args[0]))
-        Py_RETURN_FALSE;
+        return 0;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(args[0], &pos, &key, &value)) {
         double v;
         if (PyFloat_CheckExact(value)) {
             v = PyFloat_AS_DOUBLE(value);
-        } else if (PyLong_CheckExact(value)) {
+        } else if (ints && PyLong_CheckExact(value)) {
             int overflow = 0;
             long long n = PyLong_AsLongLongAndOverflow(value, &overflow);
             if (overflow || n > 9007199254740992LL || n < -9007199254740992LL)
-                Py_RETURN_FALSE;
+                return 0;
             v = (double)n;
         } else {
-            Py_RETURN_FALSE;
+            return 0;
         }
         if (!(v >= -limit && v <= limit)) /* NaN fails both */
-            Py_RETURN_FALSE;
+            return 0;
     }
-    Py_RETURN_TRUE;
+    return 1;
+}
+
+/* floats_within(x, limit): every value an exact float within the limit (`values_within`): the
+ * array members' fast path (validation.plain_floats). */
+static PyObject *floats_within(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(2, "floats_within");
+    int ok = values_within(args, 0);
+    return ok < 0 ? NULL : PyBool_FromLong(ok);
+}
+
+/* numbers_within(x, limit): every value an exact float or a small exact int (one-hot
+ * indicators, counts) within the limit (`values_within`): validation.check_features's fast
+ * path. */
+static PyObject *numbers_within(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(2, "numbers_within");
+    int ok = values_within(args, 1);
+    return ok < 0 ? NULL : PyBool_FromLong(ok);
 }
 
 /* fill_rows(xs, keys, table) -> bool: ArrayMembers.rows's common case. When every x of the
