@@ -2002,9 +2002,8 @@ static PyObject *fill_columns(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_buffer view;
     if (PyObject_GetBuffer(args[2], &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
         return NULL;
-    Py_ssize_t rows = view.ndim == 1 ? 1 : view.shape[0];
     if (view.ndim < 1 || view.ndim > 2 || view.itemsize != 8 || view.format[0] != 'd'
-        || rows != n || offset < 0) {
+        || (view.ndim == 1 ? 1 : view.shape[0]) != n || offset < 0) {
         PyErr_SetString(PyExc_TypeError, "table must be a float64 array of len(xs) rows (or one "
                                          "row, 1-d) and offset an int >= 0");
         PyBuffer_Release(&view);

@@ -603,6 +603,10 @@ def test_fill_columns_writes_only_what_it_can_take():
         COMPILED.fill_columns([{"a": 1.0}] * 2, columns, np.zeros(3), 1, True)
     with pytest.raises(TypeError, match="float64"):
         COMPILED.fill_columns([{"a": 1.0}], columns, np.zeros(3, dtype=np.float32), 1, True)
+    with pytest.raises(TypeError, match="float64 array"):
+        COMPILED.fill_columns([{"a": 1.0}], columns, np.zeros(()), 0, True)  # no rows at all
+    with pytest.raises(TypeError, match="offset an int >= 0"):
+        COMPILED.fill_columns([{"a": 1.0}], columns, np.zeros(3), -1, True)
 
 
 @needs_kernels
