@@ -35,6 +35,7 @@ assume), so one process's median is one draw of that spread.
     python benchmarks/controller_overhead.py --models ht arf --rows 5000 --repeats 3
     python benchmarks/controller_overhead.py --models oza-lr lr --many 32
     python benchmarks/controller_overhead.py --models scaled-lr scaled-oza-lr --configs both
+    python benchmarks/controller_overhead.py --models piped-oza-lr --configs both "D-UCB, defaults"
     python benchmarks/controller_overhead.py --models oza-lr --rows 5000 --callgrind
     python benchmarks/controller_overhead.py --models oza-lr --processes 8 --configs both
 """
@@ -55,7 +56,7 @@ import time
 import callgrind
 import river
 from instructions import InstructionCounter
-from river import preprocessing
+from river import compose, preprocessing
 
 from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __version__, datasets
 from streamboost.calibration import CALIBRATORS
@@ -68,6 +69,9 @@ from streamboost.validation import check_features
 ALONE = "model alone"
 # `base_model`'s pipelines, not among the CLI's models: name -> the model after the scaler
 SCALED = {"scaled-lr": "lr", "scaled-oza-lr": "oza-lr"}
+# the scaler before the wrapper, as README writes it (`StandardScaler() | CalibratedClassifier(
+# model)`), and before the model alone: name -> the model
+PIPED = {"piped-lr": "lr", "piped-oza-lr": "oza-lr"}
 BY_HAND = "by hand"
 CONFIGS = {
     BY_HAND: None,  # `ByHand`: the wrappers' work without their bookkeeping (one at a time)
@@ -182,7 +186,10 @@ def base_model(name: str):
 
 
 def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
-    """A fresh model `name` (seed 0), alone or wrapped by `config` with `calibrator`."""
+    """A fresh model `name` (seed 0), alone or wrapped by `config` with `calibrator`; for one
+    of `PIPED`, that model and that wrapper after a `StandardScaler`."""
+    if name in PIPED:
+        return preprocessing.StandardScaler() | make(PIPED[name], config, batch, calibrator)
     if config == ALONE:
         return base_model(name)
     if config == BY_HAND:
@@ -197,6 +204,8 @@ def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
 def summary(model) -> dict | None:
     """What a controller did (None for a model alone): its arm counts and, for a bandit, the
     rounds it measured, of its minibatches, and the changes its drift detector flagged."""
+    if isinstance(model, compose.Pipeline):  # `PIPED`: the wrapper after the scaler
+        model = list(model.steps.values())[-1]
     if not isinstance(model, BanditCalibratedClassifier):
         return None
     rounds = model.policy_.n_rounds if model.policy_.uses_rewards else None
@@ -330,8 +339,8 @@ def main() -> None:
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--models", nargs="+", default=list(MODELS),
-                        choices=sorted([*MODELS, *SCALED]),
-                        help=f"the base models (default: all but {', '.join(SCALED)})")
+                        choices=sorted([*MODELS, *SCALED, *PIPED]),
+                        help=f"the base models (default: all but {', '.join([*SCALED, *PIPED])})")
     parser.add_argument("--configs", nargs="+", default=None, choices=list(CONFIGS),
                         help=f"default: all ('{BY_HAND}' only one example at a time)")
     parser.add_argument("--repeats", type=int, default=3)
@@ -362,12 +371,16 @@ def main() -> None:
         args.configs = [c for c in CONFIGS if args.many is None or c != BY_HAND]
     elif args.many is not None and BY_HAND in args.configs:
         parser.error(f"'{BY_HAND}' runs one example at a time: leave it out with --many")
+    if BY_HAND in args.configs and PIPED.keys() & set(args.models):
+        parser.error(f"'{BY_HAND}' is not a River estimator to put after a scaler: leave it out "
+                     f"with {', '.join(PIPED)}")
     if args.weighted and args.many is None:
         parser.error("--weighted weighs the rows of frames: give --many")
-    if args.many is not None and SCALED.keys() & set(args.models):
+    if args.many is not None and (SCALED.keys() | PIPED.keys()) & set(args.models):
         # River 0.26.1's batch variance can come out a hair below 0 on a constant column (the
         # pipeline alone raises then: a complex standard deviation)
-        parser.error(f"{', '.join(SCALED)} run one example at a time: River's StandardScaler."
+        parser.error(f"{', '.join([*SCALED, *PIPED])} run one example at a time: River's "
+                     "StandardScaler."
                      "transform_many raises after its learn_many on electricity")
     if args.processes < 1 or (args.processes > 1 and (args.instructions or args.callgrind)):
         parser.error("--processes needs N >= 1, and times (no instruction counts)")

@@ -215,7 +215,10 @@ def report(rows: list[dict], seeds: int, max_rows: int) -> str:
     lines += ["", "## Throughput relative to the model alone, and the bandit's arms", "",
               "Mean over streams and seeds of (model's time) / (variant's time), each the time "
               "of its own calls without the metrics' updates; measured in the same process, two "
-              "tasks running at once on 2 cores (a cell's ratio moves by about 0.1 between runs).",
+              "tasks running at once on 2 cores. Each cell is one timing, so a bandit's ratio "
+              "moves by up to 0.3 between runs and a mean of ratios runs high: "
+              "`benchmarks/controller_overhead.py --models piped-oza-lr piped-lr` times the "
+              "same pipelines in one process, repeated.",
               "",
               *table_head("model", *VARIANTS[1:], "D-UCB arms (train / calibrate / both)")]
     for m in models:
