@@ -124,3 +124,31 @@ def test_by_hand_runs_one_example_at_a_time_only():
         capture_output=True, text=True, check=True,
     )
     assert "by hand" not in done.stdout and "CalibratedClassifier" in done.stdout
+
+
+def test_piped_models_put_the_scaler_before_the_model_and_before_each_wrapper():
+    from river import preprocessing
+
+    from streamboost import BanditCalibratedClassifier
+
+    rows = overhead.load_rows("phishing", None, 320)
+    alone = overhead.make("piped-oza-lr", overhead.ALONE, {})
+    bandit = overhead.make("piped-oza-lr", "D-UCB, defaults", {})
+    for piped in (alone, bandit):
+        assert type(next(iter(piped.steps.values()))) is preprocessing.StandardScaler
+    assert type(list(bandit.steps.values())[-1]) is BanditCalibratedClassifier
+    # the wrapper's model is the model alone, not a pipeline with its own scaler
+    assert type(list(bandit.steps.values())[-1].model).__name__ == "OzaBoostClassifier"
+    reference = preprocessing.StandardScaler() | overhead.make("oza-lr", overhead.ALONE, {})
+    for x, y in rows[:100]:
+        assert alone.predict_proba_one(x) == reference.predict_proba_one(x)
+        alone.learn_one(x, y)
+        reference.learn_one(x, y)
+    overhead.run(bandit, rows, None)  # the controller is found behind the scaler
+    assert "measured" in overhead.describe(overhead.summary(bandit))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--rows", "64",
+         "--models", "piped-lr", "--configs", "by hand"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 2 and "is not a River estimator to put after a scaler" in done.stderr
