@@ -180,6 +180,14 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "file the minority class)",
     )
     parser.add_argument(
+        "--c-fn-feature",
+        default=None,
+        metavar="COLUMN",
+        help="a numeric column whose value times the false-negative cost is each example's "
+        "own (a transaction's amount): each example is decided at c_FP / (c_FP + c_FN x "
+        "value) and charged its own cost; read as the data has it, scaled for the model",
+    )
+    parser.add_argument(
         "--model",
         choices=sorted(MODELS),
         default="oza-lr",
@@ -454,10 +462,13 @@ def _fmt(value: float) -> str:
 
 
 def _check_data(names: typing.Sequence[str], data_dir: str | None,
-                target: str = "target", pos_label: str | None = None) -> None:
+                target: str = "target", pos_label: str | None = None,
+                cost_feature: str | None = None) -> None:
     """Every dataset's file is found before any run starts (else one error naming them all),
-    a `--target` other than the default names the label column of a CSV among them, and a
-    `--pos-label` is a class of each CSV file (a registered dataset's `Cell` checks)."""
+    a `--target` other than the default names the label column of a CSV among them, a
+    `--pos-label` is a class of each CSV file (a registered dataset's `Cell` checks), and a
+    `--c-fn-feature` is a number in each dataset's first example (a later example without
+    one stops its run there: `evaluate.prequential`)."""
     if target != "target" and all(name in datasets.REGISTRY for name in names):
         raise ValueError(
             f"--target {target!r} names the label column of a CSV file; the registered "
@@ -482,6 +493,18 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None,
             "with a folder that holds them, or set STREAMBOOST_DATA (`streamboost datasets` "
             "lists what is where)"
         )
+    for name in names if cost_feature is not None else ():
+        source = ({"data_dir": data_dir} if name in datasets.REGISTRY
+                  else {"target": target, "positive": pos_label})
+        x, _ = next(iter(datasets.stream(name, **source)), ({}, None))
+        value = x.get(cost_feature)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            found = ("no such column" if value is None and cost_feature not in x
+                     else f"its first example has {value!r}")
+            raise ValueError(
+                f"--c-fn-feature {cost_feature!r} must name a numeric column of {name}: "
+                f"{found}{did_you_mean(cost_feature, x) if cost_feature not in x else ''} "
+                f"(columns: {', '.join(map(str, x))})")
 
 
 _HEADLINE_RATIOS = (0.1, 1.0, 10.0)  # c_FN / c_FP
@@ -588,7 +611,7 @@ class _Interrupted(Exception):
 def _run(args: argparse.Namespace) -> int:
     if args.trace is not None and Path(args.trace).is_dir():
         raise ValueError(f"--trace {args.trace} is a directory; expected a CSV file path")
-    _check_data([args.dataset], args.data_dir, args.target, args.pos_label)
+    _check_data([args.dataset], args.data_dir, args.target, args.pos_label, args.c_fn_feature)
     cell = Cell(
         args.dataset,
         args.policy,
@@ -615,6 +638,7 @@ def _run(args: argparse.Namespace) -> int:
         calibrator=args.calibrator,
         target=args.target,
         pos_label=args.pos_label,
+        c_fn_feature=args.c_fn_feature,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
     scored = cell.reward_examples or "all"
@@ -631,31 +655,33 @@ def _run(args: argparse.Namespace) -> int:
     )
     if rollback != "copy":
         budget += f" (rollback: {rollback}{' by auto' if cell.rollback == 'auto' else ''})"
+    # each example's own c_FN, with --c-fn-feature
+    c_fn = f"{cell.c_fn:g}" + ("" if cell.c_fn_feature is None else f" x {cell.c_fn_feature}")
     print(
         f"streamboost {__version__}: {cell.dataset} ({rows}), model {cell.model}, calibrator "
         f"{cell.calibrator}, policy {cell.policy}{budget}, "
-        f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {cell.c_fn:g}, "
-        f"seed {cell.seed}"
+        f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {c_fn}, seed {cell.seed}"
     )
     positive = cell.pos_label  # checked by `_check_data` (a file) or `Cell` (registered)
     if positive is None:
         positive = datasets.positive_label(cell.dataset, target=cell.target,
                                            data_dir=cell.data_dir)
     counts = datasets.class_counts(cell.dataset, target=cell.target, data_dir=cell.data_dir)
-    print(_classes(positive, counts, cell.c_fn))
+    print(_classes(positive, counts, c_fn))
     n = sum(counts.values()) if cell.max_rows is None else min(cell.max_rows, sum(counts.values()))
     _warn_within_warm_up(f"the run's {n} examples are", n, cell.batch_size,
                          f"the policy ({cell.policy}) never chooses an arm")
     result = cell.run(progress=not args.no_progress)
-    threshold = cell.c_fp / (cell.c_fp + cell.c_fn)
+    decided = (f"p > {cell.c_fp / (cell.c_fp + cell.c_fn):.4g}" if cell.c_fn_feature is None
+               else f"p > c_FP / (c_FP + c_FN x {cell.c_fn_feature}), each example's own")
     lines = [
         ("examples", str(result.n)),
         ("Brier score", _fmt(result.brier)),
         ("log-loss", _fmt(result.log_loss)),
         (
             "expected cost",
-            f"{result.expected_cost:.4f} per example (decide positive iff "
-            f"p > {threshold:.4g}); normalised {result.normalised_cost:.4f}",
+            f"{result.expected_cost:.4f} per example (decide positive iff {decided}); "
+            f"normalised {result.normalised_cost:.4f}",
         ),
         (
             "calibration error",
@@ -704,7 +730,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _classes(positive: typing.Hashable, counts: dict, c_fn: float) -> str:
+def _classes(positive: typing.Hashable, counts: dict, c_fn: str) -> str:
     """The run's classes as its summary names them: the positive one, what it costs to miss,
     and the rest, which are negative together when there are more than one (one-vs-rest)."""
     others = [(label, n) for label, n in sorted(counts.items(), key=lambda item: -item[1])
@@ -714,7 +740,7 @@ def _classes(positive: typing.Hashable, counts: dict, c_fn: float) -> str:
             f"; negative: {negatives}" if len(others) == 1 else
             f"; negative: the other {len(others)} classes together, {negatives}")
     return (f"positive class: {positive!r} ({counts[positive]} of {sum(counts.values())} "
-            f"examples; c_FN = {c_fn:g} is the cost of missing one){rest}")
+            f"examples; c_FN = {c_fn} is the cost of missing one){rest}")
 
 
 def _warn_within_warm_up(what: str, n: int, batch_size: int, consequence: str) -> None:
@@ -789,6 +815,7 @@ def _compare(args: argparse.Namespace) -> int:
         "calibrator": args.calibrator,
         "target": args.target,
         "pos_label": args.pos_label,
+        "c_fn_feature": args.c_fn_feature,
     }
     cells = make_grid(
         args.datasets, args.policies, cost_ratios=args.cost_ratios, seeds=range(args.seeds),
@@ -797,7 +824,7 @@ def _compare(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; expected a directory for the results")
-    _check_data(args.datasets, args.data_dir, args.target, args.pos_label)
+    _check_data(args.datasets, args.data_dir, args.target, args.pos_label, args.c_fn_feature)
     rows_note = (
         "whole streams"
         if args.max_rows is None

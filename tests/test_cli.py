@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import subprocess
 import sys
@@ -466,6 +467,47 @@ def test_run_and_compare_take_a_csv_file_of_the_users(tmp_path, capsys):
                  "never", "both", "--seeds", "2", "--n-jobs", "1", "--no-figures",
                  "--no-progress", "--out", str(tmp_path / "out")]) == 0  # fmt: skip
     assert "8 runs ok" in capsys.readouterr().out
+
+
+def test_a_cost_per_example_from_a_column_of_the_data(tmp_path, capsys):
+    own = tmp_path / "payments.csv"
+    with gzip.open(write_own_csv(tmp_path / "signed.csv.gz"), "rt") as f:
+        header, *rows = f.read().splitlines()
+    # an amount is a cost: > 0 (the generator draws a few below 0, kept for the error below)
+    own.write_text("\n".join([header, *(row.lstrip("-") for row in rows)]) + "\n")
+    common = ["run", "--dataset", str(own), "--target", "label", "--no-progress"]
+    assert main([*common, "--c-fn-feature", "amount", "--c-fn", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "c_FN = 0.05 x amount, seed 0" in out
+    assert "c_FN = 0.05 x amount is the cost of missing one" in out
+    assert "decide positive iff p > c_FP / (c_FP + c_FN x amount), each example's own" in out
+    cell = Cell(str(own), "both", cost_ratio=0.05, target="label", c_fn_feature="amount")
+    expected = float(next(line for line in out.splitlines() if "expected cost" in line).split()[2])
+    assert expected == round(cell.run().expected_cost, 4)
+    assert main([*common, "--c-fn", "5"]) == 0  # the average cost, one threshold: not the same
+    assert f"expected cost      {expected:.4f}" not in capsys.readouterr().out
+    # compare: every cell charges each example its own cost
+    assert main(["compare", "--datasets", str(own), "--target", "label", "--c-fn-feature",
+                 "amount", "--policies", "never", "both", "--seeds", "1", "--n-jobs", "1",
+                 "--no-figures", "--no-progress", "--out", str(tmp_path / "out")]) == 0
+    assert "2 runs ok" in capsys.readouterr().out
+    configs = [json.loads(p.read_text())["config"] for p in (tmp_path / "out" / "cells").iterdir()]
+    assert [c["c_fn_feature"] for c in configs] == ["amount", "amount"]
+    # refused before anything runs: a column no example has, or not a number
+    for column, said in (("amout", "no such column (did you mean 'amount'?) (columns: amount, "
+                                   "country)"),
+                         ("country", "its first example has 'uk' (columns: amount, country)")):
+        assert main([*common, "--c-fn-feature", column]) == 2
+        captured = capsys.readouterr()
+        assert f"--c-fn-feature {column!r} must name a numeric column of {own}: {said}" in (
+            captured.err)
+        assert "Brier" not in captured.out
+    # an amount that cannot be a cost stops the run at that example, before it is scored
+    signed = str(tmp_path / "signed.csv.gz")
+    assert main(["run", "--dataset", signed, "--target", "label", "--no-progress",
+                 "--c-fn-feature", "amount"]) == 2
+    assert "c_fn_feature needs a number there whose product with c_fn = 1.0 is finite and > 0" in (
+        capsys.readouterr().err)
 
 
 def test_run_names_the_classes_and_refuses_a_positive_label_no_example_has(tmp_path, capsys):

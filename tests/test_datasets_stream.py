@@ -214,6 +214,29 @@ def test_online_scaling_matches_running_statistics():
         assert math.isclose(scaled[t], (raw[t] - mean) / sd, rel_tol=1e-6)
 
 
+def test_unscaled_features_pass_the_scaler_as_they_are():
+    raw = [x for x, _ in stream("weather")][:300]
+    scaled = [x for x, _ in stream("weather", scale=True)][:300]
+    kept = [x for x, _ in stream("weather", scale=True, unscaled={"temp"})][:300]
+    assert [x["temp"] for x in kept] == [x["temp"] for x in raw]
+    assert [x["temp"] for x in kept] != [x["temp"] for x in scaled]
+    # the other features scale as before: the scaler never saw the unscaled one
+    assert [{k: v for k, v in x.items() if k != "temp"} for x in kept] == [
+        {k: v for k, v in x.items() if k != "temp"} for x in scaled]
+    # a name no example has changes nothing
+    assert [x for x, _ in stream("weather", scale=True, unscaled=["wind"])][:300] == scaled
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"scale": True, "unscaled": "temp"}, TypeError,
+     "unscaled must be a collection of feature names .* got 'temp'"),
+    ({"unscaled": ["temp"]}, ValueError, r"unscaled=\['temp'\] names features .* scale=False"),
+])
+def test_unscaled_is_checked_at_the_call(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        stream("weather", **kwargs)
+
+
 def test_csv_path_sources(tmp_path):
     text = "num,cat,target\n1.5,a,x\n,b,y\n2,,x\n3,a,x\n"
     plain = tmp_path / "t.csv"

@@ -116,6 +116,8 @@ def test_cell_model_is_the_agreed_pipeline():
                                                 "train_budget: set train_budget"),
         ({"train_budget": 0.5, "budget_timing": "late"}, ValueError,
          "budget_timing must be one of"),
+        ({"c_fn_feature": ""}, TypeError, "c_fn_feature must be a column name or None, got ''"),
+        ({"c_fn_feature": 3}, TypeError, "c_fn_feature must be a column name or None, got 3"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):
@@ -346,6 +348,36 @@ def test_write_table_csv_and_parquet(tmp_path):
     assert list(frame.columns) == ["a", "b", "c"] and frame["a"].tolist() == [1, 2]
     with pytest.raises(ValueError, match=r"must end in \.csv or \.parquet, got '.*r\.txt'"):
         write_table(rows, tmp_path / "r.txt")
+
+
+def test_a_cost_column_is_read_raw_and_scaled_for_the_model_only(tmp_path):
+    path = tmp_path / "pay.csv"
+    path.write_text("amount,hour,target\n" + "".join(
+        f"{10 + 7 * (i % 13)},{i % 24},{'x' if i % 5 == 0 else 'y'}\n" for i in range(200)))
+    cell = Cell(str(path), "both", c_fn_feature="amount", batch_size=8)
+    assert Cell(str(path), "both").key() != cell.key()
+    model = cell.pipeline()
+    assert [type(s).__name__ for s in model.steps.values()] == [
+        "TransformerUnion", "BanditCalibratedClassifier"]
+    plain = [x for x, _ in Cell(str(path), "both").stream()]
+    for i, (x, y) in enumerate(cell.stream()):
+        assert x["amount"] == 10 + 7 * (i % 13)  # as the file has it
+        assert x["hour"] == plain[i]["hour"]  # scaled in the stream, as without a cost column
+        # the model's input: the amount scaled by its own scaler, which has not learned x yet
+        # (a pipeline learns after it predicts), the rest as the stream gave it
+        seen = model["TransformerUnion"].transform_one(x)
+        assert seen["hour"] == x["hour"] and (i < 2 or abs(seen["amount"]) < 4)
+        model.learn_one(x, y)
+    # each example's own c_FN, read raw: the realised cost of a run by hand
+    from streamboost import metrics
+
+    result = cell.run()
+    model, cost = cell.pipeline(), metrics.ExpectedCost(c_fp=1.0, c_fn=1.0)
+    for x, y in cell.stream():
+        cost.update(y, model.predict_proba_one(x), c_fn=x["amount"])
+        model.learn_one(x, y)
+    assert result.expected_cost == cost.get() and result.c_fn_feature == "amount"
+    assert Cell(str(path), "both", batch_size=8).run().expected_cost != result.expected_cost
 
 
 def test_categorical_datasets_are_one_hot_encoded_and_not_scaled():

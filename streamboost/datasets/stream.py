@@ -37,7 +37,7 @@ import random
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -359,10 +359,12 @@ def _select(rows: Iterable, is_pos: Callable, sizes: tuple, wanted: tuple, rng: 
 class _Features:
     """Online feature transformation: imputation, scaling, categorical encoding."""
 
-    def __init__(self, encode: str | None, missing: str, scale: bool):
+    def __init__(self, encode: str | None, missing: str, scale: bool,
+                 unscaled: frozenset = frozenset()):
         self.impute = missing == "impute"
         self.stats: dict[Any, stats.base.Univariate] = {}
         self.scaler = preprocessing.StandardScaler() if scale else None
+        self.unscaled = unscaled
         self.encoder = {
             None: None,
             "onehot": preprocessing.OneHotEncoder(drop_zeros=True),
@@ -376,13 +378,15 @@ class _Features:
             return x
         numeric = {k: v for k, v in x.items() if not isinstance(v, str)}
         categorical = {k: v for k, v in x.items() if isinstance(v, str)}
+        # `unscaled` numbers pass the scaler by, as they are
+        raw = {k: numeric.pop(k) for k in self.unscaled & numeric.keys()} if self.unscaled else {}
         if self.scaler is not None and numeric:
             self.scaler.learn_one(numeric)
             numeric = self.scaler.transform_one(numeric)
         if self.encoder is not None and categorical:
             self.encoder.learn_one(categorical)
             categorical = self.encoder.transform_one(categorical)
-        return {**numeric, **categorical}
+        return {**numeric, **raw, **categorical}
 
     def _impute(self, x: dict) -> dict:
         filled = dict(x)
@@ -395,6 +399,18 @@ class _Features:
                 stat = self.stats[k] = stats.Mode() if isinstance(v, str) else stats.Mean()
             stat.update(v)
         return filled
+
+
+def _unscaled(names: Collection[Hashable], scale: bool) -> frozenset:
+    """`stream`'s `unscaled` as a set of feature names: a collection of names, and none
+    without `scale`."""
+    if isinstance(names, str | bytes) or not isinstance(names, Collection):
+        raise TypeError(f"unscaled must be a collection of feature names (a list or a set), "
+                        f"got {names!r}")
+    if names and not scale:
+        raise ValueError(f"unscaled={names!r} names features the scaler leaves as they are, "
+                         "but scale=False scales none: pass scale=True, or leave unscaled out")
+    return frozenset(names)
 
 
 def _check_options(seed, shuffle, balance, passes, positive_prior, encode, missing, scale,
@@ -444,6 +460,7 @@ def stream(
     encode: str | None = None,
     missing: str = "absent",
     scale: bool = False,
+    unscaled: Collection[Hashable] = (),
     positive: Any = None,
     raw_labels: bool = False,
     drop_ambiguous: bool = False,
@@ -467,9 +484,9 @@ def stream(
         undersample to this share of positives.
     drift
         A ``LabelFlip``, ``ConceptSwitch`` or ``PriorShift``, or a sequence applied in order.
-    encode, missing, scale
+    encode, missing, scale, unscaled
         Strings kept (None), ``"onehot"`` or ``"ordinal"``; a missing value ``"absent"`` or
-        ``"impute"``-d by the running mean or mode; online standard scaling.
+        ``"impute"``-d by the running mean or mode; online standard scaling; features it skips.
     positive, raw_labels, drop_ambiguous
         The positive label (default: the registry's; True for booleans; else the minority
         class), refused if no row has it (a River dataset warns as it ends); labels as written;
@@ -497,6 +514,7 @@ def stream(
     """
     drifts = _check_options(seed, shuffle, balance, passes, positive_prior, encode, missing,
                             scale, raw_labels, drop_ambiguous, drift)
+    unscaled = _unscaled(unscaled, scale)
     if not isinstance(target, str) or not target:
         raise ValueError(f"target must be the name of the label column, got {target!r}")
     src = _resolve(source, positive, data_dir, target)
@@ -570,7 +588,7 @@ def stream(
         return stream(other, seed=other_seed, encode=None, raw_labels=raw_labels,
                       data_dir=data_dir, positive=positive)
 
-    features = _Features(encode, missing, scale)
+    features = _Features(encode, missing, scale, unscaled)
 
     def replay():
         for _ in range(passes):

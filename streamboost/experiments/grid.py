@@ -145,6 +145,9 @@ class Cell:
     data_dir, target, pos_label
         Where the dataset files are (None: bundled / default); a CSV path's label column; the
         positive class as written (None: the registry's, or a CSV's minority class).
+    c_fn_feature
+        A numeric column whose value times c_FN is each example's own cost of a false
+        negative (`evaluate.prequential`); read as the file has it, scaled for the model only.
 
     Examples
     --------
@@ -184,6 +187,7 @@ class Cell:
     calibrator: str = "platt"
     target: str = "target"
     pos_label: str | None = None
+    c_fn_feature: str | None = None
 
     def __post_init__(self):
         check_dataset(self.dataset)
@@ -233,6 +237,10 @@ class Cell:
         if spec is not None and self.pos_label is not None and self.pos_label not in spec.classes:
             raise ValueError(f"pos_label {self.pos_label!r} is not a class of {self.dataset!r}: "
                              f"{list(spec.classes)}")
+        if self.c_fn_feature is not None and (not isinstance(self.c_fn_feature, str)
+                                              or not self.c_fn_feature):
+            raise TypeError(f"c_fn_feature must be a column name or None, got "
+                            f"{self.c_fn_feature!r}")
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
 
@@ -278,7 +286,8 @@ class Cell:
             arms=self.arms,
             seed=self.seed,
         )
-        return pipeline(controller, self.dataset)  # no scaler on one-hot indicators
+        # no scaler on one-hot indicators; the cost column's own after the cost is read
+        return pipeline(controller, self.dataset, self.c_fn_feature)
 
     def stream(self) -> typing.Iterator[tuple[dict, bool]]:
         """The cell's stream (y is True for the positive class)."""
@@ -286,8 +295,9 @@ class Cell:
         if self.dataset in datasets.REGISTRY:
             return datasets.stream(self.dataset, seed=self.seed, encode=encode,
                                    data_dir=self.data_dir, positive=self.pos_label)
+        unscaled = () if self.c_fn_feature is None else (self.c_fn_feature,)
         return datasets.stream(self.dataset, seed=self.seed, encode=encode, scale=True,
-                               target=self.target, positive=self.pos_label)
+                               unscaled=unscaled, target=self.target, positive=self.pos_label)
 
     def run(self, *, progress: bool = False) -> RunResult:
         """Evaluate the cell's model prequentially on its stream (see `evaluate.prequential`)."""
@@ -298,6 +308,7 @@ class Cell:
             self.stream(),
             c_fp=self.c_fp,
             c_fn=self.c_fn,
+            c_fn_feature=self.c_fn_feature,
             max_rows=self.max_rows,
             progress=progress,
             total=n_rows,

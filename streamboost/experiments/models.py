@@ -78,16 +78,18 @@ def make_model(name: str, n_models: int = 10, seed: int | None = None) -> base.C
     return _BUILDERS[check_model_name(name)](n_models, seed)
 
 
-def pipeline(model: base.Estimator, dataset: str) -> compose.Pipeline:
+def pipeline(model: base.Estimator, dataset: str,
+             cost_feature: typing.Hashable | None = None) -> compose.Pipeline:
     """`StandardScaler() | model` for a numeric dataset of the registry, else `model` alone (in
-    a pipeline).
+    a pipeline); `cost_feature`, a column read raw for each example's cost, scaled for the model.
 
     A categorical dataset reaches a linear model one-hot encoded by `datasets.stream`
     (`encoding`), and River's scaler sees an indicator only when it is 1 (an absent key is not a
     0 to it), so it learns mean 1, variance 0 and maps every indicator to 0: the model would see
     no features at all and score 0.25, chance, on mushroom. Indicators are on a unit scale
     already; a tree gets the categories as strings. A CSV file is left unscaled here:
-    `datasets.stream(..., scale=True)` scales its numeric columns.
+    `datasets.stream(..., scale=True)` scales its numeric columns, but for `cost_feature`
+    (`unscaled`), which a scaler of its own scales here, after the cost has been read.
 
     Examples
     --------
@@ -97,9 +99,17 @@ def pipeline(model: base.Estimator, dataset: str) -> compose.Pipeline:
     ['StandardScaler', 'LogisticRegression']
     >>> list(pipeline(linear_model.LogisticRegression(), "mushroom").steps)
     ['LogisticRegression']
+    >>> model = pipeline(linear_model.LogisticRegression(), "fraud.csv", "amount")
+    >>> for x in ({"amount": 100.0, "hour": 0.5}, {"amount": 300.0, "hour": -0.5}):
+    ...     model.learn_one(x, True)
+    >>> sorted(model.transform_one({"amount": 300.0, "hour": -0.5}).items())
+    [('amount', 1.0), ('hour', -0.5)]
 
     """
     spec = datasets.REGISTRY.get(dataset)
     if spec is None or spec.categorical:
-        return compose.Pipeline(model)
+        if cost_feature is None:
+            return compose.Pipeline(model)
+        own = compose.Select(cost_feature) | preprocessing.StandardScaler()
+        return compose.TransformerUnion(own, compose.Discard(cost_feature)) | model
     return preprocessing.StandardScaler() | model
