@@ -493,6 +493,8 @@ def test_a_cost_per_example_from_a_column_of_the_data(tmp_path, capsys):
     assert "2 runs ok" in capsys.readouterr().out
     configs = [json.loads(p.read_text())["config"] for p in (tmp_path / "out" / "cells").iterdir()]
     assert [c["c_fn_feature"] for c in configs] == ["amount", "amount"]
+    with (tmp_path / "out" / "results.csv").open() as f:
+        assert [row["c_fn_feature"] for row in csv.DictReader(f)] == ["amount", "amount"]
     # refused before anything runs: a column no example has, or not a number
     for column, said in (("amout", "no such column (did you mean 'amount'?) (columns: amount, "
                                    "country)"),

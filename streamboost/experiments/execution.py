@@ -42,6 +42,7 @@ _CONFIG_COLUMNS = (
     "cost_ratio",
     "c_fp",
     "c_fn",
+    "c_fn_feature",  # each example's c_FN is c_fn times this column's value (None: c_fn)
     "seed",
     "batch_size",
     "n_models",
