@@ -504,6 +504,12 @@ def test_a_cost_per_example_from_a_column_of_the_data(tmp_path, capsys):
         assert f"--c-fn-feature {column!r} must name a numeric column of {own}: {said}" in (
             captured.err)
         assert "Brier" not in captured.out
+    # a bandit rewarded by the realised cost at one threshold: refused, as nothing runs
+    assert main([*common, "--c-fn-feature", "amount", "--policy", "ucb1", "--reward",
+                 "expected-cost"]) == 2  # fmt: skip
+    captured = capsys.readouterr()
+    assert "would rank the arms by costs the run does not charge" in captured.err
+    assert "Brier" not in captured.out
     # an amount that cannot be a cost stops the run at that example, before it is scored
     signed = str(tmp_path / "signed.csv.gz")
     assert main(["run", "--dataset", signed, "--target", "label", "--no-progress",

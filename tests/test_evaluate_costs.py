@@ -52,6 +52,23 @@ def test_an_examples_own_false_negative_cost_is_read_from_its_feature():
     assert plain.expected_cost != result.expected_cost and plain.c_fn_feature is None
 
 
+def test_a_bandit_rewarded_by_one_thresholds_cost_is_refused_beside_costs_per_example():
+    from streamboost import BanditCalibratedClassifier
+
+    rows = _with_amounts(100)
+    bandit = BanditCalibratedClassifier(policy="discounted-ucb", reward="expected-cost",
+                                        batch_size=8, seed=0)
+    with pytest.raises(ValueError, match="reward 'expected-cost' decides every example at the "
+                                         "controller's one threshold"):
+        evaluate.prequential(preprocessing.StandardScaler() | bandit, rows,
+                             c_fn_feature="amount")
+    assert bandit.n_batches == 0 and bandit._in_batch == 0  # refused before the first example
+    # a reward that reads no costs, or a schedule (no reward at all), runs
+    for policy, reward in (("discounted-ucb", "brier"), ("both", "expected-cost")):
+        ok = BanditCalibratedClassifier(policy=policy, reward=reward, batch_size=8, seed=0)
+        assert evaluate.prequential(ok, rows, c_fn_feature="amount").n == 100
+
+
 @pytest.mark.parametrize("bad", [None, 0.0, -2.0, float("nan"), "12", True,
                                  pytest.param(10**400, id="int-beyond-floats")])
 def test_an_example_without_a_usable_cost_stops_the_run_before_it_is_scored(bad):
