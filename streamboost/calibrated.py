@@ -78,13 +78,24 @@ class CalibratedPredictions:
         """Keyword arguments that the model's `method` will be passed, checked before anything
         changes (a minibatch started, a number drawn): a sample weight, one per row for a
         frame of `rows` (`validation.check_weight`), and names the model takes
-        (`validation.check_keywords`; an `OzaBoostClassifier`'s own rule)."""
+        (`validation.check_keywords`; an `OzaBoostClassifier`'s own rule); no cost (`_no_costs`)."""
+        self._no_costs(method, kwargs)
         model = self._wrapped_model
         if booster(model) is not None:
             model._check_kwargs(kwargs, method, rows)
             return
         check_weight(kwargs, rows)
         check_keywords(model, method, kwargs)
+
+    def _no_costs(self, method: str, kwargs: dict) -> None:
+        """Refuse a cost among a learning call's keywords: a model taking `**kwargs` (River's
+        forests) would take it silently, learning nothing from it."""
+        for key in kwargs:
+            if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
+                raise TypeError(
+                    f"{type(self).__name__}.{method} got {key}={kwargs[key]!r}: the model and "
+                    "its calibrator learn without costs; the decisions take them (predict_one, "
+                    "predict_many)")
 
     def _takes(self, kwargs: dict, method: str, rows: int) -> bool:
         """Whether the model's `method` takes these checked-to-be keyword arguments for a frame
@@ -361,6 +372,7 @@ class CalibratedClassifier(
         labels, positive = self._labels.check_many(y, len(X))
         by_frame = self._minibatch
         if kwargs:
+            self._no_costs("learn_many", kwargs)
             # a learn_many that does not take them: row by row, if the model's learn_one does
             by_frame = by_frame and self._takes(kwargs, "learn_many", len(X))
             if not by_frame:

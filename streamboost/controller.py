@@ -6,6 +6,7 @@ import collections
 import numbers
 import typing
 
+import numpy as np
 from river import base, drift
 
 from . import bandits
@@ -15,7 +16,15 @@ from .budget import TrainBudget, check_budget
 from .calibrated import CalibratedPredictions
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, CostSensitiveMixin, cost_threshold, validate_costs
+from .decision import (
+    BinaryLabels,
+    Costs,
+    CostSensitiveMixin,
+    _no_misspelt_costs,
+    _per_row,
+    cost_threshold,
+    validate_costs,
+)
 from .reward import (
     LOSSES,
     MAPPINGS,
@@ -34,7 +43,6 @@ from .scores import (
 from .validation import lazy_records, records, row_keywords, row_weights
 
 if typing.TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
 
 __all__ = ["BanditCalibratedClassifier"]
@@ -304,11 +312,18 @@ class BanditCalibratedClassifier(
 
     # ------------------------------------------------------------------ learning
 
-    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+    def learn_one(self, x: dict, y: base.typing.ClfTarget, *, c_fp: float | None = None,
+                  c_fn: float | None = None, **kwargs) -> None:
+        """Learn `(x, y)` as the minibatch's arm routes it; `c_fp`, `c_fn`: this example's own
+        costs, which only the realised-cost reward reads (the model and the calibrator learn
+        without costs); `kwargs` go to the model (a sample weight `w`)."""
         # Everything is checked before a policy selects or anything learns (an x just scored by
         # predict_proba_one was checked there).
         if kwargs:
+            _no_misspelt_costs("learn_one", kwargs)
             self._check_kwargs(kwargs)
+        costs = (None if c_fp is None and c_fn is None else validate_costs(
+            self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn))
         labels = self._labels
         # the two labels compared here, not in a call (a third raises in `is_positive`)
         positive = (True if y == labels.pos_label else False if y == labels.negative
@@ -330,12 +345,14 @@ class BanditCalibratedClassifier(
             held = meter.holds_out and self._in_batch in meter.sample
             if taken is x and (held or meter.keeps_rows):
                 taken = dict(x)  # the caller's, kept past this call: it may refill it
-            xs, scores, positives, thresholds = self._seen
+            xs, scores, positives, thresholds, stakes = self._seen
             xs.append(taken)
             scores.append(score)
             positives.append(positive)
             if thresholds is not None:
-                thresholds.append(cost_threshold(self.c_fp, self.c_fn))
+                a, b = (self.c_fp, self.c_fn) if costs is None else costs
+                thresholds.append(cost_threshold(a, b))
+                stakes.append(_stake(a, b))
             if held:  # "holdout": only these, learned at the end
                 self._held_out.append((taken, y, positive, kwargs))
                 self._next_example()
@@ -427,16 +444,23 @@ class BanditCalibratedClassifier(
             return tuple(range(len(self._arms)))
         return (arm,)
 
-    def _columns(self) -> tuple[list, list, list, list | None]:
+    def _columns(self) -> tuple[list, list, list, list | None, list | None]:
         """Empty columns for the examples of a minibatch that the meter records (x, score,
-        positive, and `_threshold_column`): four lists are cheaper to fill and to hand over
+        positive, and the two `_cost_columns`): lists are cheaper to fill and to hand over
         than a tuple per example."""
-        return [], [], [], self._threshold_column()
+        return [], [], [], *self._cost_columns()
 
-    def _threshold_column(self) -> list | None:
-        """An empty column for the examples' cost thresholds where the reward is the realised
-        cost, else None (no other reward reads them)."""
-        return [] if self.reward == "expected-cost" else None
+    def _cost_columns(self, costs: tuple[list, list] | None = None
+                      ) -> tuple[list, list] | tuple[None, None]:
+        """Where the reward is the realised cost (no other reads them), the examples' cost
+        thresholds and stakes (`reward.mean_losses`): empty, or of the costs per example
+        `(c_fp, c_fn)`, each a list of checked costs; else None, None."""
+        if self.reward != "expected-cost":
+            return None, None
+        if costs is None:
+            return [], []
+        return ([cost_threshold(a, b) for a, b in zip(*costs, strict=True)],
+                [_stake(a, b) for a, b in zip(*costs, strict=True)])
 
     def _end_batch(self) -> None:
         record = _EMPTY_RECORD.copy()
@@ -575,30 +599,35 @@ class BanditCalibratedClassifier(
             raise
         self._scorer.forget()  # the model learned: a score kept by predict_proba_one is stale
 
-    def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
-        """Learn a frame; every label, cell and keyword argument is checked before anything
-        changes (a sample weight `w`: one for every row, or one per row). Minibatch boundaries
-        fall every `batch_size` examples whatever the size of `X`. With a model that learns by
-        minibatch (`CalibratedPredictions._minibatch`) and no keyword argument but a weight `w` its
-        `learn_many` takes, each minibatch that `X` holds whole is learned by minibatch
-        (`_learn_minibatch`, with its rows' weights); the rows before the first boundary and
-        after the last are `learn_one`'s, as every row is with other keywords."""
+    def learn_many(self, X: pd.DataFrame, y: pd.Series, *, c_fp: float | Costs | None = None,
+                   c_fn: float | Costs | None = None, **kwargs) -> None:
+        """Learn a frame; every label, cell, cost and keyword argument is checked before
+        anything changes (a sample weight `w`: one for every row, or one per row; the costs
+        `c_fp`, `c_fn` as `learn_one`'s, a number or one per row as `predict_many`'s).
+        Minibatch boundaries fall every `batch_size` examples whatever the size of `X`. With a
+        model that learns by minibatch (`CalibratedPredictions._minibatch`) and no keyword
+        argument but a weight `w` its `learn_many` takes, each minibatch that `X` holds whole
+        is learned by minibatch (`_learn_minibatch`, with its rows' weights and costs); the
+        rows before the first boundary and after the last are `learn_one`'s, as every row is
+        with other keywords."""
         labels, positive = self._labels.check_many(y, len(X))
         weighted = self._minibatch and kwargs.keys() == {"w"}
         if kwargs:
+            _no_misspelt_costs("learn_many", kwargs)
             self._check_kwargs(kwargs, rows=len(X))
+        costs = self._frame_costs(c_fp, c_fn, X)
         # the whole minibatches go to the model's learn_many if it takes `w`, else row by row
         weighted = weighted and self._takes(kwargs, "learn_many", len(X))
         if not self._minibatch or (kwargs and not weighted):
-            for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
-                                          strict=True):
-                self.learn_one(x, label, **keywords)
+            for i, (x, keywords) in enumerate(zip(records(X), row_keywords(kwargs, len(X)),
+                                                  strict=True)):
+                self.learn_one(x, labels[i], **_own(costs, i), **keywords)
             return
         size, n = self.batch_size, len(X)
         weights = row_weights(kwargs, n) if weighted else None
         if n == size and self._in_batch == 0:
             # scoring it checks it, changing nothing
-            self._learn_minibatch(X, labels, positive, weights)
+            self._learn_minibatch(X, labels, positive, weights, costs)
             return
         self._check_frame(X)
         start = min(n, (size - self._in_batch) % size)  # the first minibatch boundary in X
@@ -607,15 +636,30 @@ class BanditCalibratedClassifier(
         rows = records(X) if start or whole < n else []
         keywords = row_keywords(kwargs, n) if rows else []
         for i in range(start):
-            self.learn_one(rows[i], labels[i], **keywords[i])
+            self.learn_one(rows[i], labels[i], **_own(costs, i), **keywords[i])
         for at in range(start, whole, size):
-            self._learn_minibatch(X.iloc[at : at + size], labels[at : at + size], positive,
-                                  None if weights is None else weights[at : at + size])
+            self._learn_minibatch(
+                X.iloc[at : at + size], labels[at : at + size], positive,
+                None if weights is None else weights[at : at + size],
+                None if costs is None else tuple(c[at : at + size] for c in costs))
         for i in range(whole, n):
-            self.learn_one(rows[i], labels[i], **keywords[i])
+            self.learn_one(rows[i], labels[i], **_own(costs, i), **keywords[i])
+
+    def _frame_costs(self, c_fp, c_fn, X: pd.DataFrame) -> tuple[list, list] | None:
+        """`learn_many`'s costs as two lists of checked floats, one per row of `X` (None where
+        neither is given), checked as `predict_many`'s are."""
+        if c_fp is None and c_fn is None:
+            return None
+        self._frame_thresholds("learn_many", c_fp, c_fn, X, {})  # every cost checked
+        n = len(X)
+        return tuple(  # type: ignore[return-value]
+            [float(default if value is None else value)] * n if not _per_row(value)
+            else np.asarray(value, dtype=float).tolist()
+            for value, default in ((c_fp, self.c_fp), (c_fn, self.c_fn)))
 
     def _learn_minibatch(self, X: pd.DataFrame, labels: list, positive: dict,
-                         weights: np.ndarray | None = None) -> None:
+                         weights: np.ndarray | None = None,
+                         costs: tuple[list, list] | None = None) -> None:
         """A whole checked minibatch, by minibatch: the model scores every row as the minibatch
         begins (the prequential scores the calibrator learns and the reward records), then the
         arm routes them: the calibrator learns the scores in order, the model the frame with
@@ -644,10 +688,9 @@ class BanditCalibratedClassifier(
         if meter.recording:
             # the rows as dicts, made only if read: a frozen booster scores `scored.table`
             rows = lazy_records(X)
-            thresholds = self._threshold_column()
-            if thresholds is not None:
-                thresholds.extend([cost_threshold(self.c_fp, self.c_fn)] * len(rows))
-            meter.observe(rows, scores, targets, thresholds)
+            n = len(rows)
+            meter.observe(rows, scores, targets, *self._cost_columns(
+                costs or ([self.c_fp] * n, [self.c_fn] * n)))
             if scored.table is not None:
                 meter.lend(scored.table)
             if meter.holds_out:  # the sample is a prefix: learned when the round is scored
@@ -703,6 +746,17 @@ def _check_drift_settings(reserve, detector, restarts: bool) -> None:
                 "measuring one minibatch in reward_every > 1 after reward_start > 0; neither "
                 "is set, so nothing would read it"
             )
+
+
+def _own(costs: tuple[list, list] | None, i: int) -> dict:
+    """Row `i`'s costs from `learn_many`'s columns, as `learn_one`'s keywords ({}: none)."""
+    return {} if costs is None else {"c_fp": costs[0][i], "c_fn": costs[1][i]}
+
+
+def _stake(c_fp: float, c_fn: float) -> float:
+    """What an example's decision puts at stake, (c_FP + c_FN) / 2: the realised cost weighs
+    each example by it (`reward.mean_losses`); halved, two finite costs never sum to inf."""
+    return 0.5 * c_fp + 0.5 * c_fn
 
 
 def _check_int(name: str, value, minimum: int) -> None:

@@ -493,6 +493,15 @@ class BinaryLabels:
         return {self.negative: 1.0 - p, self.pos_label: p}
 
 
+def _no_misspelt_costs(caller: str, kwargs: dict) -> None:
+    """Refuse a keyword that reads as a cost but is not `c_fp` or `c_fn` (`c_FP`, `cfn`): a
+    model taking `**kwargs` would ignore it, and the call would go on at other costs."""
+    for key in kwargs:
+        if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
+            raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the "
+                            f"keywords c_fp and c_fn")
+
+
 class CostSensitiveMixin:
     """Minimum-expected-cost `predict_one` and `set_costs` for a probabilistic binary classifier.
 
@@ -608,10 +617,7 @@ class CostSensitiveMixin:
     def _decision_threshold(self, caller: str, c_fp: float | None, c_fn: float | None,
                             kwargs: dict) -> float:
         """The call's threshold; a misspelt cost among `kwargs` is a TypeError."""
-        for key in kwargs:
-            if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
-                raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the "
-                                f"keywords c_fp and c_fn")
+        _no_misspelt_costs(caller, kwargs)
         return self._call_threshold(c_fp, c_fn)
 
     def _frame_thresholds(self, caller: str, c_fp, c_fn, X: pd.DataFrame, kwargs: dict

@@ -270,8 +270,8 @@ def prequential(
     c_fn_feature
         A feature whose value times `c_fn` is each example's own cost of a false negative (a
         transaction's amount), deciding and charging it (`metrics.ExpectedCost`); every
-        example must have it, finite and > 0, checked before it is scored. None: `c_fn`.
-        Not with a bandit whose reward is the realised cost (`check_cost_feature`).
+        example must have it, finite and > 0, checked before it is scored. None: `c_fn`. A
+        controller learns each example with its costs (its realised-cost reward reads them).
     cost_ratios, n_bins, final_window
         The Brier curve's cost ratios c_FN / c_FP (default: the thesis's 21); bins of the
         calibration error; how many last predictions `final_ece` and `reliability` describe.
@@ -306,8 +306,6 @@ def prequential(
     _check_positive_int("max_rows", max_rows, allow_none=True)
     _check_positive_int("total", total, allow_none=True)
     controller = find_controller(model)
-    if controller is not None and c_fn_feature is not None:
-        check_cost_feature(c_fn_feature, controller.reward, controller.policy_.uses_rewards)
     if controller is not None and trace_every is not None:
         raise ValueError(
             f"trace_every={trace_every!r} cannot be used with a BanditCalibratedClassifier: "
@@ -346,7 +344,10 @@ def prequential(
                 cost.update(positive, p, c_fn=own_c_fn)
             log_loss.update(positive, p)
             recent.append((positive, p))
-            model.learn_one(x, y)
+            if own_c_fn is None or controller is None:
+                model.learn_one(x, y)
+            else:  # what its realised-cost reward charges (a pipeline passes them on)
+                model.learn_one(x, y, c_fp=c_fp, c_fn=own_c_fn)
             n += 1
             if controller is not None:
                 if controller.n_batches > n_batches:
@@ -418,18 +419,6 @@ def prequential(
         if controller is not None and controller.policy_.uses_rewards else None,
         c_fn_feature=c_fn_feature,
     )
-
-
-def check_cost_feature(feature: typing.Hashable, reward: str, rewarded: bool) -> None:
-    """Refuse a cost per example (`feature`) beside a bandit (`rewarded`: its policy learns
-    rewards) whose `reward` is the realised cost: that reward decides at the controller's one
-    threshold, so it would rank the arms by costs the run does not charge."""
-    if rewarded and reward == "expected-cost":
-        raise ValueError(
-            f"c_fn_feature={feature!r} charges each example its own cost, but the bandit's "
-            "reward 'expected-cost' decides every example at the controller's one threshold "
-            "c_fp / (c_fp + c_fn): it would rank the arms by costs the run does not charge. "
-            "Use reward 'log-likelihood' or 'brier', which read no costs")
 
 
 def _own_c_fn(x: dict, feature: typing.Hashable, c_fn: float, n: int) -> float:

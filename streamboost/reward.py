@@ -9,7 +9,11 @@ $$\Delta_t = \frac{1}{|S_{t+1}|} \sum_{i \in S_{t+1}} \ell(\text{before}_t, x_i,
 \ell(\text{after}_t, x_i, y_i),$$
 
 with $\ell$ the log-loss, the squared error or the realised cost divided by
-$c_{FP} + c_{FN}$. A minibatch that trains the model also reveals what `"calibrate"` and
+$c_{FP} + c_{FN}$. Where costs differ by example (given to `learn_one`), the realised cost's
+mean is weighed by each example's $c_{FP} + c_{FN}$: the sample's realised cost over its
+total, so that a round ranks the arms by what the run is charged, within $[-1, 1]$ still
+(dividing each example by its own total would make a missed large fraud cost little more than
+a missed small one). A minibatch that trains the model also reveals what `"calibrate"` and
 `"both"` would have earned (a shadow calibrator learns the same prequential scores):
 counterfactual rewards, one round with side observations (Mannor & Shamir 2011).
 
@@ -106,13 +110,17 @@ LOSS_BOUNDS = {"log-likelihood": -math.log(_LOG_EPS), "brier": 1.0, "expected-co
 
 
 def mean_losses(name: str, probabilities: np.ndarray, positives: list[bool],
-                thresholds: list[float] | None = None) -> list[float]:
+                thresholds: list[float] | None = None,
+                stakes: list[float] | None = None) -> list[float]:
     """The mean loss `name` of each row of `probabilities` (a 2-D float array, one column per
     example) for examples of classes `positives`; the realised cost also needs each example's
     threshold c_FP / (c_FP + c_FN). The log-loss clips p to [1e-15, 1 - 1e-15], as River's
     LogLoss does. Each example's loss is taken with the C library's `log` (as `math.log`:
     numpy's vectorised one differs from it in the last bit on some machines) and a row's sum
     is `math.fsum`'s, correctly rounded, so the compiled kernel gives the same floats.
+    `stakes` (costs per example, the realised cost only): each example's c_FP + c_FN (or any
+    multiple of them), by which its normalised cost is weighed, so that a row's mean is its
+    realised cost over its examples' total c_FP + c_FN; equal stakes weigh nothing.
 
     Examples
     --------
@@ -129,7 +137,31 @@ def mean_losses(name: str, probabilities: np.ndarray, positives: list[bool],
         raise ValueError(f"loss must be one of {LOSSES}, got {name!r}")
     if name == "expected-cost" and thresholds is None:
         raise ValueError("the expected cost needs each example's threshold: pass thresholds")
-    return _MEAN_LOSSES(_LOSS_INDEX[name], probabilities, positives, thresholds)
+    if stakes is not None and name != "expected-cost":
+        raise ValueError(f"stakes weigh the realised cost of each example; {name!r} reads none")
+    return _means(name, probabilities, positives, thresholds, stakes)
+
+
+def _means(name: str, probabilities: np.ndarray, positives: list[bool],
+           thresholds: list[float] | None, stakes: list[float] | None) -> list[float]:
+    """`mean_losses` of checked arguments: weighed only where the stakes differ (equal ones
+    leave the compiled kernel's floats)."""
+    if stakes and min(stakes) != max(stakes):
+        return _weighed_costs(probabilities, positives, thresholds, stakes)
+    return _MEAN_LOSSES(_LOSS_INDEX[name], probabilities, positives, thresholds or None)
+
+
+def _weighed_costs(probabilities: np.ndarray, positives: list[bool], thresholds: list[float],
+                   stakes: list[float]) -> list[float]:
+    """Each row's realised cost over its examples' total stake, sum(w_i l_i) / sum(w_i), with
+    l_i an example's normalised cost (`_loss`) and w_i its stake over the largest (no sum can
+    overflow)."""
+    top = max(stakes)
+    w = [stake / top for stake in stakes]
+    total = math.fsum(w)
+    return [math.fsum(wi * _loss(2, p, positive, t) for wi, p, positive, t
+                      in zip(w, row, positives, thresholds, strict=True)) / total
+            for row in probabilities.tolist()]
 
 
 def _loss(loss: int, p: float, positive: bool, threshold: float) -> float:
@@ -338,6 +370,7 @@ class _Round:
     scores: list = dataclasses.field(default_factory=list)
     positives: list = dataclasses.field(default_factory=list)
     thresholds: list = dataclasses.field(default_factory=list)
+    stakes: list = dataclasses.field(default_factory=list)  # where costs differ by example
 
 
 class PairedReward(InlineState):
@@ -483,20 +516,24 @@ class PairedReward(InlineState):
         self.keeps_rows = self._keeping()
 
     def observe(self, xs: list[dict], scores: list[float], positives: list[bool],
-                thresholds: list[float] | None = None) -> None:
+                thresholds: list[float] | None = None,
+                stakes: list[float] | None = None) -> None:
         """Record the current minibatch's examples for the round being measured on it, once
         the minibatch has seen them all, as columns in order: each `x` (a copy that no one
         changes: a frozen or deferred model scores it at the minibatch's end), its `score` by
         the live model before anything learned it, whether it is positive and, for the realised
-        cost, its cost threshold c_FP / (c_FP + c_FN) (`decision.cost_threshold`)."""
+        cost, its cost threshold c_FP / (c_FP + c_FN) (`decision.cost_threshold`) and, where
+        costs differ by example, its stake (`mean_losses`)."""
         if thresholds is None and self.loss == "expected-cost":
             raise ValueError("the realised cost needs each example's cost threshold (thresholds)")
         n = len(scores)
-        if len(xs) != n or len(positives) != n or (thresholds is not None and len(thresholds) != n):
+        if (len(xs) != n or len(positives) != n
+                or any(c is not None and len(c) != n for c in (thresholds, stakes))):
             raise ValueError(
                 f"observe takes columns of one length; got {len(xs)} xs, {n} scores, "
-                f"{len(positives)} positives and "
-                f"{'no' if thresholds is None else len(thresholds)} thresholds")
+                f"{len(positives)} positives, "
+                f"{'no' if thresholds is None else len(thresholds)} thresholds and "
+                f"{'no' if stakes is None else len(stakes)} stakes")
         r = self._round
         if r is None:
             return
@@ -504,11 +541,12 @@ class PairedReward(InlineState):
         if type(picked) is slice:  # the usual sample: a prefix, or every example
             xs, scores, positives = xs[picked], scores[picked], positives[picked]
             thresholds = thresholds[picked] if thresholds is not None else None
+            stakes = stakes[picked] if stakes is not None else None
         else:  # picked by position: a frame's rows stay unconverted (`LazyRecords.take`)
             xs = xs.take(picked) if type(xs) is LazyRecords else [xs[p] for p in picked]
-            scores, positives, thresholds = (
+            scores, positives, thresholds, stakes = (
                 [column[p] for p in picked] if column is not None else None
-                for column in (scores, positives, thresholds))
+                for column in (scores, positives, thresholds, stakes))
         if not scores:
             return
         if self.keeps_rows:
@@ -520,6 +558,8 @@ class PairedReward(InlineState):
         r.positives.extend(positives)
         if self.loss == "expected-cost":
             r.thresholds.extend(thresholds)
+            if stakes is not None:
+                r.stakes.extend(stakes)
 
     def _keeping(self) -> bool:
         """`keeps_rows`, from the round being scored on the current minibatch."""
@@ -635,8 +675,8 @@ class PairedReward(InlineState):
             probabilities = cal_before._predict_pair(cal_after, flat)
         else:
             probabilities = np.array([calibrated_many(c, flat) for c in (cal_before, cal_after)])
-        means = _MEAN_LOSSES(_LOSS_INDEX[self.loss], probabilities.reshape(2 * k, -1),
-                             r.positives, r.thresholds or None)
+        means = _means(self.loss, probabilities.reshape(2 * k, -1), r.positives,
+                       r.thresholds, r.stakes)
         # each arm's pair: row i * k (the calibrator before, after), column j * (k - 1) (the
         # model before, after; the one column when it was not copied)
         return [means[0] - means[i * k + j * (k - 1)] for i, j in map(_CELLS.get, r.names)]

@@ -586,6 +586,24 @@ def test_a_rejected_minibatch_changes_nothing():
     assert booster.calibrator_.n_seen == 2
 
 
+@pytest.mark.parametrize("key", ["c_fn", "c_fp", "cFN"])
+def test_a_cost_given_to_the_calibrated_model_as_it_learns_is_refused(key):
+    # a forest takes **kwargs, so the cost would vanish into it: the wrapper learns without
+    # costs (the decisions take them), and says so before anything learns
+    pd = pytest.importorskip("pandas")
+    model = CalibratedClassifier(forest.ARFClassifier(n_models=3, seed=1))
+    for x, y in ROWS[:50]:
+        model.learn_one(x, y)
+    before = pickle.dumps(model)
+    x, y = ROWS[50]
+    with pytest.raises(TypeError, match=rf"CalibratedClassifier.learn_one got {key}=5.0: the "
+                                        "model and its calibrator learn without costs"):
+        model.learn_one(x, y, **{key: 5.0})
+    with pytest.raises(TypeError, match=rf"learn_many got {key}=\[5.0\]: the model"):
+        model.learn_many(pd.DataFrame([x]), pd.Series([y]), **{key: [5.0]})
+    assert pickle.dumps(model) == before
+
+
 def test_a_frame_with_text_columns_goes_to_a_pipeline_that_encodes_them():
     # River's own pipeline learns such a frame; the wrappers refused it (dtype str)
     import pandas as pd

@@ -504,12 +504,14 @@ def test_a_cost_per_example_from_a_column_of_the_data(tmp_path, capsys):
         assert f"--c-fn-feature {column!r} must name a numeric column of {own}: {said}" in (
             captured.err)
         assert "Brier" not in captured.out
-    # a bandit rewarded by the realised cost at one threshold: refused, as nothing runs
-    assert main([*common, "--c-fn-feature", "amount", "--policy", "ucb1", "--reward",
-                 "expected-cost"]) == 2  # fmt: skip
-    captured = capsys.readouterr()
-    assert "would rank the arms by costs the run does not charge" in captured.err
-    assert "Brier" not in captured.out
+    # a bandit rewarded by the realised cost charges each example its own cost too
+    bandit = [*common, "--policy", "discounted-ucb", "--reward", "expected-cost", "--trace"]
+    assert main([*bandit, str(tmp_path / "own.csv"), "--c-fn-feature", "amount"]) == 0
+    assert main([*bandit, str(tmp_path / "one.csv"), "--c-fn", "5"]) == 0
+    capsys.readouterr()
+    rewards = [[row["reward"] for row in csv.DictReader((tmp_path / name).open())]
+               for name in ("own.csv", "one.csv")]
+    assert rewards[0] != rewards[1] and any(rewards[0])
     # an amount that cannot be a cost stops the run at that example, before it is scored
     signed = str(tmp_path / "signed.csv.gz")
     assert main(["run", "--dataset", signed, "--target", "label", "--no-progress",

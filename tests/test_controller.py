@@ -1036,7 +1036,7 @@ def test_flush_teaches_what_waits_and_measuring_resumes():
     assert model._held and model._waiting and len(model._seen[0]) == 5
     model.flush()
     assert not model._held and not model._waiting and not model._meter.recording
-    assert model._seen == ([], [], [], None)  # the examples of the dropped round are let go
+    assert model._seen == ([], [], [], None, None)  # the examples of the dropped round are let go
     probe = [x for x, _ in data[:10]]
     assert [model.model_.score_one(p) for p in probe] == pytest.approx(
         [raw.score_one(p) for p in probe], abs=1e-12)
@@ -1808,16 +1808,21 @@ def test_the_meter_records_the_sampled_positions_with_each_examples_costs(sample
     meter.begin(True, None, names, (), model=None, calibrator=calibrator)
     meter.observe([{"i": i} for i in range(n)], [i / 10 for i in range(n)],
                   [i % 2 == 0 for i in range(n)],
-                  [cost_threshold(1.0 + i, 2.0) for i in range(n)])
+                  [cost_threshold(1.0 + i, 2.0) for i in range(n)],
+                  [(3.0 + i) / 2 for i in range(n)])
     r = meter._round
     assert r.scores == [i / 10 for i in kept] and r.positives == [i % 2 == 0 for i in kept]
     assert r.thresholds == [cost_threshold(1.0 + i, 2.0) for i in kept]  # c_FP / (c_FP + c_FN)
     assert r.thresholds[0] == pytest.approx((1.0 + kept[0]) / (3.0 + kept[0]))
+    assert r.stakes == [(3.0 + i) / 2 for i in kept]
     assert r.rows == []  # model-free: no model scores the examples again
     with pytest.raises(ValueError, match="cost threshold"):  # the realised cost needs them
         meter.observe([{}], [0.5], [True])
-    with pytest.raises(ValueError, match="got 1 xs, 2 scores, 2 positives and 2 thresholds"):
+    with pytest.raises(ValueError, match="got 1 xs, 2 scores, 2 positives, 2 thresholds and "
+                                         "no stakes"):
         meter.observe([{}], [0.5, 0.6], [True, False], [0.5, 0.5])
+    with pytest.raises(ValueError, match="2 thresholds and 1 stakes"):
+        meter.observe([{}, {}], [0.5, 0.6], [True, False], [0.5, 0.5], [1.0])
     assert len(r.scores) == len(kept)  # nothing recorded
 
 
@@ -1903,8 +1908,9 @@ def test_the_meter_gets_each_examples_cost_threshold_only_for_the_realised_cost(
     seen = []
     real = PairedReward.observe
     monkeypatch.setattr(PairedReward, "observe", lambda self, xs, scores, positives,
-                        thresholds=None: (seen.append((len(xs), thresholds)),
-                                          real(self, xs, scores, positives, thresholds))[1])
+                        thresholds=None, stakes=None: (
+                            seen.append((len(xs), thresholds, stakes)),
+                            real(self, xs, scores, positives, thresholds, stakes))[1])
     data = phishing(160)
     model = BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
                                        policy="discounted-ucb", batch_size=16, warmup=1,
@@ -1916,8 +1922,9 @@ def test_the_meter_gets_each_examples_cost_threshold_only_for_the_realised_cost(
         for x, y in data:
             model.learn_one(x, y)
     assert len(seen) == 8  # minibatches 2-9 score the rounds of 1-8 (0 is the warm-up)
-    for n, thresholds in seen:
+    for n, thresholds, stakes in seen:
         assert thresholds == ([0.25] * n if reward == "expected-cost" else None)
+        assert stakes == ([2.0] * n if reward == "expected-cost" else None)  # (c_FP + c_FN) / 2
 
 
 @pytest.mark.parametrize("policy", sorted(bandits.POLICIES))
@@ -1979,3 +1986,127 @@ def test_the_meters_kept_keeps_rows_is_always_the_one_its_rounds_give(rollback, 
         assert meter.keeps_rows == meter._keeping()
     assert seen == ({False} if arms == ("train", "both") or rollback == "holdout"
                     else {False, True})
+
+
+def _costly(reward: str = "expected-cost", model=None, **params) -> BanditCalibratedClassifier:
+    """A bandit rewarded by the realised cost, measuring every minibatch (counterfactual)."""
+    return BanditCalibratedClassifier(model=booster() if model is None else model,
+                                      policy="discounted-ucb", batch_size=8, warmup=1,
+                                      reward=reward, c_fp=2.0, c_fn=1.0, seed=0, **params)
+
+
+def _amounts(n: int) -> list[float]:
+    return [0.5 + (i * 7919) % 97 for i in range(n)]
+
+
+def _recorded(monkeypatch) -> list:
+    """The cost columns (thresholds, stakes) of each minibatch the meter records."""
+    seen, real = [], PairedReward.observe
+
+    def observe(self, xs, scores, positives, thresholds=None, stakes=None):
+        seen.append((thresholds, stakes))
+        real(self, xs, scores, positives, thresholds, stakes)
+
+    monkeypatch.setattr(PairedReward, "observe", observe)
+    return seen
+
+
+def test_costs_given_to_learn_one_are_what_the_realised_cost_reward_charges(monkeypatch):
+    from streamboost.decision import cost_threshold
+
+    data, amounts = phishing(200), _amounts(200)
+    seen = _recorded(monkeypatch)
+    model = _costly()
+    for i, (x, y) in enumerate(data):
+        model.learn_one(x, y, c_fn=amounts[i])  # c_fp: the controller's, 2
+    # minibatch 0 is the warm-up; 1 is measured first, on minibatch 2 (examples 16-23)
+    assert len(seen) == 200 // 8 - 2
+    for at, (thresholds, stakes) in zip(range(16, 200, 8), seen, strict=True):
+        assert thresholds == [cost_threshold(2.0, a) for a in amounts[at : at + 8]]
+        assert stakes == [(2.0 + a) / 2 for a in amounts[at : at + 8]]
+    # each example's own costs move the rewards; equal costs given per example move nothing
+    plain, same = _costly(), _costly()
+    for x, y in data:
+        plain.learn_one(x, y)
+        same.learn_one(x, y, c_fp=2.0, c_fn=1.0)
+    assert [r["rewards"] for r in same.trace] == [r["rewards"] for r in plain.trace]
+    assert [r["rewards"] for r in model.trace] != [r["rewards"] for r in plain.trace]
+
+
+def test_a_rounds_realised_cost_weighs_each_example_by_what_is_at_stake():
+    # two examples: a missed positive whose c_FN is 99 (c_FP 1) and a false alarm at c_FP 1,
+    # c_FN 1; the realised cost over the total at stake is (99 + 1) / (100 + 2)
+    p = np.array([[0.001, 0.9]])
+    thresholds, stakes = [1 / (1 + 99.0), 0.5], [50.0, 1.0]
+    assert mean_losses("expected-cost", p, [True, False], thresholds, stakes) == [
+        pytest.approx(100 / 102, rel=1e-12)]
+    # each example over its own total (what no stakes give): a missed fortune counts as a false
+    # alarm on a trifle does
+    assert mean_losses("expected-cost", p, [True, False], thresholds) == [
+        pytest.approx((0.99 + 0.5) / 2, rel=1e-12)]
+    # equal stakes weigh nothing: the same floats as none
+    rows = np.array([[0.1, 0.7, 0.4], [0.6, 0.2, 0.9]])
+    t = [0.3, 0.5, 0.8]
+    assert mean_losses("expected-cost", rows, [True, False, True], t, [7.0] * 3) == (
+        mean_losses("expected-cost", rows, [True, False, True], t))
+    with pytest.raises(ValueError, match="stakes weigh the realised cost of each example"):
+        mean_losses("brier", rows, [True, False, True], None, [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize(("costs", "error", "match"), [
+    ({"c_fn": 0.0}, ValueError, "c_fn must be finite and > 0, got 0.0"),
+    ({"c_fp": float("nan")}, ValueError, "c_fp must be finite and > 0, got nan"),
+    ({"c_fn": "5"}, TypeError, "c_fn must be a real number, got '5'"),
+    ({"c_FN": 5.0}, TypeError, "learn_one got c_FN=5.0: the costs are the keywords c_fp and"),
+])
+def test_a_bad_cost_is_refused_before_anything_learns(costs, error, match):
+    model = _costly()
+    data = phishing(100)
+    for x, y in data[:77]:
+        model.learn_one(x, y, c_fn=3.0)
+    before = pickle.dumps(model)
+    with pytest.raises(error, match=match):
+        model.learn_one(*data[77], **costs)
+    assert pickle.dumps(model) == before
+
+
+def test_learn_one_keeps_the_costs_from_the_model():
+    got = []
+
+    class Spy(linear_model.LogisticRegression):
+        def learn_one(self, x, y, w=1.0):  # a cost would be a TypeError here
+            got.append(w)
+            super().learn_one(x, y, w)
+
+    model = _costly(model=Spy())
+    for x, y in phishing(40):
+        model.learn_one(x, y, c_fp=3.0, c_fn=7.0, w=2.0)
+    assert got and set(got) == {2.0}  # what the model took ("calibrate" minibatches: none)
+
+
+@pytest.mark.parametrize("make", [booster, linear_model.LogisticRegression,
+                                  tree.HoeffdingTreeClassifier],
+                         ids=["booster", "river-lr", "tree"])
+@pytest.mark.parametrize("size", [8, 12])
+def test_learn_many_takes_a_cost_per_row_as_learn_one_does(make, size, monkeypatch):
+    data, amounts = phishing(240), _amounts(240)
+    seen = _recorded(monkeypatch)
+    by_rows, by_frames = _costly(model=make()), _costly(model=make())
+    for i, (x, y) in enumerate(data):
+        by_rows.learn_one(x, y, c_fn=amounts[i])
+    rows = list(seen)
+    seen.clear()
+    for i in range(0, len(data), size):
+        X, y = frame(data[i : i + size])
+        costs = pd.Series(amounts[i : i + size], index=X.index)  # a Series on X's index
+        by_frames.learn_many(X, y, c_fp=2.0, c_fn=costs)
+    # the same costs, row by row, in every minibatch recorded (held out, the tree's own too)
+    assert seen == rows and len(rows) == 240 // 8 - (1 if make is tree.HoeffdingTreeClassifier
+                                                      else 2)
+    if make is tree.HoeffdingTreeClassifier:  # no minibatches: a learn_one loop, exactly
+        assert [r["rewards"] for r in by_frames.trace] == [r["rewards"] for r in by_rows.trace]
+    X, y = frame(data[:8])
+    with pytest.raises(ValueError, match=r"c_fn\[2\] must be finite and > 0, got -1.0"):
+        by_frames.learn_many(X, y, c_fn=[1.0, 1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="the costs are given for 3 rows; X has 8"):
+        by_frames.learn_many(X, y, c_fn=[1.0, 2.0, 3.0])

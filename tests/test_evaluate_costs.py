@@ -52,21 +52,28 @@ def test_an_examples_own_false_negative_cost_is_read_from_its_feature():
     assert plain.expected_cost != result.expected_cost and plain.c_fn_feature is None
 
 
-def test_a_bandit_rewarded_by_one_thresholds_cost_is_refused_beside_costs_per_example():
+def test_a_bandit_learns_each_example_with_its_own_costs():
     from streamboost import BanditCalibratedClassifier
 
-    rows = _with_amounts(100)
-    bandit = BanditCalibratedClassifier(policy="discounted-ucb", reward="expected-cost",
-                                        batch_size=8, seed=0)
-    with pytest.raises(ValueError, match="reward 'expected-cost' decides every example at the "
-                                         "controller's one threshold"):
-        evaluate.prequential(preprocessing.StandardScaler() | bandit, rows,
-                             c_fn_feature="amount")
-    assert bandit.n_batches == 0 and bandit._in_batch == 0  # refused before the first example
-    # a reward that reads no costs, or a schedule (no reward at all), runs
-    for policy, reward in (("discounted-ucb", "brier"), ("both", "expected-cost")):
-        ok = BanditCalibratedClassifier(policy=policy, reward=reward, batch_size=8, seed=0)
-        assert evaluate.prequential(ok, rows, c_fn_feature="amount").n == 100
+    def bandit():
+        return preprocessing.StandardScaler() | BanditCalibratedClassifier(
+            policy="discounted-ucb", reward="expected-cost", batch_size=8, seed=0)
+
+    rows = _with_amounts(300)
+    result = evaluate.prequential(model := bandit(), rows, c_fp=2.0, c_fn=0.25,
+                                  c_fn_feature="amount")
+    replay = bandit()  # by hand: each example learned with the costs it was decided at
+    for x, y in rows:
+        replay.predict_proba_one(x)
+        replay.learn_one(x, y, c_fp=2.0, c_fn=0.25 * x["amount"])
+    rewards = [r["rewards"] for r in result.trace]
+    assert rewards == [r["rewards"] for r in replay["BanditCalibratedClassifier"].trace]
+    assert any(rewards) and model["BanditCalibratedClassifier"].n_batches == 300 // 8
+    plain = evaluate.prequential(bandit(), rows, c_fp=2.0, c_fn=0.25)
+    assert [r["rewards"] for r in plain.trace] != rewards
+    # a model that takes no costs is not given them
+    lr = preprocessing.StandardScaler() | linear_model.LogisticRegression()
+    assert evaluate.prequential(lr, rows, c_fn_feature="amount").n == 300
 
 
 @pytest.mark.parametrize("bad", [None, 0.0, -2.0, float("nan"), "12", True,

@@ -118,8 +118,6 @@ def test_cell_model_is_the_agreed_pipeline():
          "budget_timing must be one of"),
         ({"c_fn_feature": ""}, TypeError, "c_fn_feature must be a column name or None, got ''"),
         ({"c_fn_feature": 3}, TypeError, "c_fn_feature must be a column name or None, got 3"),
-        ({"c_fn_feature": "amount", "policy": "ucb1", "reward": "expected-cost"}, ValueError,
-         "c_fn_feature='amount' charges each example its own cost, but the bandit's reward"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

@@ -20,13 +20,13 @@ from pathlib import Path
 from river import compose
 
 from .. import __version__, bandits, datasets
-from ..arms import resolve_arms, resolve_policy
+from ..arms import resolve_arms
 from ..budget import check_budget
 from ..calibration import CALIBRATORS
 from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
-from ..evaluate import RunResult, check_cost_feature, prequential
+from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
 from ..validation import did_you_mean
 from .models import check_model_name, encoding, make_model, pipeline
@@ -241,9 +241,6 @@ class Cell:
                                               or not self.c_fn_feature):
             raise TypeError(f"c_fn_feature must be a column name or None, got "
                             f"{self.c_fn_feature!r}")
-        if self.c_fn_feature is not None:  # refused before a grid runs, not in every cell
-            rewarded = resolve_policy(self.policy, self.arms, self.seed).uses_rewards
-            check_cost_feature(self.c_fn_feature, self.reward, rewarded)
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
 
