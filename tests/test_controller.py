@@ -2053,6 +2053,30 @@ def test_a_rounds_realised_cost_weighs_each_example_by_what_is_at_stake():
         mean_losses("brier", rows, [True, False, True], None, [1.0, 2.0, 3.0])
 
 
+_COST = st.floats(1e-3, 1e6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_COST, _COST, st.floats(0.0, 1.0), st.booleans(), st.floats(0, 1)),
+                min_size=1, max_size=40))
+def test_a_rounds_realised_cost_is_its_cost_over_its_total_at_stake(examples):
+    # straight from the costs: what each decision (positive iff p > c_FP / (c_FP + c_FN))
+    # costs, over the sum of every example's c_FP + c_FN, for two rows of probabilities
+    from streamboost.decision import cost_threshold
+
+    c_fp, c_fn, p, positives, q = (list(column) for column in zip(*examples, strict=True))
+    thresholds = [cost_threshold(a, b) for a, b in zip(c_fp, c_fn, strict=True)]
+    stakes = [0.5 * a + 0.5 * b for a, b in zip(c_fp, c_fn, strict=True)]
+    got = mean_losses("expected-cost", np.array([p, q]), positives, thresholds, stakes)
+    total = math.fsum(a + b for a, b in zip(c_fp, c_fn, strict=True))
+    for row, value in zip((p, q), got, strict=True):
+        cost = math.fsum(
+            (b if positive else a) if (pi > t) != positive else 0.0
+            for a, b, pi, positive, t in zip(c_fp, c_fn, row, positives, thresholds, strict=True))
+        assert value == pytest.approx(cost / total, rel=1e-9, abs=1e-12)
+        assert 0.0 <= value <= 1.0
+
+
 @pytest.mark.parametrize(("costs", "error", "match"), [
     ({"c_fn": 0.0}, ValueError, "c_fn must be finite and > 0, got 0.0"),
     ({"c_fp": float("nan")}, ValueError, "c_fp must be finite and > 0, got nan"),
