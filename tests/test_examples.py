@@ -21,9 +21,10 @@ SCRIPTS = (
     "boost_weak_learners",
     "minibatches",
     "budget_reserve",
+    "cost_per_example",
 )
 # Run also as scripts, in fresh interpreters (compare_policies, the slowest, only in-process).
-AS_SCRIPTS = ("quickstart", "changing_costs")
+AS_SCRIPTS = ("quickstart", "changing_costs", "cost_per_example")
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +118,19 @@ def test_changing_costs(capsys, script_runs):
         assert rule["predicted"] - rule["FP"] == n_pos - rule["FN"]  # TP two ways
     for rule in (even, skewed, always):
         assert f"{rule['predicted']:,}" in printed and f"{rule['cost'][10.0]:.4f}" in printed
+
+
+def test_cost_per_example(capsys, script_runs):
+    result, printed = run_main("cost_per_example", capsys)
+    check_script_matches("cost_per_example", printed, script_runs)
+    own, average, argmax = (result[rule] for rule in ("own costs", "average costs",
+                                                      "argmax (1/2)"))
+    # each payment at its own threshold costs least (Elkan's rule on calibrated p), by a margin
+    assert own["cost"] < 0.9 * average["cost"] < average["cost"] < argmax["cost"]
+    # the argmax, blind to a miss costing 14 reviews on average, flags almost nothing
+    assert argmax["flagged"] < own["flagged"] and argmax["flagged"] < 100
+    for rule in result.values():
+        assert f"{rule['flagged']:,}" in printed and f"{rule['cost']:.4f}" in printed
 
 
 def test_compare_policies(capsys):
