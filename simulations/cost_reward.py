@@ -27,19 +27,17 @@ A few minutes on 2 cores. Writes `simulations/cost_reward.md`.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
 
-from reporting import mean_and_error, run_grid, table_head, table_row, write_report
+from example_costs import C_FN, C_FP, applicants
+from reporting import mean_and_error, run_grid, seeds_parser, table_head, table_row, write_report
 from river import preprocessing
 
-from streamboost import BanditCalibratedClassifier, datasets, metrics
+from streamboost import BanditCalibratedClassifier, metrics
 from streamboost.experiments.models import make_model
 
-DATASET = "credit"
-C_FP, C_FN = 1.0, 5.0  # the UCI cost matrix, as in example_costs.py
 #: name -> (policy, reward, whether learn_one is given each applicant's costs)
 POLICIES = {
     "both": ("both", "log-likelihood", False),
@@ -50,13 +48,6 @@ POLICIES = {
 ARMS = ("train", "calibrate", "both")
 
 
-def applicants(seed: int, passes: int, data_dir: str | None) -> list[tuple]:
-    """The applicants in `passes` seeded shuffles, each with its own c_FN."""
-    mean = statistics.fmean(x["a4"] for x, _ in datasets.stream(DATASET, data_dir=data_dir))
-    rows = datasets.stream(DATASET, seed=seed, shuffle=True, passes=passes, data_dir=data_dir)
-    return [(x, y, C_FN * x["a4"] / mean) for x, y in rows]
-
-
 def run(name: str, seed: int, data_dir: str | None, passes: int) -> dict:
     """One prequential run of `name` (`POLICIES`): the realised cost per applicant, each at
     its own threshold, and the share of minibatches on each arm."""
@@ -65,7 +56,7 @@ def run(name: str, seed: int, data_dir: str | None, passes: int) -> dict:
                                             reward=reward, c_fp=C_FP, c_fn=C_FN, seed=seed)
     model = preprocessing.StandardScaler() | controller
     cost = metrics.ExpectedCost(c_fp=C_FP, c_fn=C_FN)
-    for x, y, c_fn in applicants(seed, passes, data_dir):
+    for x, y, c_fn in applicants(seed, data_dir, passes=passes):
         cost.update(y, model.predict_proba_one(x), c_fn=c_fn)
         if given:
             model.learn_one(x, y, c_fp=C_FP, c_fn=c_fn)
@@ -105,12 +96,8 @@ def report(results: dict, seeds: int, passes: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     out = Path(__file__).resolve().parent / "cost_reward.md"
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--seeds", type=int, default=10)
+    parser = seeds_parser(__doc__.splitlines()[0], 10, out)
     parser.add_argument("--passes", type=int, default=10)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=out)
     args = parser.parse_args(argv)
     jobs = [(name, seed) for name in POLICIES for seed in range(args.seeds)]
     results = run_grid(run, jobs, args.data_dir, args.jobs, args.passes)

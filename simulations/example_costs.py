@@ -26,13 +26,12 @@ About a minute on 2 cores. Writes `simulations/example_costs.md`.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
 
 import numpy as np
-from reporting import mean_and_error, run_grid, table_head, table_row, write_report
+from reporting import mean_and_error, run_grid, seeds_parser, table_head, table_row, write_report
 
 from streamboost import CalibratedClassifier, datasets, metrics
 from streamboost.decision import cost_threshold, cost_thresholds, positive_proba
@@ -48,9 +47,11 @@ RULES = {  # name -> the threshold of each applicant, from its own c_FN
 }
 
 
-def applicants(seed: int, data_dir: str | None, max_rows: int | None = None) -> list[tuple]:
-    """The applicants in the seed's order, with their own c_FN (the amount over the mean)."""
-    rows = list(datasets.stream(DATASET, seed=seed, data_dir=data_dir))[:max_rows]
+def applicants(seed: int, data_dir: str | None, max_rows: int | None = None,
+               passes: int = 1) -> list[tuple]:
+    """The applicants in the seed's order (`passes` shuffles of them), with their own c_FN
+    (the amount over the mean)."""
+    rows = list(datasets.stream(DATASET, seed=seed, passes=passes, data_dir=data_dir))[:max_rows]
     mean = statistics.fmean(x["a4"] for x, _ in datasets.stream(DATASET, data_dir=data_dir))
     return [(x, y, C_FN * x["a4"] / mean) for x, y in rows]
 
@@ -122,12 +123,8 @@ def report(results: dict, models: list[str], seeds: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     out = Path(__file__).resolve().parent / "example_costs.md"
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", default=None)
+    parser = seeds_parser(__doc__.splitlines()[0], 10, out)
     parser.add_argument("--models", nargs="+", default=list(MODELS))
-    parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=out)
     args = parser.parse_args(argv)
     jobs = [(name, seed) for name in args.models for seed in range(args.seeds)]
     results = run_grid(run, jobs, args.data_dir, args.jobs)

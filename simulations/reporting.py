@@ -43,20 +43,27 @@ def mean_and_error(values: typing.Sequence[float]) -> tuple[float, float]:
     return statistics.mean(values), statistics.stdev(values) / math.sqrt(len(values))
 
 
-def grid_parser(description: str, models: typing.Sequence[str], names: typing.Sequence[str],
-                seeds: int, out: Path) -> argparse.ArgumentParser:
-    """The options of a grid over models, streams and seeds: `--data-dir`, `--models`,
-    `--datasets`, `--seeds`, `--jobs` (processes) and `--out`, with these defaults."""
-    from streamboost import datasets
-
+def seeds_parser(description: str, seeds: int, out: Path) -> argparse.ArgumentParser:
+    """The options every grid over seeds takes: `--data-dir`, `--seeds`, `--jobs` (processes)
+    and `--out`, with these defaults."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--models", nargs="+", default=list(models))
-    parser.add_argument("--datasets", nargs="+", default=list(names),
-                        choices=sorted(datasets.REGISTRY))
     parser.add_argument("--seeds", type=int, default=seeds)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=out)
+    return parser
+
+
+def grid_parser(description: str, models: typing.Sequence[str], names: typing.Sequence[str],
+                seeds: int, out: Path) -> argparse.ArgumentParser:
+    """`seeds_parser`'s options and a grid's over models and streams: `--models`,
+    `--datasets`, with these defaults."""
+    from streamboost import datasets
+
+    parser = seeds_parser(description, seeds, out)
+    parser.add_argument("--models", nargs="+", default=list(models))
+    parser.add_argument("--datasets", nargs="+", default=list(names),
+                        choices=sorted(datasets.REGISTRY))
     return parser
 
 

@@ -16,13 +16,13 @@ def data_dir() -> str:
 
 
 def test_the_applicants_are_replayed_in_seeded_shuffles_with_their_own_c_fn(data_dir):
-    rows = sim.applicants(0, 2, data_dir)
+    rows = sim.applicants(0, data_dir, passes=2)
     assert len(rows) == 2000 and sum(y for _, y, _ in rows) == 600
     first, second = rows[:1000], rows[1000:]
     assert sorted(x["a4"] for x, _, _ in first) == sorted(x["a4"] for x, _, _ in second)
     assert [x for x, _, _ in first] != [x for x, _, _ in second]  # reshuffled
     assert sum(c for _, _, c in first) / 1000 == pytest.approx(5.0)  # the UCI 5 on average
-    assert [c for _, _, c in rows] != [c for _, _, c in sim.applicants(1, 2, data_dir)]
+    assert [c for _, _, c in rows] != [c for _, _, c in sim.applicants(1, data_dir, passes=2)]
 
 
 def test_only_the_own_costs_reward_is_given_the_costs_and_it_moves_the_arms(data_dir):
