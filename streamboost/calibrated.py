@@ -12,7 +12,7 @@ from river import base
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, Costs, CostSensitiveMixin, validate_costs
+from .decision import BinaryLabels, Costs, CostSensitiveMixin, _cost_keyword, validate_costs
 from .reward import calibrated, calibrated_many
 from .scores import (
     PrequentialScore,
@@ -90,12 +90,11 @@ class CalibratedPredictions:
     def _no_costs(self, method: str, kwargs: dict) -> None:
         """Refuse a cost among a learning call's keywords: a model taking `**kwargs` (River's
         forests) would take it silently, learning nothing from it."""
-        for key in kwargs:
-            if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
-                raise TypeError(
-                    f"{type(self).__name__}.{method} got {key}={kwargs[key]!r}: the model and "
-                    "its calibrator learn without costs; the decisions take them (predict_one, "
-                    "predict_many)")
+        if (key := _cost_keyword(kwargs)) is not None:
+            raise TypeError(
+                f"{type(self).__name__}.{method} got {key}={kwargs[key]!r}: the model and its "
+                "calibrator learn without costs; the decisions take them (predict_one, "
+                "predict_many)")
 
     def _takes(self, kwargs: dict, method: str, rows: int) -> bool:
         """Whether the model's `method` takes these checked-to-be keyword arguments for a frame

@@ -493,13 +493,20 @@ class BinaryLabels:
         return {self.negative: 1.0 - p, self.pos_label: p}
 
 
+def _cost_keyword(kwargs: dict) -> typing.Hashable | None:
+    """The first of `kwargs`' names that reads as a cost (`c_fp`, `c_FN`, `cfn`), or None."""
+    for key in kwargs:
+        if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
+            return key
+    return None
+
+
 def _no_misspelt_costs(caller: str, kwargs: dict) -> None:
     """Refuse a keyword that reads as a cost but is not `c_fp` or `c_fn` (`c_FP`, `cfn`): a
     model taking `**kwargs` would ignore it, and the call would go on at other costs."""
-    for key in kwargs:
-        if isinstance(key, str) and key.replace("_", "").lower() in ("cfp", "cfn"):
-            raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the "
-                            f"keywords c_fp and c_fn")
+    if (key := _cost_keyword(kwargs)) is not None:
+        raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the keywords c_fp "
+                        "and c_fn")
 
 
 class CostSensitiveMixin:
