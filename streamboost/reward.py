@@ -131,6 +131,8 @@ def mean_losses(name: str, probabilities: np.ndarray, positives: list[bool],
     [0.325, 0.25]
     >>> mean_losses("expected-cost", p, [True, True], [0.5, 0.5])  # positive iff p > 0.5
     [0.25, 0.5]
+    >>> mean_losses("expected-cost", p, [True, True], [0.5, 0.5], stakes=[1.0, 3.0])
+    [0.375, 0.5]
 
     """
     if name not in _LOSS_INDEX:
