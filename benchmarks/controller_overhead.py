@@ -103,6 +103,10 @@ CONFIGS = {
                                         "rollback": "holdout"},
     "D-UCB, reward_every=64, holdout": {"policy": "discounted-ucb", "reward_every": 64,
                                         "rollback": "holdout"},
+    # a round's cost is nearly fixed, so its share per example falls with the minibatch's size
+    "D-UCB, batch_size=64": {"policy": "discounted-ucb", "batch_size": 64},
+    "D-UCB, batch_size=128": {"policy": "discounted-ucb", "batch_size": 128},
+    "both, batch_size=128": {"policy": "both", "batch_size": 128},
     "KL-UCB, reward_every=64": {"policy": "kl-ucb", "reward_every": 64},
     "FEWA, reward_every=64": {"policy": "fewa", "reward_every": 64},
 }
@@ -197,8 +201,9 @@ def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
     params = CONFIGS[config]
     if params is None:
         return CalibratedClassifier(base_model(name), calibrator)
+    # a configuration's own batch size overrides the frames' (`--many`)
     return BanditCalibratedClassifier(model=base_model(name), calibrator=calibrator,
-                                      seed=0, **batch, **params)
+                                      seed=0, **{**batch, **params})
 
 
 def summary(model) -> dict | None:
@@ -218,7 +223,10 @@ def describe(done: dict | None) -> str:
     if not done:
         return ""
     arms = done["arms"]
-    text = " ".join(f"{a} {100 * n / sum(arms.values()):.0f}%" for a, n in arms.items())
+    total = sum(arms.values())
+    if not total:  # fewer rows than one minibatch
+        return "no minibatch completed"
+    text = " ".join(f"{a} {100 * n / total:.0f}%" for a, n in arms.items())
     if done["rounds"] is not None:
         text += f"; {done['rounds']}/{done['batches']} measured, {done['drifts']} changes"
     return text

@@ -2140,6 +2140,164 @@ static PyObject *vote_scores(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyBool_FromLong(ok);
 }
 
+/* One value of an example as a float, as numpy converts it (a float, or an exact int that a float
+ * holds: float(int)); 0 when it is anything else, which Python then handles. */
+static int example_value(PyObject *value, double *out)
+{
+    if (PyFloat_Check(value)) {
+        *out = PyFloat_AS_DOUBLE(value);
+        return 1;
+    }
+    if (!PyLong_CheckExact(value))
+        return 0;
+    *out = PyLong_AsDouble(value);
+    if (*out == -1.0 && PyErr_Occurred()) { /* too large for a float: Python says so */
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* linear_margins(x, keys, columns, weights, xa) -> (margins, votes, norm) or None:
+ * LinearMembers.votes's arithmetic for one example, the numpy calls' overhead left out. When
+ * every key of the dict `x` is a known column (`columns`: key -> position in the list `keys`)
+ * and every value a float or an exact int, `xa` (a float64 array of len(keys) + 1, zeros where
+ * `x` names no key) becomes [1, x's values by column], member i's margin is the running sum of
+ * weights[i, j] * xa[j] from j = 0 (members/linear.py `_margins`: numpy's cumsum of the
+ * products, the same floats), its vote River's (`river_vote`), and norm is xa's squared length
+ * summed the same way. Otherwise None (a new key, a str, ...): Python's `vector` then says what
+ * is wrong or adds the column. */
+static PyObject *linear_margins(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(5, "linear_margins");
+    PyObject *x = args[0], *keys = args[1], *columns = args[2];
+    if (!PyDict_CheckExact(x) || !PyList_CheckExact(keys) || !PyDict_CheckExact(columns)) {
+        PyErr_SetString(PyExc_TypeError, "x and columns must be dicts and keys a list");
+        return NULL;
+    }
+    Py_ssize_t k = PyList_GET_SIZE(keys), width = k + 1;
+    Py_buffer wv, xv;
+    const Py_ssize_t shape[2] = {-1, -1};
+    if (get_matrix(args[3], &wv, 2, shape, "weights"))
+        return NULL;
+    if (get_buffer(args[4], &xv, 'd', &width, 1, "xa")) {
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (wv.shape[1] < width) {
+        PyErr_SetString(PyExc_TypeError, "weights must have a column per key and one more");
+        goto done;
+    }
+    double *xa = xv.buf;
+    xa[0] = 1.0;
+    Py_ssize_t position = 0, j = 0;
+    PyObject *key, *value;
+    /* the usual example: the dict's own keys are `keys`, the same objects in the same order */
+    int usual = PyDict_GET_SIZE(x) == k;
+    while (usual && j < k && PyDict_Next(x, &position, &key, &value) &&
+           key == PyList_GET_ITEM(keys, j) && example_value(value, &xa[j + 1]))
+        j++;
+    if (!usual || j < k) {
+        for (j = 1; j < width; j++)
+            xa[j] = 0.0;
+        position = 0;
+        while (PyDict_Next(x, &position, &key, &value)) {
+            PyObject *column = PyDict_GetItemWithError(columns, key);
+            if (column == NULL) {
+                if (!PyErr_Occurred())
+                    result = Py_NewRef(Py_None);
+                goto done;
+            }
+            Py_ssize_t c = PyLong_AsSsize_t(column);
+            if (c == -1 && PyErr_Occurred())
+                goto done;
+            if (c < 0 || c >= k) {
+                PyErr_SetString(PyExc_ValueError, "columns names a position outside keys");
+                goto done;
+            }
+            if (!example_value(value, &xa[c + 1])) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+        }
+    }
+    Py_ssize_t n = wv.shape[0];
+    PyObject *margins = PyList_New(n), *votes = PyList_New(n);
+    if (margins == NULL || votes == NULL) {
+        Py_XDECREF(margins);
+        Py_XDECREF(votes);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *row = (const char *)wv.buf + i * wv.strides[0];
+#define W(jj) (*(const double *)(row + (jj) * wv.strides[1]))
+        double m = W(0) * xa[0];
+        for (j = 1; j < width; j++)
+            m += W(j) * xa[j];
+#undef W
+        PyObject *f = PyFloat_FromDouble(m);
+        if (f == NULL) {
+            Py_DECREF(margins);
+            Py_DECREF(votes);
+            goto done;
+        }
+        PyList_SET_ITEM(margins, i, f);
+        PyList_SET_ITEM(votes, i, PyBool_FromLong(river_vote(m)));
+    }
+    double norm = xa[0] * xa[0];
+    for (j = 1; j < width; j++)
+        norm += xa[j] * xa[j];
+    result = Py_BuildValue("(NNd)", margins, votes, norm);
+done:
+    PyBuffer_Release(&xv);
+    PyBuffer_Release(&wv);
+    return result;
+}
+
+/* linear_commit(weights, moves, xa, ratio) -> None: LinearMembers.commit's update,
+ * weights[i, j] -= moves[i] * along[j] for j < len(xa), with along xa but its first cell (the
+ * intercepts' column) `ratio`: numpy's outer product subtracted, the same floats. */
+static PyObject *linear_commit(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(4, "linear_commit");
+    PyObject *moves = args[1];
+    double ratio = PyFloat_AsDouble(args[3]);
+    if (ratio == -1.0 && PyErr_Occurred())
+        return NULL;
+    Py_buffer wv, xv;
+    const Py_ssize_t shape[2] = {-1, -1};
+    Py_ssize_t width = -1;
+    if (get_matrix(args[0], &wv, 2, shape, "weights"))
+        return NULL;
+    if (get_buffer(args[2], &xv, 'd', &width, 0, "xa")) {
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    Py_ssize_t n = wv.shape[0];
+    PyObject *result = NULL;
+    if (wv.readonly || wv.shape[1] < width || width < 1 || check_list(moves, n, "moves")) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "weights must be writable, as wide as xa");
+        goto done;
+    }
+    const double *xa = xv.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double move;
+        if (get_double(moves, i, &move))
+            goto done;
+        char *row = (char *)wv.buf + i * wv.strides[0];
+        *(double *)row -= move * ratio;
+        for (Py_ssize_t j = 1; j < width; j++)
+            *(double *)(row + j * wv.strides[1]) -= move * xa[j];
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&xv);
+    PyBuffer_Release(&wv);
+    return result;
+}
+
 #define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
@@ -2177,6 +2335,8 @@ static PyMethodDef methods[] = {
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     METHOD(fill_columns, "The rows of a list of dicts of some known keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),
+    METHOD(linear_margins, "Logistic-regression members' margins and votes on one example."),
+    METHOD(linear_commit, "Logistic-regression members' update on one example, in place."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -587,6 +587,91 @@ def test_sparse_rows_of_any_numbers_are_the_ones_python_makes(rows, known):
         assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
 
 
+_WEIGHTS = st.floats(-1e3, 1e3, allow_nan=False)
+_MODERATE = st.one_of(st.integers(-(2**60), 2**60), st.floats(-1e150, 1e150), st.booleans())
+
+
+@needs_kernels
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.dictionaries(st.sampled_from(_KEYS), _MODERATE, max_size=5),
+                     min_size=1, max_size=6),
+       known=st.integers(1, 5), spare=st.integers(0, 3), data=st.data())
+def test_linear_margins_are_the_numpy_running_sums_bit_for_bit(rows, known, spare, data):
+    # LinearMembers.votes with the kernel and with its numpy twin (`_margins` of `vector`), on
+    # members that know the first `known` keys and hold `spare` unused columns: the same
+    # vector, margins, votes and squared length, and the same keys added
+    width = known + 1 + spare
+    weights = np.array(data.draw(st.lists(_WEIGHTS, min_size=3 * width, max_size=3 * width)))
+    made = []
+    for compiled in (COMPILED, None):
+        held = _members_with_columns(_KEYS[:known])
+        held.n_models = 3
+        held.weights = weights.reshape(3, width).copy()
+        held._width = width - 1  # columns for features: a new key beyond them grows the array
+        seen = []
+        with mock.patch.object(kernels, "compiled", compiled):
+            for x in rows:
+                held._x = None
+                votes = list(held.votes(dict(x)))
+                seen.append((held._xa, held._margins, votes, held._norm))
+        made.append((seen, list(held._keys), held.weights))
+    (fast, keys, grown), (slow, slow_keys, grown_py) = made
+    assert keys == slow_keys and np.array_equal(grown, grown_py)
+    for (xa, margins, votes, norm), (xa_py, margins_py, votes_py, norm_py) in zip(
+            fast, slow, strict=True):
+        assert np.array_equal(xa, xa_py) and np.array_equal(np.signbit(xa), np.signbit(xa_py))
+        assert np.array_equal(margins, margins_py) and votes == votes_py
+        assert np.array_equal(np.signbit(margins), np.signbit(margins_py))
+        assert norm == norm_py
+
+
+@needs_kernels
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 4), length=st.integers(1, 5), spare=st.integers(0, 2),
+       ratio=st.sampled_from([1.0, 0.5, 3.0]), data=st.data())
+def test_linear_commit_is_numpys_outer_update_bit_for_bit(n, length, spare, ratio, data):
+    # LinearMembers.commit with the kernel and with numpy's outer product: the same weights,
+    # the spare columns untouched
+    weights = np.array(data.draw(st.lists(_WEIGHTS, min_size=n * (length + spare),
+                                          max_size=n * (length + spare)))).reshape(n, -1)
+    moves = data.draw(st.lists(st.floats(-10.0, 10.0), min_size=n, max_size=n))
+    xa = np.array([1.0, *data.draw(st.lists(st.floats(-1e3, 1e3), min_size=length - 1,
+                                            max_size=length - 1))])
+    fast = weights.copy()
+    COMPILED.linear_commit(fast, moves, xa, ratio)
+    along = xa.copy()
+    along[0] = ratio
+    slow = weights.copy()
+    slow[:, :length] -= np.multiply.outer(moves, along)
+    assert np.array_equal(fast, slow) and np.array_equal(np.signbit(fast), np.signbit(slow))
+
+
+@needs_kernels
+def test_linear_margins_leaves_what_it_cannot_take_to_python():
+    held = _members_with_columns(["a", "b"])
+    keys, columns, weights = held._keys, held._columns, held.weights
+    for x in ({"a": 1.0, "z": 2.0}, {"a": "1"}, {"a": None}, {"a": True}, {"a": 10**400},
+              {"a": np.float32(1.0)}):
+        assert COMPILED.linear_margins(x, keys, columns, weights, np.empty(3)) is None
+    margins, votes, norm = COMPILED.linear_margins({"b": 2, "a": 0.5}, keys, columns, weights,
+                                                   xa := np.empty(3))
+    assert xa.tolist() == [1.0, 0.5, 2.0] and norm == 5.25 and len(margins) == len(votes) == 2
+    with pytest.raises(TypeError, match="xa must be a 1-d array"):
+        COMPILED.linear_margins({"a": 1.0}, keys, columns, weights, np.empty(2))
+    with pytest.raises(TypeError, match="x and columns must be dicts"):
+        COMPILED.linear_margins([("a", 1.0)], keys, columns, weights, np.empty(3))
+    with pytest.raises(TypeError, match="weights must have a column per key"):
+        COMPILED.linear_margins({"a": 1.0}, keys, columns, np.zeros((2, 2)), np.empty(3))
+    with pytest.raises(TypeError, match="moves must be a list of 2 items"):
+        COMPILED.linear_commit(np.zeros((2, 3)), [0.1], np.ones(3), 1.0)
+    frozen = np.zeros((2, 3))
+    frozen.flags.writeable = False
+    with pytest.raises(TypeError, match="weights must be writable"):
+        COMPILED.linear_commit(frozen, [0.1, 0.2], np.ones(3), 1.0)
+    with pytest.raises(TypeError, match="weights must be writable, as wide as xa"):
+        COMPILED.linear_commit(np.zeros((2, 2)), [0.1, 0.2], np.ones(3), 1.0)
+
+
 @needs_kernels
 def test_fill_columns_writes_only_what_it_can_take():
     columns = {"a": 0, "b": 1}

@@ -31,6 +31,16 @@ def _river_vote(margin: float) -> bool:
     return p > 1.0 - p
 
 
+def _margins(weights: np.ndarray, xa: np.ndarray) -> tuple[list[float], list[bool], float]:
+    """Every member's margin on the vector `xa` (intercept first) and River's vote of it, and
+    xa's squared length: each a running sum from the first column (numpy's cumsum, which adds
+    in order, so the compiled `linear_margins` gives the same floats; a matrix product's order
+    is the BLAS library's)."""
+    margins = np.cumsum(weights[:, : len(xa)] * xa, axis=1)[:, -1].tolist()
+    votes = [m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m) for m in margins]
+    return margins, votes, float(np.cumsum(xa * xa)[-1])
+
+
 def _vote_array(margins: np.ndarray) -> np.ndarray:
     """`_river_vote` of every margin: the sign, and River's arithmetic in the tie band."""
     votes = margins > 0.0
@@ -82,6 +92,7 @@ class LinearMembers(ArrayMembers):
         "_lr",
         "_margins",
         "_moves",
+        "_norm",
         "_ratio",
         "_step",
         "_trained",
@@ -137,19 +148,21 @@ class LinearMembers(ArrayMembers):
 
     def votes(self, x: dict, alphas: list[float] | None = None) -> list[bool]:
         if x is not self._x and x != self._x:  # a prequential loop scores, then learns, one x
-            xa = self.vector(x)
-            margins = (self.weights[:, : len(xa)] @ xa).tolist()
-            self._votes = [
-                m > 0.0 if (m > _TIE_BAND or m < -_TIE_BAND) else _river_vote(m) for m in margins
-            ]
-            self._margins = margins
+            compiled = kernels.compiled
+            done = None
+            if compiled is not None and type(x) is dict:  # known keys, numbers: in C
+                xa = np.empty(len(self._keys) + 1)
+                done = compiled.linear_margins(x, self._keys, self._columns, self.weights, xa)
+            if done is None:
+                xa = self.vector(x)
+                done = _margins(self.weights, xa)
+            self._margins, self._votes, self._norm = done
             self._xa = xa
             self._x = dict(x)
         return self._votes
 
     def begin(self, x: dict, target: bool, w: float = 1.0) -> list[bool]:
         votes = self.votes(x)
-        xa = self._xa
         # River's Log.gradient for a bool label (the sign of y, the loss's class weight), its
         # clip, how far a unit gradient moves the margin on x, and the sample weight that
         # multiplies each gradient before the clip (River's `learn_one(x, y, w)`)
@@ -157,7 +170,7 @@ class LinearMembers(ArrayMembers):
             1 if target else -1,
             self._weight_pos if target else self._weight_neg,
             self._clip,
-            self._lr * (float(xa @ xa) - 1.0) + self._intercept_lr,
+            self._lr * (self._norm - 1.0) + self._intercept_lr,
             w,
         )
         self._moves = [0.0] * self.n_models  # each member's move along x: lr * sum of g
@@ -204,11 +217,12 @@ class LinearMembers(ArrayMembers):
         self._x = None  # the weights move: the cached margins go stale
         if not self._trained:
             return
-        along = self._xa
-        if self._ratio != 1.0:
-            along = along.copy()
-            along[0] = self._ratio
-        self.weights[:, : len(along)] -= np.multiply.outer(self._moves, along)
+        if kernels.compiled is not None:  # the same floats, without numpy's calls
+            kernels.compiled.linear_commit(self.weights, self._moves, self._xa, self._ratio)
+        else:
+            along = self._xa.copy()
+            along[0] = self._ratio  # the intercepts move at their own rate (1 where it is lr)
+            self.weights[:, : len(along)] -= np.multiply.outer(self._moves, along)
         self.changed = True
 
     def __getstate__(self) -> dict:

@@ -82,7 +82,10 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
         """Add (w > 0) or remove (w < 0) one weighted observation."""
 
     def _parse(self, y_true, y_pred, w) -> tuple[bool, float, float]:
-        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0.0 <= w <= LIMIT:
+        # the usual weight, a float in range, passes without the ABC's isinstance (every example)
+        usual = type(w) is float and 0.0 <= w <= LIMIT
+        if not usual and (isinstance(w, bool) or not isinstance(w, numbers.Real)
+                          or not 0.0 <= w <= LIMIT):
             raise ValueError(f"the weight w must be a finite number in [0, {LIMIT:g}], got {w!r}")
         positive = self._labels.is_positive(y_true)
         p = positive_proba(y_pred, self.pos_label)
