@@ -11,6 +11,10 @@ is imported, `compiled` is None and the Python loops run.
   member's vote after learning, Oza's lambda update) over logistic-regression members
   (`oza_linear`) and over decision stumps or univariate logistic regressions (`oza_weak`),
   through `ArrayMembers.boost`; the vote weights (`oza_alphas`) and the vote (`vote_score`);
+  logistic-regression members' margins and votes on an example (`linear_margins`: its vector
+  made from the dict and each margin summed in column order, as the twin's numpy cumsum
+  does) and their update (`linear_commit`: the outer product subtracted in place), since
+  0.8.42, where numpy's fixed cost per call was most of the booster's time;
   the weak members' best candidates (`best_candidates`) and every stump candidate's vote
   (`stump_votes`);
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
@@ -44,9 +48,10 @@ is imported, `compiled` is None and the Python loops run.
   lists it learns in, and of the booster's members, whose scoring attributes are copied one
   level deep (`copy_attributes`).
 
-What stays in numpy is the work on whole arrays (scores, updates); what moved to C is the Python
-bookkeeping between them, which cost more than the arithmetic: measured in
-`benchmarks/booster_engines.py` and `benchmarks/calibrator_overhead.py`.
+What stays in numpy is the work on whole arrays (a minibatch's scores and updates); what moved to
+C is the Python bookkeeping between them and one example's small products, which cost more in
+numpy's calls than in arithmetic: measured in `benchmarks/booster_engines.py` and
+`benchmarks/calibrator_overhead.py`.
 
 Examples
 --------
