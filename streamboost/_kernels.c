@@ -2298,6 +2298,142 @@ done:
     return result;
 }
 
+/* weak_commit(stump, target, ks, right, scores_x, score, params_x, params, cols, xv,
+ *             gradients, lr) -> None: WeakMembers.commit's update of member i's candidate on
+ * x's f-th value (column c = cols[f], or f when cols is None: every column in order), with
+ * k_i = ks[i] as a float, the same floats as its numpy twin:
+ * score[i, c] = scores_x[i, f] + k_i * (right[i, f] ? 1 : -1); a stump (fields n_pos, n_neg,
+ * s_pos, s_neg) adds k_i to the target's count and k_i * xv[f] to its sum; a univariate
+ * regression (coef, bias) takes step = k_i * (lr * gradients[i, f]): coef - step * xv[f],
+ * bias - step. params_x and params are field x member x value (or column). */
+static PyObject *weak_commit(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(12, "weak_commit");
+    int stump = PyObject_IsTrue(args[0]), target = PyObject_IsTrue(args[1]);
+    PyObject *ks = args[2], *cols = args[8];
+    double lr = PyFloat_AsDouble(args[11]);
+    if (stump < 0 || target < 0 || (lr == -1.0 && PyErr_Occurred()))
+        return NULL;
+    Py_buffer right, scores_x, score, params_x, params, xv, grads;
+    const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {-1, -1, -1};
+    Py_ssize_t p = -1;
+    int got = 0; /* how many buffers to release */
+    PyObject *result = NULL;
+    if (PyObject_GetBuffer(args[3], &right, PyBUF_STRIDES | PyBUF_FORMAT) < 0)
+        return NULL;
+    got = 1;
+    if (right.ndim != 2 || right.itemsize != 1 || right.format[0] != '?') {
+        PyErr_SetString(PyExc_TypeError, "right must be a 2-d bool array");
+        goto done;
+    }
+    if (get_matrix(args[4], &scores_x, 2, any2, "scores_x"))
+        goto done;
+    got = 2;
+    if (get_matrix(args[5], &score, 2, any2, "score"))
+        goto done;
+    got = 3;
+    if (get_matrix(args[6], &params_x, 3, any3, "params_x"))
+        goto done;
+    got = 4;
+    if (get_matrix(args[7], &params, 3, any3, "params"))
+        goto done;
+    got = 5;
+    if (get_buffer(args[9], &xv, 'd', &p, 0, "xv"))
+        goto done;
+    got = 6;
+    Py_ssize_t m = right.shape[0], fields = stump ? 4 : 2;
+    if (!stump) {
+        if (args[10] == Py_None) {
+            PyErr_SetString(PyExc_TypeError, "univariate members need their gradients");
+            goto done;
+        }
+        if (get_matrix(args[10], &grads, 2, any2, "gradients"))
+            goto done;
+        got = 7;
+    }
+    Py_ssize_t width = score.shape[1];
+    int ok = right.shape[1] == p && scores_x.shape[0] == m && scores_x.shape[1] == p &&
+             score.shape[0] == m && params_x.shape[0] == fields && params_x.shape[1] == m &&
+             params_x.shape[2] == p && params.shape[0] == fields && params.shape[1] == m &&
+             params.shape[2] == width && !score.readonly && !params.readonly &&
+             (stump || (grads.shape[0] == m && grads.shape[1] == p));
+    if (!ok || check_list(ks, m, "ks") || (cols != Py_None && check_list(cols, p, "cols"))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "weak_commit's arrays do not fit each other, or "
+                                             "score or params is read-only");
+        goto done;
+    }
+    /* every column and draw read first: a bad one raises before anything changes */
+    Py_ssize_t *column = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(p ? p : 1));
+    double *draws = PyMem_Malloc(sizeof(double) * (size_t)(m ? m : 1));
+    if (column == NULL || draws == NULL) {
+        PyMem_Free(column);
+        PyMem_Free(draws);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t f = 0; f < p; f++) {
+        column[f] = cols == Py_None ? f : PyLong_AsSsize_t(PyList_GET_ITEM(cols, f));
+        if ((column[f] == -1 && PyErr_Occurred()) || column[f] < 0 || column[f] >= width) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "cols names a column outside score");
+            PyMem_Free(column);
+            PyMem_Free(draws);
+            goto done;
+        }
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        long k = PyLong_AsLong(PyList_GET_ITEM(ks, i));
+        if (k == -1 && PyErr_Occurred()) {
+            PyMem_Free(column);
+            PyMem_Free(draws);
+            goto done;
+        }
+        draws[i] = (double)k;
+    }
+#define AT2(view, i, j) (*(double *)((char *)(view).buf + (i) * (view).strides[0] + (j) * (view).strides[1]))
+#define AT3(view, a, i, j) (*(double *)((char *)(view).buf + (a) * (view).strides[0] + (i) * (view).strides[1] + (j) * (view).strides[2]))
+    const double *x = xv.buf;
+    /* the stump's fields of the target's class: its count and its sum */
+    Py_ssize_t count = target ? 0 : 1, sum = target ? 2 : 3;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        double kd = draws[i];
+        for (Py_ssize_t f = 0; f < p; f++) {
+            Py_ssize_t c = column[f];
+            char r = *((char *)right.buf + i * right.strides[0] + f * right.strides[1]);
+            AT2(score, i, c) = AT2(scores_x, i, f) + kd * (r ? 1.0 : -1.0);
+            if (stump) {
+                AT3(params, count, i, c) = AT3(params_x, count, i, f) + kd;
+                AT3(params, sum, i, c) = AT3(params_x, sum, i, f) + kd * x[f];
+            } else {
+                double step = kd * (lr * AT2(grads, i, f));
+                AT3(params, 0, i, c) = AT3(params_x, 0, i, f) - step * x[f];
+                AT3(params, 1, i, c) = AT3(params_x, 1, i, f) - step;
+            }
+        }
+    }
+#undef AT2
+#undef AT3
+    PyMem_Free(column);
+    PyMem_Free(draws);
+    result = Py_NewRef(Py_None);
+done:
+    if (got >= 7)
+        PyBuffer_Release(&grads);
+    if (got >= 6)
+        PyBuffer_Release(&xv);
+    if (got >= 5)
+        PyBuffer_Release(&params);
+    if (got >= 4)
+        PyBuffer_Release(&params_x);
+    if (got >= 3)
+        PyBuffer_Release(&score);
+    if (got >= 2)
+        PyBuffer_Release(&scores_x);
+    PyBuffer_Release(&right);
+    return result;
+}
+
 #define METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
@@ -2337,6 +2473,7 @@ static PyMethodDef methods[] = {
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),
     METHOD(linear_margins, "Logistic-regression members' margins and votes on one example."),
     METHOD(linear_commit, "Logistic-regression members' update on one example, in place."),
+    METHOD(weak_commit, "Weak members' update on one example, in place."),
     {NULL, NULL, 0, NULL},
 };
 

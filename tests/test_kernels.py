@@ -132,7 +132,8 @@ def test_weak_members_learn_one_with_kernels_is_the_python_loop_bit_for_bit(memb
     def make():
         return OzaBoostClassifier(member, n_models=100, seed=9)
 
-    learned = prequential(rows, lambda model: model._members._params.tolist())
+    learned = prequential(
+        rows, lambda model: (model._members._params.tolist(), model._members._score.tolist()))
     compiled, python = both_ways(make, learned)
     assert compiled == python
     assert max(compiled[1][0]) > 1e3  # the large rates were drawn
@@ -670,6 +671,36 @@ def test_linear_margins_leaves_what_it_cannot_take_to_python():
         COMPILED.linear_commit(frozen, [0.1, 0.2], np.ones(3), 1.0)
     with pytest.raises(TypeError, match="weights must be writable, as wide as xa"):
         COMPILED.linear_commit(np.zeros((2, 2)), [0.1, 0.2], np.ones(3), 1.0)
+
+
+@needs_kernels
+def test_weak_commit_refuses_what_does_not_fit_before_any_change():
+    m, p = 3, 2
+    right = np.ones((m, p), dtype=bool)
+    score, params = np.zeros((m, 4)), np.zeros((4, m, 4))
+
+    def commit(**changed):
+        arguments = {"stump": True, "target": True, "ks": [1, 0, 2], "right": right,
+                     "scores_x": np.zeros((m, p)), "score": score, "params_x": np.ones((4, m, p)),
+                     "params": params, "cols": [0, 3], "xv": np.ones(p), "gradients": None,
+                     "lr": 0.0, **changed}
+        COMPILED.weak_commit(*arguments.values())
+
+    for bad, error, message in [
+        ({"ks": [1, 0, "2"]}, TypeError, "cannot be interpreted as an integer"),
+        ({"cols": [0, 4]}, ValueError, "cols names a column outside score"),
+        ({"cols": [0]}, TypeError, "cols must be a list of 2 items"),
+        ({"scores_x": np.zeros((m, p + 1))}, TypeError, "do not fit each other"),
+        ({"right": np.ones((m, p))}, TypeError, "right must be a 2-d bool array"),
+        ({"stump": False}, TypeError, "univariate members need their gradients"),
+        ({"stump": False, "gradients": np.zeros(m)}, TypeError, "gradients must be a float64"),
+    ]:
+        with pytest.raises(error, match=message):
+            commit(**bad)
+        assert not score.any() and not params.any()  # nothing written
+    commit()
+    assert score[:, [0, 3]].tolist() == [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
+    assert params[0][:, 3].tolist() == [2.0, 1.0, 3.0] and not params[1].any()
 
 
 @needs_kernels

@@ -212,6 +212,14 @@ class WeakMembers(ArrayMembers):
         if not len(self._xv) or not any(self._ks):
             return
         cols = self._cols
+        if kernels.compiled is not None:  # the same floats, in place, without numpy's calls
+            stump = self.kind is DecisionStump
+            kernels.compiled.weak_commit(
+                stump, self._target, self._ks, self._right, self._scores_x, self._score,
+                self._params_x, self._params, None if type(cols) is slice else cols, self._xv,
+                None if stump else self._gradients, 0.0 if stump else self._model.lr)
+            self.changed = True
+            return
         weights = np.array(self._ks, dtype=float)[:, None]
         self._score[:, cols] = self._scores_x + weights * np.where(self._right, 1.0, -1.0)
         learned = self._learn(dict(zip(self._fields, self._params_x, strict=True)), weights)
