@@ -13,8 +13,10 @@ is imported, `compiled` is None and the Python loops run.
   through `ArrayMembers.boost`; the vote weights (`oza_alphas`) and the vote (`vote_score`);
   logistic-regression members' margins and votes on an example (`linear_margins`: its vector
   made from the dict and each margin summed in column order, as the twin's numpy cumsum
-  does) and their update (`linear_commit`: the outer product subtracted in place), since
-  0.8.42, where numpy's fixed cost per call was most of the booster's time;
+  does) and their update (`linear_commit`: the outer product subtracted in place), and the
+  weak members' update (`weak_commit`: each member's draw added to its candidates' scores and
+  statistics in place), since 0.8.42, where numpy's fixed cost per call was most of the
+  time;
   the weak members' best candidates (`best_candidates`) and every stump candidate's vote
   (`stump_votes`);
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
