@@ -70,10 +70,97 @@ static int check_list(PyObject *obj, Py_ssize_t n, const char *name)
     return 0;
 }
 
-/* A uniform from `uniform` (a bound random.Random.random). */
-static int next_uniform(PyObject *uniform, double *out)
+/* ---------------------------------------------------------------- uniforms
+ *
+ * The boosters draw from a random.Random: a Poisson draw takes one uniform or more, and 100
+ * weak members take about 230 an example, each a call back into Python (a float made and read
+ * back), a fifth of their time. CPython's random.Random keeps its Mersenne Twister state in
+ * its C object (Modules/_randommodule.c: `int index; uint32_t state[624]` after the object
+ * header); where that layout is confirmed, read-only, at import (`check_random_layout`:
+ * getstate() must show the same words, then draws made here and by Python must agree bit for
+ * bit and leave the same state), the uniforms are drawn here, in place, as
+ * random.Random.random draws them: the same numbers, and the generator as Python would leave
+ * it. Anywhere else (another layout, a free-threaded build, a subclass or instance that
+ * overrides `random`), each uniform is Python's call. */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[MT_N];
+} mt_layout;
+
+static PyTypeObject *random_type; /* random.Random where its layout is confirmed, else NULL */
+static PyCFunction random_function; /* the C function behind random.Random.random */
+
+/* genrand_uint32 of Modules/_randommodule.c (Matsumoto & Nishimura's MT19937). */
+static uint32_t mt_next(mt_layout *r)
 {
-    PyObject *r = PyObject_CallNoArgs(uniform);
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = r->state;
+    if (r->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random.random: 53 random bits as a double in [0, 1). */
+static double mt_random(mt_layout *r)
+{
+    uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* Where a loop's uniforms come from: the generator's state in place, or its bound `random`. */
+typedef struct {
+    mt_layout *mt;
+    PyObject *bound;
+} uniform_source;
+
+static int source_open(PyObject *rng, uniform_source *src)
+{
+    src->mt = NULL;
+    src->bound = PyObject_GetAttrString(rng, "random");
+    if (src->bound == NULL)
+        return -1;
+    /* in place only where `random` is random.Random's own, bound to this object */
+    if (random_type != NULL && PyObject_TypeCheck(rng, random_type) &&
+        PyCFunction_Check(src->bound) && PyCFunction_GET_SELF(src->bound) == rng &&
+        PyCFunction_GET_FUNCTION(src->bound) == random_function)
+        src->mt = (mt_layout *)rng;
+    return 0;
+}
+
+static void source_close(uniform_source *src)
+{
+    Py_CLEAR(src->bound);
+}
+
+static int next_uniform(uniform_source *src, double *out)
+{
+    if (src->mt != NULL) {
+        *out = mt_random(src->mt);
+        return 0;
+    }
+    PyObject *r = PyObject_CallNoArgs(src->bound);
     if (r == NULL)
         return -1;
     *out = PyFloat_AsDouble(r);
@@ -81,11 +168,96 @@ static int next_uniform(PyObject *uniform, double *out)
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* Whether random.Random's state can be drawn from in place (see above): 1 yes, 0 no, -1 an
+ * error. Nothing is written to a generator before its layout is confirmed by reading. */
+static int check_random_layout(void)
+{
+#ifdef Py_GIL_DISABLED
+    return 0; /* Python's own draws take a lock there */
+#else
+    int ok = 0;
+    PyObject *module = NULL, *type = NULL, *rng = NULL, *twin = NULL, *state = NULL;
+    PyObject *inner = NULL, *bound = NULL, *after = NULL, *twin_after = NULL;
+    module = PyImport_ImportModule("random");
+    if (module == NULL)
+        goto done;
+    type = PyObject_GetAttrString(module, "Random");
+    if (type == NULL)
+        goto done;
+    if (!PyType_Check(type) || ((PyTypeObject *)type)->tp_basicsize < (Py_ssize_t)sizeof(mt_layout))
+        goto done;
+    rng = PyObject_CallFunction(type, "i", 20261129);
+    if (rng == NULL)
+        goto done;
+    state = PyObject_CallMethod(rng, "getstate", NULL);
+    if (state == NULL)
+        goto done;
+    /* (version, the 624 words then the index, gauss_next) */
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 3)
+        goto done;
+    inner = PyTuple_GET_ITEM(state, 1);
+    if (!PyTuple_Check(inner) || PyTuple_GET_SIZE(inner) != MT_N + 1)
+        goto done;
+    mt_layout *r = (mt_layout *)rng;
+    for (Py_ssize_t i = 0; i <= MT_N; i++) {
+        unsigned long word = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(inner, i));
+        if (word == (unsigned long)-1 && PyErr_Occurred())
+            goto done;
+        if (i < MT_N ? word != r->state[i] : (long)word != r->index)
+            goto done;
+    }
+    bound = PyObject_GetAttrString(rng, "random");
+    if (bound == NULL)
+        goto done;
+    if (!PyCFunction_Check(bound) || PyCFunction_GET_SELF(bound) != rng)
+        goto done;
+    twin = PyObject_CallNoArgs(type);
+    if (twin == NULL)
+        goto done;
+    PyObject *set = PyObject_CallMethod(twin, "setstate", "(O)", state);
+    if (set == NULL)
+        goto done;
+    Py_DECREF(set);
+    for (int i = 0; i < 2 * MT_N + 7; i++) { /* two refills of the state and a little more */
+        PyObject *value = PyObject_CallMethod(twin, "random", NULL);
+        if (value == NULL)
+            goto done;
+        double expected = PyFloat_AsDouble(value);
+        Py_DECREF(value);
+        if (expected != mt_random(r))
+            goto done;
+    }
+    after = PyObject_CallMethod(rng, "getstate", NULL);
+    twin_after = after == NULL ? NULL : PyObject_CallMethod(twin, "getstate", NULL);
+    if (twin_after == NULL)
+        goto done;
+    ok = PyObject_RichCompareBool(after, twin_after, Py_EQ);
+    if (ok == 1) {
+        random_type = (PyTypeObject *)Py_NewRef(type);
+        random_function = PyCFunction_GET_FUNCTION(bound);
+    }
+done:
+    Py_XDECREF(twin_after);
+    Py_XDECREF(after);
+    Py_XDECREF(bound);
+    Py_XDECREF(state);
+    Py_XDECREF(twin);
+    Py_XDECREF(rng);
+    Py_XDECREF(type);
+    Py_XDECREF(module);
+    if (ok < 0 || PyErr_Occurred()) {
+        PyErr_Clear(); /* a layout that cannot be checked is not used */
+        ok = 0;
+    }
+    return ok;
+#endif
+}
+
 static PyObject *py_lgamma; /* math.lgamma: CPython's own, not the C library's */
 
 /* k ~ Poisson(rate): streamboost.poisson.poisson, its Knuth branch below knuth_max and PTRS
  * (Hoermann 1993) above, the same uniforms and operations. */
-static int draw_poisson(double rate, PyObject *uniform, double knuth_max, long *k_out)
+static int draw_poisson(double rate, uniform_source *uniform, double knuth_max, long *k_out)
 {
     double u, v;
     long k = 0;
@@ -150,14 +322,14 @@ static int oza_loop(PyObject *before, int target, PyObject *sc, PyObject *sw, Py
                     double knuth_max, vote_after_fn vote_after, void *ctx)
 {
     Py_ssize_t n = PyList_GET_SIZE(sc);
-    PyObject *uniform = PyObject_GetAttrString(rng, "random");
-    if (uniform == NULL)
+    uniform_source uniform;
+    if (source_open(rng, &uniform))
         return -1;
     double lam = 1.0;
     for (Py_ssize_t i = 0; i < n; i++) {
         long k;
         int vote;
-        if (draw_poisson(lam, uniform, knuth_max, &k))
+        if (draw_poisson(lam, &uniform, knuth_max, &k))
             goto error;
         if (k) {
             if (vote_after(ctx, i, k, &vote))
@@ -180,10 +352,10 @@ static int oza_loop(PyObject *before, int target, PyObject *sc, PyObject *sw, Py
             lam *= (right + wrong) / (2.0 * wrong);
         }
     }
-    Py_DECREF(uniform);
+    source_close(&uniform);
     return 0;
 error:
-    Py_DECREF(uniform);
+    source_close(&uniform);
     return -1;
 }
 
@@ -493,13 +665,26 @@ static PyObject *poisson(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     double rate = PyFloat_AsDouble(args[0]), knuth_max = PyFloat_AsDouble(args[2]);
     if (PyErr_Occurred())
         return NULL;
-    PyObject *uniform = PyObject_GetAttrString(args[1], "random");
-    if (uniform == NULL)
+    uniform_source uniform;
+    if (source_open(args[1], &uniform))
         return NULL;
     long k;
-    int failed = draw_poisson(rate, uniform, knuth_max, &k);
-    Py_DECREF(uniform);
+    int failed = draw_poisson(rate, &uniform, knuth_max, &k);
+    source_close(&uniform);
     return failed ? NULL : PyLong_FromLong(k);
+}
+
+/* draws_in_place(rng) -> bool: whether the kernels draw rng's uniforms from its state in place
+ * (`source_open`), not by calling its `random`. */
+static PyObject *draws_in_place(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(1, "draws_in_place");
+    uniform_source uniform;
+    if (source_open(args[0], &uniform))
+        return NULL;
+    int in_place = uniform.mt != NULL;
+    source_close(&uniform);
+    return PyBool_FromLong(in_place);
 }
 
 /* oza_alphas(sc, sw, stop) -> list: OzaBoostClassifier._compute_alphas (AdaMEC's vote weights,
@@ -2445,6 +2630,7 @@ static PyMethodDef methods[] = {
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),
     METHOD(stump_votes, "Every decision stump candidate's vote on x."),
     METHOD(poisson, "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."),
+    METHOD(draws_in_place, "Whether a random.Random's uniforms are drawn from its state here."),
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
@@ -2498,5 +2684,6 @@ PyMODINIT_FUNC PyInit__kernels(void)
     copy_name = PyUnicode_InternFromString("copy");
     if (ndarray_type == NULL || copy_name == NULL)
         return NULL;
+    check_random_layout();
     return PyModule_Create(&module);
 }

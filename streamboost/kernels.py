@@ -19,6 +19,13 @@ is imported, `compiled` is None and the Python loops run.
   time;
   the weak members' best candidates (`best_candidates`) and every stump candidate's vote
   (`stump_votes`);
+* the uniforms of those draws: CPython's `random.Random` keeps its Mersenne Twister state in
+  its C object, and where that layout is confirmed at import, by reading only (its
+  `getstate()` shows the same words, then draws made here and by Python agree and leave the
+  same state), they are drawn from that state in place, as `random.Random.random` draws
+  them, instead of one call into Python each (100 weak members take about 230 an example);
+  anywhere else, and for a generator whose `random` is overridden, each is Python's call
+  (`draws_in_place` says which, since 0.8.42);
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
   `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
   (`oza_batch`) and the clipped log-loss gradients of logistic-regression members

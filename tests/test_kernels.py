@@ -8,6 +8,7 @@ import itertools
 import math
 import os
 import random
+import sys
 from unittest import mock
 
 import numpy as np
@@ -113,6 +114,42 @@ def test_the_compiled_sampler_draws_what_poisson_draws():
         for rate in rates:
             assert COMPILED.poisson(rate, ours, KNUTH_MAX_RATE) == poisson(rate, theirs)
     assert ours.random() == theirs.random()  # the same number of uniforms used
+
+
+class _Fixed(random.Random):
+    def random(self):  # an override: the kernels must call it, not draw from the state
+        return 0.999
+
+
+@needs_kernels
+def test_uniforms_drawn_in_place_are_random_randoms_and_leave_its_state():
+    # CPython's random.Random is drawn from in place (the layout was confirmed at import: a
+    # check that fails would silently cost every booster its speed, so it is asserted here)
+    if sys.implementation.name != "cpython" or not getattr(sys, "_is_gil_enabled", lambda: True)():
+        pytest.skip("another Python, or a free-threaded build: each uniform is Python's call")
+    assert COMPILED.draws_in_place(random.Random(3))
+    assert COMPILED.draws_in_place(type("Plain", (random.Random,), {})(3))  # no override
+    # across refills of the 624-word state, with both Poisson branches: the same draws, the
+    # same state afterwards (another generator's draws interleaved change nothing)
+    ours, theirs, other = random.Random(5), random.Random(5), random.Random(6)
+    for rate in [0.7, 3.0, 25.0, 4.5e5] * 400:
+        assert COMPILED.poisson(rate, ours, KNUTH_MAX_RATE) == poisson(rate, theirs)
+        COMPILED.poisson(rate, other, KNUTH_MAX_RATE)
+    assert ours.getstate() == theirs.getstate()
+
+
+@needs_kernels
+def test_a_generator_whose_random_is_overridden_is_called_not_drawn_in_place():
+    fixed = _Fixed(1)
+    instance = random.Random(1)
+    instance.random = lambda: 0.999  # on the instance
+    for rng in (fixed, instance):
+        assert not COMPILED.draws_in_place(rng)
+        state = rng.getstate()
+        # Knuth's draw with p = 0.999 every time: k = 0 iff 0.999 <= e^-rate
+        assert COMPILED.poisson(0.0005, rng, KNUTH_MAX_RATE) == 0
+        assert COMPILED.poisson(2.0, rng, KNUTH_MAX_RATE) > 100  # only the override's uniforms
+        assert rng.getstate() == state  # its own state untouched
 
 
 @needs_kernels
