@@ -925,35 +925,109 @@ static PyObject *oza_batch(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return Py_BuildValue("(dd)", right, wrong);
 }
 
-/* log_gradients(z, scale, ks, clip, lr): in place, z[b] becomes
- * lr * clip(expit(z[b]) * scale[b] * ks[b]): LinearMembers.learn_batch's weighted gradients
- * (River's Log.gradient, clipped), expit as scipy computes it, 1 / (1 + e^-z). */
-static PyObject *log_gradients(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* linear_learn_batch(X, rows, scale, ks, weights, i, clip, lr, ratio, votes) -> int:
+ * LinearMembers.learn_batch for member i, in place: each row's gradient from its margin on
+ * `rows` (row b of X times -y_b) summed in column order, River's Log.gradient with scipy's
+ * expit, 1 / (1 + e^-z), times the row's scale and draw, clipped and times the rate; the step, each column's sum over the rows in row order (the
+ * intercepts' times `ratio`), subtracted from weights[i]; then each row's vote (River's) on
+ * the new weights, its margin summed in column order, into the bool array `votes`. The sums'
+ * orders are the numpy twin's cumsums. Returns how many rows drew k > 0. */
+static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    EXPECT_ARGS(5, "log_gradients");
-    double clip = PyFloat_AsDouble(args[3]), lr = PyFloat_AsDouble(args[4]);
+    EXPECT_ARGS(10, "linear_learn_batch");
+    Py_ssize_t member = PyLong_AsSsize_t(args[5]);
+    double clip = PyFloat_AsDouble(args[6]), lr = PyFloat_AsDouble(args[7]);
+    double ratio = PyFloat_AsDouble(args[8]);
     if (PyErr_Occurred())
         return NULL;
-    static const buffer_spec specs[] = {{'d', 1, "z"}, {'d', 0, "scale"}, {'q', 0, "ks"}};
-    Py_buffer views[3];
-    Py_ssize_t n = -1;
-    if (get_buffers(args, specs, 3, views, &n))
+    const Py_ssize_t any2[2] = {-1, -1};
+    Py_buffer xv, rv, wv, sv, kv, vv;
+    int got = 0;
+    PyObject *result = NULL;
+    double *g = NULL, *step = NULL;
+    if (get_matrix(args[0], &xv, 2, any2, "X"))
         return NULL;
-    double *z = views[0].buf;
-    const double *scale = views[1].buf;
-    const int64_t *ks = views[2].buf;
-    for (Py_ssize_t b = 0; b < n; b++) {
-        double g = 1.0 / (1.0 + exp(-z[b]));
-        g = g * scale[b];
-        g = g * (double)ks[b];
-        if (g > clip) /* np.minimum, np.maximum: NaN stays NaN */
-            g = clip;
-        if (g < -clip)
-            g = -clip;
-        z[b] = g * lr;
+    got = 1;
+    if (get_matrix(args[1], &rv, 2, any2, "rows"))
+        goto done;
+    got = 2;
+    if (get_matrix(args[4], &wv, 2, any2, "weights"))
+        goto done;
+    got = 3;
+    Py_ssize_t n = xv.shape[0], width = xv.shape[1];
+    if (get_buffer(args[2], &sv, 'd', &n, 0, "scale"))
+        goto done;
+    got = 4;
+    if (get_buffer(args[3], &kv, 'q', &n, 0, "ks"))
+        goto done;
+    got = 5;
+    if (PyObject_GetBuffer(args[9], &vv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        goto done;
+    got = 6;
+    if (n < 1 || rv.shape[0] != n || rv.shape[1] != width || width < 1 || wv.shape[1] < width ||
+        member < 0 || member >= wv.shape[0] || wv.readonly || vv.ndim != 1 ||
+        vv.shape[0] != n || vv.itemsize != 1 || vv.format[0] != '?') {
+        PyErr_SetString(PyExc_TypeError, "linear_learn_batch's arrays do not fit each other");
+        goto done;
     }
-    release_buffers(views, 3);
-    Py_RETURN_NONE;
+    g = PyMem_Malloc(sizeof(double) * (size_t)(n ? n : 1));
+    step = PyMem_Malloc(sizeof(double) * (size_t)width);
+    if (g == NULL || step == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+#define AT(view, a, b) (*(double *)((char *)(view).buf + (a) * (view).strides[0] + (b) * (view).strides[1]))
+    const double *scale = sv.buf;
+    const int64_t *ks = kv.buf;
+    long drawn = 0;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        double z = AT(rv, b, 0) * AT(wv, member, 0);
+        for (Py_ssize_t j = 1; j < width; j++)
+            z += AT(rv, b, j) * AT(wv, member, j);
+        double e = 1.0 / (1.0 + exp(-z)); /* the twin's expit, then its in-place steps */
+        e = e * scale[b];
+        e = e * (double)ks[b];
+        if (e > clip)
+            e = clip;
+        if (e < -clip)
+            e = -clip;
+        g[b] = e * lr;
+        drawn += ks[b] != 0;
+    }
+    for (Py_ssize_t j = 0; j < width; j++) {
+        double sum = g[0] * AT(xv, 0, j);
+        for (Py_ssize_t b = 1; b < n; b++)
+            sum += g[b] * AT(xv, b, j);
+        step[j] = sum;
+    }
+    if (ratio != 1.0)
+        step[0] *= ratio;
+    for (Py_ssize_t j = 0; j < width; j++)
+        AT(wv, member, j) -= step[j];
+    char *votes = vv.buf;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        double m = AT(xv, b, 0) * AT(wv, member, 0);
+        for (Py_ssize_t j = 1; j < width; j++)
+            m += AT(xv, b, j) * AT(wv, member, j);
+        votes[b] = (char)river_vote(m);
+    }
+#undef AT
+    result = PyLong_FromLong(drawn);
+done:
+    PyMem_Free(g);
+    PyMem_Free(step);
+    if (got >= 6)
+        PyBuffer_Release(&vv);
+    if (got >= 5)
+        PyBuffer_Release(&kv);
+    if (got >= 4)
+        PyBuffer_Release(&sv);
+    if (got >= 3)
+        PyBuffer_Release(&wv);
+    if (got >= 2)
+        PyBuffer_Release(&rv);
+    PyBuffer_Release(&xv);
+    return result;
 }
 
 /* ---------------------------------------------------------------- online Platt scaling */
@@ -2624,7 +2698,7 @@ done:
 static PyMethodDef methods[] = {
     METHOD(poisson_fill, "Generator.poisson's draws for an array of rates, into an int64 array."),
     METHOD(oza_batch, "Oza boosting's lambda update over a minibatch."),
-    METHOD(log_gradients, "Weighted, clipped log-loss gradients of a minibatch, in place."),
+    METHOD(linear_learn_batch, "One logistic-regression member's step on a minibatch, in place."),
     METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),

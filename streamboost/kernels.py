@@ -28,8 +28,9 @@ is imported, `compiled` is None and the Python loops run.
   (`draws_in_place` says which, since 0.8.42);
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
   `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
-  (`oza_batch`) and the clipped log-loss gradients of logistic-regression members
-  (`log_gradients`);
+  (`oza_batch`) and a logistic-regression member's whole step on a minibatch
+  (`linear_learn_batch`: its clipped log-loss gradients, the step and the votes after it,
+  each sum in the twin's cumsum order; since 0.8.42, the gradients alone before);
 * `OnlinePlattCalibrator`'s map of a score (`platt_predict`), of an array of scores
   (`platt_predict_many`: the same floats as one by one; `platt_predict_pair`: two maps, each
   score's feature once) and its Online Newton / Gauss-Newton step (`platt_learn`, calling back

@@ -178,7 +178,7 @@ def test_weak_members_learn_one_with_kernels_is_the_python_loop_bit_for_bit(memb
 
 
 
-def minibatches(rows, size):
+def minibatches(rows, size, weights=None):
     frame = pd.DataFrame([x for x, _ in rows])
     labels = pd.Series([y for _, y in rows])
 
@@ -187,30 +187,40 @@ def minibatches(rows, size):
         for start in range(0, len(frame), size):
             X, y = frame.iloc[start : start + size], labels.iloc[start : start + size]
             scores.extend(model.predict_proba_many(X)[True].tolist())
-            model.learn_many(X, y)
-        return scores, (model._lambda_sc, model._lambda_sw), model._generator.random()
+            if weights is None:
+                model.learn_many(X, y)
+            else:  # a sample weight per row, cycled
+                model.learn_many(X, y, w=[weights[(start + b) % len(weights)]
+                                          for b in range(len(X))])
+        held = model._members  # what the members learned, not only how they vote
+        learned = held.weights if hasattr(held, "weights") else held._params
+        return scores, (model._lambda_sc, model._lambda_sw), model._generator.random(), \
+            learned.tolist()
 
     return replay
 
 
 @needs_kernels
 @pytest.mark.parametrize(
-    ("member", "size"),
+    ("member", "size", "weights"),
     [
-        (linear_model.LogisticRegression(), 64),
-        (linear_model.LogisticRegression(), 1),
-        (DecisionStump(), 128),
-        (UnivariateLogisticRegression(), 256),
+        (linear_model.LogisticRegression(), 64, None),
+        (linear_model.LogisticRegression(), 1, None),
+        (linear_model.LogisticRegression(), 32, [0.0, 0.5, 1.0, 3.0]),
+        (linear_model.LogisticRegression(intercept_lr=0.5), 64, None),  # its own rate
+        (DecisionStump(), 128, None),
+        (UnivariateLogisticRegression(), 256, None),
     ],
 )
-def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size):
+def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size, weights):
     rows = phishing(2_000)
 
     def make():
         return OzaBoostClassifier(member, n_models=20, seed=4)
 
-    compiled, python = both_ways(make, minibatches(rows, size))
-    assert compiled == python  # scores, lambdas, and the generator left in the same state
+    compiled, python = both_ways(make, minibatches(rows, size, weights))
+    # scores, lambdas, the generator left in the same state, and what the members learned
+    assert compiled == python
 
 
 @needs_kernels
@@ -240,8 +250,25 @@ def test_the_kernels_refuse_mismatched_arguments():
         COMPILED.oza_alphas([1.0, 2.0], [1.0], True)
     with pytest.raises(TypeError, match="targets must be a 1-d array of format '\\?'"):
         COMPILED.oza_batch(np.ones(3, bool), np.ones(2, bool), np.ones(3), 0.0, 0.0)
-    with pytest.raises(TypeError, match="ks must be a 1-d array of format 'q'"):
-        COMPILED.log_gradients(np.zeros(2), np.ones(2), np.ones(2), 1.0, 0.1)
+    X, weights, votes = np.ones((2, 3)), np.zeros((1, 4)), np.empty(2, dtype=bool)
+
+    def learn(**changed):
+        arguments = {"X": X, "rows": X, "scale": np.ones(2), "ks": np.ones(2, dtype=np.int64),
+                     "weights": weights, "i": 0, "clip": 1.0, "lr": 0.1, "ratio": 1.0,
+                     "votes": votes, **changed}
+        return COMPILED.linear_learn_batch(*arguments.values())
+
+    for bad, message in [({"ks": np.ones(2)}, "ks must be a 1-d array of format 'q'"),
+                         ({"rows": np.ones((2, 2))}, "do not fit each other"),
+                         ({"i": 1}, "do not fit each other"),
+                         ({"weights": np.zeros((1, 2))}, "do not fit each other"),
+                         ({"votes": np.empty(3, dtype=bool)}, "do not fit each other"),
+                         ({"X": np.ones((0, 3)), "rows": np.ones((0, 3)), "scale": np.ones(0),
+                           "ks": np.ones(0, dtype=np.int64)}, "do not fit each other")]:
+        with pytest.raises(TypeError, match=message):
+            learn(**bad)
+        assert not weights.any()  # nothing learned
+    assert learn() == 2 and weights[0, 3] == 0.0 and weights[0, :3].tolist() == [-0.1] * 3
 
 
 @needs_kernels

@@ -253,25 +253,28 @@ class LinearMembers(ArrayMembers):
             if w is not None:
                 scale *= w
             self._batch = (X, targets, w, rows, scale)
+        self.changed = True
+        self._x = None
+        if kernels.compiled is not None:  # the same arithmetic, in C, in place
+            votes = np.empty(len(X), dtype=bool)
+            self.steps[i] += kernels.compiled.linear_learn_batch(
+                X, rows, scale, ks, self.weights, i, self._clip, self._lr, self._ratio, votes)
+            return votes
+        # each sum in a fixed order (a cumsum, where a matrix product's is BLAS's), the
+        # kernel's: a row's margin over the columns, a column's step over the rows
         w = self.weights[i, : X.shape[1]]
-        if kernels.compiled is not None:  # the same arithmetic, in C
-            g = rows @ w
-            kernels.compiled.log_gradients(g, scale, ks, self._clip, self._lr)
-        else:
-            g = expit(rows @ w)
-            g *= scale
-            g *= ks
-            np.minimum(g, self._clip, out=g)
-            np.maximum(g, -self._clip, out=g)
-            g *= self._lr
-        step = g @ X
+        g = expit(np.cumsum(rows * w, axis=1)[:, -1])
+        g *= scale
+        g *= ks
+        np.minimum(g, self._clip, out=g)
+        np.maximum(g, -self._clip, out=g)
+        g *= self._lr
+        step = np.cumsum(g[:, None] * X, axis=0)[-1]
         if self._ratio != 1.0:
             step[0] *= self._ratio  # the intercept moves at its own rate
         w -= step
         self.steps[i] += int(np.count_nonzero(ks))
-        self.changed = True
-        self._x = None
-        return _vote_array(X @ w)
+        return _vote_array(np.cumsum(X * w, axis=1)[:, -1])
 
     def export(self, members: list) -> None:
         keys = self._keys
