@@ -925,6 +925,44 @@ static PyObject *oza_batch(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return Py_BuildValue("(dd)", right, wrong);
 }
 
+/* out[b]: row b of `table` (n x width) times weights[member], summed over the columns from the
+ * first; four rows at a time, so that four sums advance together (each in its own order). */
+static void row_margins(const Py_buffer *table, const Py_buffer *weights, Py_ssize_t member,
+                        Py_ssize_t n, Py_ssize_t width, double *out)
+{
+    const char *w = (const char *)weights->buf + member * weights->strides[0];
+    const Py_ssize_t ws = weights->strides[1], ts = table->strides[1], rs = table->strides[0];
+#define W(j) (*(const double *)(w + (j) * ws))
+#define X(row, j) (*(const double *)((row) + (j) * ts))
+    Py_ssize_t b = 0;
+    for (; b + 4 <= n; b += 4) {
+        const char *r0 = (const char *)table->buf + b * rs, *r1 = r0 + rs, *r2 = r1 + rs,
+                   *r3 = r2 + rs;
+        double m0 = X(r0, 0) * W(0), m1 = X(r1, 0) * W(0), m2 = X(r2, 0) * W(0),
+               m3 = X(r3, 0) * W(0);
+        for (Py_ssize_t j = 1; j < width; j++) {
+            double wj = W(j);
+            m0 += X(r0, j) * wj;
+            m1 += X(r1, j) * wj;
+            m2 += X(r2, j) * wj;
+            m3 += X(r3, j) * wj;
+        }
+        out[b] = m0;
+        out[b + 1] = m1;
+        out[b + 2] = m2;
+        out[b + 3] = m3;
+    }
+    for (; b < n; b++) {
+        const char *r = (const char *)table->buf + b * rs;
+        double m = X(r, 0) * W(0);
+        for (Py_ssize_t j = 1; j < width; j++)
+            m += X(r, j) * W(j);
+        out[b] = m;
+    }
+#undef W
+#undef X
+}
+
 /* linear_learn_batch(X, rows, scale, ks, weights, i, clip, lr, ratio, votes) -> int:
  * LinearMembers.learn_batch for member i, in place: each row's gradient from its margin on
  * `rows` (row b of X times -y_b) summed in column order, River's Log.gradient with scipy's
@@ -976,15 +1014,12 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
         PyErr_NoMemory();
         goto done;
     }
-#define AT(view, a, b) (*(double *)((char *)(view).buf + (a) * (view).strides[0] + (b) * (view).strides[1]))
     const double *scale = sv.buf;
     const int64_t *ks = kv.buf;
     long drawn = 0;
+    row_margins(&rv, &wv, member, n, width, g); /* each row's margin on `rows` */
     for (Py_ssize_t b = 0; b < n; b++) {
-        double z = AT(rv, b, 0) * AT(wv, member, 0);
-        for (Py_ssize_t j = 1; j < width; j++)
-            z += AT(rv, b, j) * AT(wv, member, j);
-        double e = 1.0 / (1.0 + exp(-z)); /* the twin's expit, then its in-place steps */
+        double e = 1.0 / (1.0 + exp(-g[b])); /* the twin's expit, then its in-place steps */
         e = e * scale[b];
         e = e * (double)ks[b];
         if (e > clip)
@@ -994,24 +1029,36 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
         g[b] = e * lr;
         drawn += ks[b] != 0;
     }
-    for (Py_ssize_t j = 0; j < width; j++) {
-        double sum = g[0] * AT(xv, 0, j);
-        for (Py_ssize_t b = 1; b < n; b++)
-            sum += g[b] * AT(xv, b, j);
-        step[j] = sum;
+    /* each column's step, the sum over the rows from the first: rows outer, so that the
+     * columns' sums advance together along a row (the same order for each sum) */
+    for (Py_ssize_t b = 0; b < n; b++) {
+        const char *x = (const char *)xv.buf + b * xv.strides[0];
+        const double gb = g[b];
+        if (xv.strides[1] == (Py_ssize_t)sizeof(double)) { /* a contiguous row */
+            const double *restrict xr = (const double *)x;
+            double *restrict sr = step;
+            if (b == 0)
+                for (Py_ssize_t j = 0; j < width; j++)
+                    sr[j] = gb * xr[j];
+            else
+                for (Py_ssize_t j = 0; j < width; j++)
+                    sr[j] += gb * xr[j];
+            continue;
+        }
+        for (Py_ssize_t j = 0; j < width; j++) {
+            double term = gb * *(const double *)(x + j * xv.strides[1]);
+            step[j] = b ? step[j] + term : term;
+        }
     }
     if (ratio != 1.0)
         step[0] *= ratio;
+    char *w = (char *)wv.buf + member * wv.strides[0];
     for (Py_ssize_t j = 0; j < width; j++)
-        AT(wv, member, j) -= step[j];
+        *(double *)(w + j * wv.strides[1]) -= step[j];
+    row_margins(&xv, &wv, member, n, width, g); /* the margins on the new weights */
     char *votes = vv.buf;
-    for (Py_ssize_t b = 0; b < n; b++) {
-        double m = AT(xv, b, 0) * AT(wv, member, 0);
-        for (Py_ssize_t j = 1; j < width; j++)
-            m += AT(xv, b, j) * AT(wv, member, j);
-        votes[b] = (char)river_vote(m);
-    }
-#undef AT
+    for (Py_ssize_t b = 0; b < n; b++)
+        votes[b] = (char)river_vote(g[b]);
     result = PyLong_FromLong(drawn);
 done:
     PyMem_Free(g);
