@@ -54,8 +54,9 @@ def _vote_array(margins: np.ndarray) -> np.ndarray:
 class LinearMembers(ArrayMembers):
     r"""`n_models` River logistic regressions (plain SGD, log loss) as one weight matrix.
 
-    One matrix-vector product gives every member's margin. Learning $x$ $k$ times is River's
-    `learn_one` repeated: each step takes $g_j = \ell'(m_j)$ (clipped, River's `Log.gradient`)
+    One pass over the example's vector gives every member's margin (`linear_margins`).
+    Learning $x$ $k$ times is River's `learn_one` repeated: each step takes
+    $g_j = \ell'(m_j)$ (clipped, River's `Log.gradient`)
     and moves the weights by $-\eta g_j x$ and the intercept by $-\eta_0 g_j$, so the margin on
     $x$ moves to $m_{j+1} = m_j - g_j (\eta \lVert x \rVert^2 + \eta_0)$: the post-training vote
     needs no dot product, and the weights take the $k$ steps at once, $-\eta x \sum_j g_j$.
