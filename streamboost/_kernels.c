@@ -28,6 +28,13 @@ extern int64_t random_poisson(bitgen_t *bitgen_state, double lam);
 
 #define TIE_BAND 1e-9
 
+/* C99's restrict, under the name MSVC's C compiler knows */
+#if defined(_MSC_VER)
+#define RESTRICT __restrict
+#else
+#define RESTRICT restrict
+#endif
+
 #define EXPECT_ARGS(count, name)                                                                  \
     if (nargs != (count)) {                                                                       \
         PyErr_SetString(PyExc_TypeError, name " takes " #count " arguments");                     \
@@ -1035,8 +1042,8 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
         const char *x = (const char *)xv.buf + b * xv.strides[0];
         const double gb = g[b];
         if (xv.strides[1] == (Py_ssize_t)sizeof(double)) { /* a contiguous row */
-            const double *restrict xr = (const double *)x;
-            double *restrict sr = step;
+            const double *RESTRICT xr = (const double *)x;
+            double *RESTRICT sr = step;
             if (b == 0)
                 for (Py_ssize_t j = 0; j < width; j++)
                     sr[j] = gb * xr[j];
