@@ -2594,11 +2594,14 @@ static PyObject *linear_commit(PyObject *self, PyObject *const *args, Py_ssize_t
             PyErr_SetString(PyExc_TypeError, "weights must be writable, as wide as xa");
         goto done;
     }
-    const double *xa = xv.buf;
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < n; i++) { /* every move read first: a bad one changes nothing */
         double move;
         if (get_double(moves, i, &move))
             goto done;
+    }
+    const double *xa = xv.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double move = PyFloat_AsDouble(PyList_GET_ITEM(moves, i)); /* read above: no error */
         char *row = (char *)wv.buf + i * wv.strides[0];
         *(double *)row -= move * ratio;
         for (Py_ssize_t j = 1; j < width; j++)

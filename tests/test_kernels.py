@@ -729,6 +729,10 @@ def test_linear_margins_leaves_what_it_cannot_take_to_python():
         COMPILED.linear_margins({"a": 1.0}, keys, columns, np.zeros((2, 2)), np.empty(3))
     with pytest.raises(TypeError, match="moves must be a list of 2 items"):
         COMPILED.linear_commit(np.zeros((2, 3)), [0.1], np.ones(3), 1.0)
+    unchanged = np.zeros((2, 3))
+    with pytest.raises(TypeError, match="must be real number"):
+        COMPILED.linear_commit(unchanged, [0.1, "0.2"], np.ones(3), 1.0)
+    assert not unchanged.any()  # the first member's move was not applied either
     frozen = np.zeros((2, 3))
     frozen.flags.writeable = False
     with pytest.raises(TypeError, match="weights must be writable"):
