@@ -420,14 +420,17 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def score_one(self, x: dict, **kwargs) -> float:
         """The uncalibrated score of `x` for the positive class: Eq. 7.6 or 7.7."""
-        return self._score_one(check_features(x), **kwargs)
+        if kwargs:
+            return self._score_one(check_features(x), **kwargs)
+        return self._score_one(check_features(x))  # an empty **kwargs call costs ~0.1 us
 
     def _score_one(self, x: dict, **kwargs) -> float:
         # `x` already checked (the wrappers check it once for the whole call)
         if kwargs:
             self._check_kwargs(kwargs, "predict_one")
         alphas = self._vote_weights()
-        votes = self._members.votes(x, alphas, **kwargs)
+        votes = (self._members.votes(x, alphas, **kwargs) if kwargs
+                 else self._members.votes(x, alphas))
         if kernels.compiled is not None:
             return kernels.compiled.vote_score(alphas, votes, self.score == "logistic")
         total = 0.0
@@ -446,7 +449,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return _sigmoid(2.0 * margin)
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
-        return self._labels.proba(self.score_one(x, **kwargs))
+        if kwargs:
+            return self._labels.proba(self.score_one(x, **kwargs))
+        return self._labels.proba(self._score_one(check_features(x)))
 
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The probabilities of every row, equal to `predict_proba_one`'s row by row; with

@@ -359,8 +359,12 @@ class BanditCalibratedClassifier(
                 return
         try:
             if self._route == "both" and not meter.holding:
-                # `_route_one`'s usual route (every minibatch of "both"), without the call
-                self._model.learn_one(taken, positive if self._bools else y, **kwargs)
+                # `_route_one`'s usual route (every minibatch of "both"), without the call, nor
+                # an empty **kwargs (~0.1 us a call)
+                if kwargs:
+                    self._model.learn_one(taken, positive if self._bools else y, **kwargs)
+                else:
+                    self._model.learn_one(taken, positive if self._bools else y)
                 self._calibrator._update(score, positive)
             else:
                 self._route_one(taken, y, score, positive, kwargs)
@@ -376,8 +380,10 @@ class BanditCalibratedClassifier(
             label = positive if self._bools else y
             if meter.holding:  # rollback "defer": the model stands still until a reward is scored
                 self._waiting.append((dict(x), label, kwargs))
-            else:
+            elif kwargs:
                 self._model.learn_one(x, label, **kwargs)
+            else:
+                self._model.learn_one(x, label)
         if arm == "train":
             meter.shadow(score, positive)
         else:
