@@ -16,6 +16,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import typing
@@ -586,7 +587,9 @@ class CostSensitiveMixin:
 
         """
         threshold = self._decision_threshold("predict_one", c_fp, c_fn, kwargs)
-        return self._decide(self.predict_proba_one(x, **kwargs), threshold)
+        if kwargs:
+            return self._decide(self.predict_proba_one(x, **kwargs), threshold)
+        return self._decide(self.predict_proba_one(x), threshold)  # ~0.1 us less than **{}
 
     def predict_many(
         self, X: pd.DataFrame, *, c_fp: float | Costs | None = None,
@@ -617,7 +620,9 @@ class CostSensitiveMixin:
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
         thresholds = ([threshold] * len(X) if type(threshold) is float
                       else threshold.tolist())
-        decisions = [self._decide(self.predict_proba_one(x, **kwargs), t)
+        proba = (self.predict_proba_one if not kwargs  # row by row: no empty **kwargs each
+                 else functools.partial(self.predict_proba_one, **kwargs))
+        decisions = [self._decide(proba(x), t)
                      for x, t in zip(records(X), thresholds, strict=True)]
         return pd.Series(decisions, index=X.index, dtype=object)
 
@@ -746,11 +751,16 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         check_features(x)
         check_keywords(self.classifier, "learn_one", check_weight(kwargs))
         self._labels.is_positive(y)
-        self.classifier.learn_one(x, y, **kwargs)
+        if kwargs:
+            self.classifier.learn_one(x, y, **kwargs)
+        else:  # ~0.1 us less than an empty **kwargs
+            self.classifier.learn_one(x, y)
         self._labels.learn(y)  # once learned: a model that refused y names no negative
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
-        return self.classifier.predict_proba_one(check_features(x), **kwargs)
+        if kwargs:
+            return self.classifier.predict_proba_one(check_features(x), **kwargs)
+        return self.classifier.predict_proba_one(check_features(x))
 
     def _negative_label(self, proba: dict) -> typing.Hashable:
         if self.neg_label is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 
+import pandas as pd
 import pytest
 from river import base, checks, datasets, linear_model, preprocessing, tree
 
@@ -320,6 +321,9 @@ def test_mixin_serves_a_host_class():
     assert host.predict_one({}) == 0
     assert host.predict_one({}, c_fn=2.0) == 1
     assert host.predict_one({}, c_fn=2.0, scale=0.5) == 0  # kwargs reach predict_proba_one
+    X = pd.DataFrame({"a": [1.0, 2.0]})
+    assert host.predict_many(X, c_fn=2.0).tolist() == [1, 1]
+    assert host.predict_many(X, c_fn=2.0, scale=0.5).tolist() == [0, 0]  # on every row
     host.set_costs(1, 2)
     assert host.predict_one({}) == 1
     assert isinstance(host.c_fp, float)
