@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -25,6 +26,13 @@ def load(script: str, name: str | None = None, folder: str = "simulations") -> t
     finally:
         sys.path.remove(where)
     return module
+
+
+def run_script(folder: str, script: str, *args: str) -> list[str]:
+    """The lines `<folder>/<script>.py *args` prints, run in a fresh Python (it must succeed)."""
+    done = subprocess.run([sys.executable, str(ROOT / folder / f"{script}.py"), *args],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
 
 
 def spy_on(monkeypatch, module: types.ModuleType, name: str) -> list[dict]:

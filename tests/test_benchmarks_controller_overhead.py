@@ -8,7 +8,7 @@ import subprocess
 import sys
 import types
 
-from tests.simulation_loader import ROOT, load
+from tests.simulation_loader import ROOT, load, run_script
 
 overhead = load("controller_overhead", "benchmark_controller_overhead", folder="benchmarks")
 
@@ -39,13 +39,9 @@ def test_processes_report_the_median_of_each_process_ratio_and_their_range(monke
 
 
 def test_a_run_in_two_processes_end_to_end():
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--dataset",
-         "phishing", "--rows", "300", "--models", "lr", "--repeats", "1", "--configs", "both",
-         "--processes", "2"],
-        capture_output=True, text=True, check=True,
-    )
-    lines = done.stdout.splitlines()
+    lines = run_script("benchmarks", "controller_overhead", "--dataset", "phishing", "--rows",
+                       "300", "--models", "lr", "--repeats", "1", "--configs", "both",
+                       "--processes", "2")
     assert lines[0].startswith("2 processes (hash seeds 1-2), each: phishing, first 300 rows")
     alone, both = lines[2].split(), lines[3].split()
     assert alone[:2] == ["lr", "model"] and alone[4:6] == ["1.00", "1.00-1.00"]

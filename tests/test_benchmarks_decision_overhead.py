@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests.simulation_loader import ROOT, load
+from tests.simulation_loader import load, run_script
 
 overhead = load("decision_overhead", "benchmark_decision_overhead", folder="benchmarks")
 
 
 def test_every_configuration_is_timed_against_the_model_alone_end_to_end():
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "decision_overhead.py"), "--dataset",
-         "phishing", "--train", "200", "--rows", "300", "--frame", "64", "--models", "lr",
-         "--repeats", "1"],
-        capture_output=True, text=True, check=True,
-    )
-    lines = done.stdout.splitlines()
+    lines = run_script("benchmarks", "decision_overhead", "--dataset", "phishing", "--train",
+                       "200", "--rows", "300", "--frame", "64", "--models", "lr", "--repeats", "1")
     assert lines[0].startswith("phishing, 300 rows decided after 200 learned, costs 1:4")
     rows = [line.split() for line in lines[2:]]
     assert [(r[1], " ".join(r[2:-2])) for r in rows] == [
