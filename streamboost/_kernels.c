@@ -813,6 +813,14 @@ static void release_buffers(Py_buffer *views, int count)
         PyBuffer_Release(&views[j]);
 }
 
+/* Release the first `count` of the buffers `held` points to (those acquired, in that order),
+ * the last first: a kernel's exit, whichever buffer it failed at. */
+static void release_held(Py_buffer *const *held, int count)
+{
+    while (count > 0)
+        PyBuffer_Release(held[--count]);
+}
+
 /* `count` 1-d buffers of one length (set in *n), as `specs` say; none held on failure. */
 static int get_buffers(PyObject *const *objs, const buffer_spec *specs, int count,
                        Py_buffer *views, Py_ssize_t *n)
@@ -987,6 +995,7 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
         return NULL;
     const Py_ssize_t any2[2] = {-1, -1};
     Py_buffer xv, rv, wv, sv, kv, vv;
+    Py_buffer *const held[] = {&xv, &rv, &wv, &sv, &kv, &vv}; /* in the order acquired */
     int got = 0;
     PyObject *result = NULL;
     double *g = NULL, *step = NULL;
@@ -1070,17 +1079,7 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
 done:
     PyMem_Free(g);
     PyMem_Free(step);
-    if (got >= 6)
-        PyBuffer_Release(&vv);
-    if (got >= 5)
-        PyBuffer_Release(&kv);
-    if (got >= 4)
-        PyBuffer_Release(&sv);
-    if (got >= 3)
-        PyBuffer_Release(&wv);
-    if (got >= 2)
-        PyBuffer_Release(&rv);
-    PyBuffer_Release(&xv);
+    release_held(held, got);
     return result;
 }
 
@@ -2631,6 +2630,7 @@ static PyObject *weak_commit(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (stump < 0 || target < 0 || (lr == -1.0 && PyErr_Occurred()))
         return NULL;
     Py_buffer right, scores_x, score, params_x, params, xv, grads;
+    Py_buffer *const held[] = {&right, &scores_x, &score, &params_x, &params, &xv, &grads};
     const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {-1, -1, -1};
     Py_ssize_t p = -1;
     int got = 0; /* how many buffers to release */
@@ -2734,19 +2734,7 @@ static PyObject *weak_commit(PyObject *self, PyObject *const *args, Py_ssize_t n
     PyMem_Free(draws);
     result = Py_NewRef(Py_None);
 done:
-    if (got >= 7)
-        PyBuffer_Release(&grads);
-    if (got >= 6)
-        PyBuffer_Release(&xv);
-    if (got >= 5)
-        PyBuffer_Release(&params);
-    if (got >= 4)
-        PyBuffer_Release(&params_x);
-    if (got >= 3)
-        PyBuffer_Release(&score);
-    if (got >= 2)
-        PyBuffer_Release(&scores_x);
-    PyBuffer_Release(&right);
+    release_held(held, got);
     return result;
 }
 
