@@ -12,7 +12,14 @@ from river import base
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, Costs, CostSensitiveMixin, _cost_keyword, validate_costs
+from .decision import (
+    BinaryLabels,
+    Costs,
+    CostSensitiveMixin,
+    _cost_keyword,
+    labelled,
+    validate_costs,
+)
 from .reward import calibrated, calibrated_many
 from .scores import (
     PrequentialScore,
@@ -143,9 +150,8 @@ class CalibratedPredictions:
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, {})
         p = calibrated_many(self._calibrator, self._frame_scores(X))
         labels = self._labels
-        positive = (p > threshold).tolist()
-        decisions = [labels.pos_label if q else labels.negative for q in positive]
-        return pd.Series(decisions, index=X.index, dtype=object)
+        return pd.Series(labelled(p > threshold, labels.pos_label, labels.negative),
+                         index=X.index, dtype=object)
 
     def _frame_scores(self, X: pd.DataFrame) -> np.ndarray:
         """The model's score of every row of `X`, the frame checked first."""
@@ -159,7 +165,7 @@ class CalibratedPredictions:
         prediction on that very frame, unchanged, with nothing learned since (a prequential
         loop predicts a minibatch, then learns it: `PrequentialScore.kept_frame`), else scored
         now, and kept."""
-        values = self._check_frame(X)
+        values = check_frame(self._wrapped_model, X)
         if values is None:  # columns of text: scored anew (the cache compares numbers)
             try:
                 return ScoredFrame(self._wrapped_model, X, self._score_key)
@@ -176,29 +182,38 @@ class CalibratedPredictions:
             scorer.keep_frame(X, values, scored)
         return scored
 
-    def _check_frame(self, X: pd.DataFrame) -> np.ndarray | None:
-        """For a minibatch model: `X`'s values (`validation.matrix`: a bad cell raises, naming
-        its row and column), a missing one refused where the model's minibatch methods cannot
-        take it (ours can). A River model may take columns that are not numbers (a pipeline
-        that encodes them, as River's own `learn_many` does): for it such a frame's numeric
-        columns are checked and None returned; they are its business, as a str is in
-        `learn_one`. Our booster's members take numbers only (TypeError naming the column)."""
-        model = self._wrapped_model
-        try:
-            values = numeric = matrix(X)
-        except TypeError:
-            if booster(model) is not None:
-                raise
-            values, X = None, X.drop(columns=non_numeric(X))
-            numeric = matrix(X)
-        if booster(model) is None and np.isnan(numeric).any():
-            row, column = np.argwhere(np.isnan(numeric))[0]
-            raise ValueError(
-                f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
-                f"{type(model).__name__}'s minibatch methods take no missing values: fill them, "
-                "or learn row by row with learn_one (a missing key is an absent feature)"
-            )
-        return values
+
+def check_frame(model: base.Classifier, X: pd.DataFrame) -> np.ndarray | None:
+    """`X` checked before a wrapper's minibatch `model` scores or learns it (`frame_values`),
+    a missing cell refused where the model's minibatch methods cannot take it (ours can):
+    its values, or None where it has columns of text."""
+    values, numeric = frame_values(model, X)
+    if booster(model) is None and np.isnan(numeric).any():
+        row, column = np.argwhere(np.isnan(numeric))[0]
+        X = X.drop(columns=non_numeric(X)) if values is None else X
+        raise ValueError(
+            f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
+            f"{type(model).__name__}'s minibatch methods take no missing values: fill them, "
+            "or learn row by row with learn_one (a missing key is an absent feature)"
+        )
+    return values
+
+
+def frame_values(model: base.Classifier, X: pd.DataFrame) -> tuple[np.ndarray | None,
+                                                                    np.ndarray]:
+    """`X`'s values and those of its numeric columns (`validation.matrix`: a bad cell raises,
+    naming its row and column; a missing one is NaN). A River model may take columns that are
+    not numbers (a pipeline that encodes them, as River's own `learn_many` does): for it such
+    a frame's values are None, its numeric columns checked; the others are its business, as
+    a str is in `learn_one`. Our booster's members take numbers only (TypeError naming the
+    column)."""
+    try:
+        values = matrix(X)
+    except TypeError:
+        if booster(model) is not None:
+            raise
+        return None, matrix(X.drop(columns=non_numeric(X)))
+    return values, values
 
 
 def learns_frames(model: base.Classifier) -> bool:

@@ -13,7 +13,7 @@ from . import bandits
 from .arms import resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
 from .budget import TrainBudget, check_budget
-from .calibrated import CalibratedPredictions
+from .calibrated import CalibratedPredictions, check_frame
 from .calibration import Calibrator
 from .checkpoint import Checkpointable
 from .decision import (
@@ -635,7 +635,7 @@ class BanditCalibratedClassifier(
             # scoring it checks it, changing nothing
             self._learn_minibatch(X, labels, positive, weights, costs)
             return
-        self._check_frame(X)
+        check_frame(self._model, X)
         start = min(n, (size - self._in_batch) % size)  # the first minibatch boundary in X
         whole = start + (n - start) // size * size
         # the rows around the whole minibatches, one by one (a missing cell: an absent key)

@@ -26,7 +26,7 @@ import numpy as np
 from river import base
 
 from .checkpoint import Checkpointable
-from .validation import check_features, check_keywords, check_weight, records
+from .validation import check_features, check_keywords, check_weight, non_numeric, records
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -409,6 +409,15 @@ def positive_proba(y_pred: dict | float | None, pos_label: typing.Hashable = Tru
     return min(max(p, 0.0), 1.0)
 
 
+def labelled(positive: np.ndarray, pos_label: typing.Hashable,
+             negative: typing.Hashable) -> np.ndarray:
+    """The decisions `positive` (a bool array) as labels, in an object array: numpy's
+    indexing, not a loop over the rows."""
+    labels = np.empty(2, dtype=object)
+    labels[0], labels[1] = negative, pos_label  # one by one: a tuple stays one label
+    return labels[positive.astype(np.intp)]
+
+
 class BinaryLabels:
     """The two labels of a binary stream: the positive one given, the negative given or learned.
 
@@ -768,6 +777,57 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         if kwargs:
             return self.classifier.predict_proba_one(check_features(x), **kwargs)
         return self.classifier.predict_proba_one(check_features(x))
+
+    def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
+        """The wrapped classifier's probabilities of every row of `X`: its own
+        `predict_proba_many`, the frame checked first, where it scores the frame
+        (`_scores_frame`), else (or given keywords, which go to its `predict_proba_one`) row
+        by row, a label missing from a row's dict at probability 0."""
+        import pandas as pd
+
+        if not kwargs and self._scores_frame(X):
+            return self.classifier.predict_proba_many(X)
+        proba = functools.partial(self.predict_proba_one, **kwargs)
+        rows = [proba(x) for x in records(X)]
+        return pd.DataFrame(rows, index=X.index).fillna(0.0)
+
+    def predict_many(
+        self, X: pd.DataFrame, *, c_fp: float | Costs | None = None,
+        c_fn: float | Costs | None = None, **kwargs
+    ) -> pd.Series:
+        """`CostSensitiveMixin.predict_many`, deciding on one `predict_proba_many` of the frame
+        where the classifier scores it (`_scores_frame`; without keywords for its
+        `predict_proba_one`): the same decisions, from the model's probabilities of a frame."""
+        from .calibrated import learns_frames
+
+        if kwargs or not learns_frames(self.classifier):
+            return super().predict_many(X, c_fp=c_fp, c_fn=c_fn, **kwargs)
+        threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
+        if not self._scores_frame(X):  # a missing cell: row by row
+            return super().predict_many(X, c_fp=c_fp, c_fn=c_fn)
+        import pandas as pd
+
+        from .scores import positive_column
+
+        proba = self.classifier.predict_proba_many(X)
+        positive = positive_column(proba, self.pos_label) > threshold
+        negative = self._negative_label(dict.fromkeys(proba.columns))
+        return pd.Series(labelled(positive, self.pos_label, negative), index=X.index,
+                         dtype=object)
+
+    def _scores_frame(self, X: pd.DataFrame) -> bool:
+        """Whether the classifier scores `X` at once: it scores frames
+        (`calibrated.learns_frames`) and no cell of `X` is missing (row by row, a missing cell
+        is an absent feature; a River minibatch model cannot take it); a bad cell raises
+        (`calibrated.frame_values`)."""
+        from .calibrated import frame_values, learns_frames
+
+        if not learns_frames(self.classifier):
+            return False
+        values, numeric = frame_values(self.classifier, X)
+        if values is None and X[non_numeric(X)].isna().to_numpy().any():  # text
+            return False
+        return not np.isnan(numeric).any()
 
     def _negative_label(self, proba: dict) -> typing.Hashable:
         if self.neg_label is not None:

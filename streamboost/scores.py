@@ -425,9 +425,20 @@ def frame_scores(model: base.MiniBatchClassifier, X: pd.DataFrame,
     if booster(model) is not None:  # its scores, without a frame of probabilities
         return model.score_many(X)
     proba = model.predict_proba_many(X)
+    if len(proba) != len(X):
+        raise ValueError(f"{type(model).__name__}.predict_proba_many gave {len(proba)} rows "
+                         f"for a frame of {len(X)}")
+    return positive_column(proba, pos_label)
+
+
+def positive_column(proba: pd.DataFrame, pos_label: typing.Hashable) -> np.ndarray:
+    """P(`pos_label`) of each row of a `predict_proba_many` frame: its `pos_label` column, or
+    row by row through `decision.positive_proba` (which checks each) where that column is
+    missing or out of [0, 1]; a missing cell is an absent label, as in River's dicts, and a
+    row without any, 0.5."""
     if pos_label in proba.columns and len(proba.columns) <= 2:  # the usual frame
         p = proba[pos_label].to_numpy(dtype=float)
-        if len(p) == len(X) and ((p >= -1e-9) & (p <= 1.0 + 1e-9)).all():  # NaN fails too
+        if ((p >= -1e-9) & (p <= 1.0 + 1e-9)).all():  # NaN fails too
             return np.clip(p, 0.0, 1.0)
     rows = proba.to_dict(orient="records")
     return np.array(

@@ -440,3 +440,78 @@ def test_predict_many_takes_a_cost_per_row_checked_before_any_row_is_scored():
         with pytest.raises(error, match=match):
             model.predict_many(X, c_fn=c_fn)
     assert scored == []
+
+
+@pytest.mark.parametrize("make", [
+    linear_model.LogisticRegression,
+    lambda: preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+    lambda: __import__("streamboost").OzaBoostClassifier(linear_model.LogisticRegression(),
+                                                         n_models=4, seed=1),
+], ids=["lr", "pipeline", "oza-lr"])
+def test_predict_many_of_a_frame_model_is_one_predict_proba_many_deciding_as_predict_one(make):
+    import numpy as np
+
+    rows = list(datasets.Phishing())[:400]
+    model = CostSensitiveClassifier(make(), pos_label=1)  # the int 1 matches True
+    for x, y in rows[:250]:
+        model.learn_one(x, y)
+    X = pd.DataFrame([x for x, _ in rows[250:]], index=range(500, 650))
+    records = X.to_dict("records")
+    amounts = np.geomspace(0.05, 20.0, len(X))
+    classifier, calls = model.classifier, []
+    one, many = classifier.predict_proba_one, classifier.predict_proba_many
+    classifier.predict_proba_one = lambda x: calls.append("one") or one(x)
+    classifier.predict_proba_many = lambda X: calls.append("many") or many(X)
+    seen = []
+    for costs in ({}, {"c_fn": 10.0}, {"c_fp": 10.0}, {"c_fp": 2.0, "c_fn": amounts}):
+        calls.clear()
+        decided = model.predict_many(X, **costs)
+        assert calls == ["many"]  # one call for the frame, none row by row
+        per_row = [{k: v[i] if k == "c_fn" and len(costs) == 2 else v for k, v in costs.items()}
+                   for i in range(len(X))]
+        expected = [model.predict_one(x, **c) for x, c in zip(records, per_row, strict=True)]
+        assert decided.tolist() == expected and list(decided.index) == list(X.index)
+        seen.append(tuple(expected))
+    assert len(set(seen)) == 4 and {True, False} <= set().union(*seen)  # the costs decide
+    pd.testing.assert_frame_equal(model.predict_proba_many(X), many(X))
+    # a missing cell is an absent feature, as row by row: the frame is decided row by row
+    gap = X.astype(float)
+    gap.iloc[3, 0] = np.nan
+    calls.clear()
+    decided = model.predict_many(gap, c_fn=amounts)
+    assert calls == ["one"] * len(X)
+    rows = [{k: v for k, v in x.items() if v == v} for x in gap.to_dict("records")]
+    assert X.columns[0] not in rows[3]
+    assert decided.tolist() == [model.predict_one(x, c_fn=a) for x, a in zip(rows, amounts,
+                                                                            strict=True)]
+    calls.clear()
+    for bad, error in [({"X": X.assign(**{X.columns[0]: [np.inf] + [0.0] * (len(X) - 1)})},
+                        f"row 500, column {X.columns[0]!r}"),
+                       ({"X": X, "c_fp": -1.0}, "c_fp must be finite and > 0"),
+                       ({"X": X, "c_fn": amounts[:-1]}, "given for 149 rows")]:
+        with pytest.raises(ValueError, match=re.escape(error)):
+            model.predict_many(**bad)
+    assert calls == []  # nothing scored before the frame and the costs were checked
+
+
+def test_predict_proba_many_of_a_row_model_gathers_its_rows():
+    model = CostSensitiveClassifier(tree.HoeffdingTreeClassifier(grace_period=20))
+    X = pd.DataFrame({"a": [0.5, -0.5, 2.0]}, index=["u", "v", "w"])
+    assert model.predict_proba_many(X).shape == (3, 0)  # an untrained tree knows no label
+    for i in range(60):
+        model.learn_one({"a": i / 30 - 1.0}, i % 3 == 0)
+    proba = model.predict_proba_many(X)
+    assert list(proba.index) == ["u", "v", "w"]
+    assert proba.to_dict("records") == [model.predict_proba_one(x) for x in X.to_dict("records")]
+
+
+def test_labelled_decisions_keep_each_label_whole():
+    import numpy as np
+
+    from streamboost.decision import labelled
+
+    positive = np.array([True, False, True])
+    for pos, neg in [(True, False), ("fraud", None), (("a", 1), ("b", 2)), (1, 0)]:
+        decided = labelled(positive, pos, neg)
+        assert decided.dtype == object and decided.tolist() == [pos, neg, pos]
+    assert labelled(np.array([], dtype=bool), 1, 0).tolist() == []
