@@ -515,3 +515,36 @@ def test_labelled_decisions_keep_each_label_whole():
         decided = labelled(positive, pos, neg)
         assert decided.dtype == object and decided.tolist() == [pos, neg, pos]
     assert labelled(np.array([], dtype=bool), 1, 0).tolist() == []
+
+
+def test_predict_many_decides_any_frame_as_predict_one_row_by_row():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    model = CostSensitiveClassifier(linear_model.LogisticRegression(), c_fp=1.0, c_fn=3.0)
+    for x, y in list(datasets.Phishing())[:1000]:
+        model.learn_one(x, y)
+    columns = list(next(iter(datasets.Phishing()))[0])
+    cell, cost = st.floats(-5.0, 5.0), st.floats(0.01, 100.0)
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.lists(cell, min_size=len(columns), max_size=len(columns)), max_size=8),
+           st.one_of(cost, st.lists(cost, min_size=8, max_size=8)),
+           st.one_of(st.none(), st.tuples(st.integers(0, 7), st.sampled_from(columns))))
+    def check(cells, c_fn, gap):
+        X = pd.DataFrame(cells, columns=columns, dtype=float)
+        if gap is not None and gap[0] < len(X):  # a missing cell: decided row by row
+            X.loc[gap[0], gap[1]] = float("nan")
+        c_fn = c_fn[:len(X)] if isinstance(c_fn, list) else c_fn
+        costs = c_fn if isinstance(c_fn, list) else [c_fn] * len(X)
+        rows = [{k: v for k, v in x.items() if v == v} for x in X.to_dict("records")]
+        expected = [model.predict_one(x, c_fn=c) for x, c in zip(rows, costs, strict=True)]
+        assert model.predict_many(X, c_fn=c_fn).tolist() == expected
+        p = [model.predict_proba_one(x)[True] for x in rows]
+        assert model.predict_proba_many(X)[True].tolist() == pytest.approx(p, rel=0, abs=1e-12)
+
+    check()
+    untrained = CostSensitiveClassifier(linear_model.LogisticRegression())  # p = 1/2 exactly
+    X = pd.DataFrame({"a": [1.0, -1.0]})
+    assert untrained.predict_many(X).tolist() == [False, False]  # strictly above the threshold
+    assert untrained.predict_many(X, c_fp=0.99).tolist() == [True, True]
