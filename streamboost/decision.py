@@ -26,7 +26,16 @@ import numpy as np
 from river import base
 
 from .checkpoint import Checkpointable
-from .validation import check_features, check_keywords, check_weight, non_numeric, records
+from .validation import (
+    check_features,
+    check_keywords,
+    check_weight,
+    non_numeric,
+    per_row,
+    records,
+    row_keywords,
+    row_weights,
+)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -409,6 +418,22 @@ def positive_proba(y_pred: dict | float | None, pos_label: typing.Hashable = Tru
     return min(max(p, 0.0), 1.0)
 
 
+def _learns_frames(model: base.Classifier) -> bool:
+    """`calibrated.learns_frames` (that module imports this one)."""
+    from .calibrated import learns_frames
+
+    return learns_frames(model)
+
+
+def _takes(model: base.Classifier, method: str, kwargs: dict) -> bool:
+    """Whether `model.<method>` takes every one of `kwargs` by name (`check_keywords`)."""
+    try:
+        check_keywords(model, method, kwargs)
+    except TypeError:
+        return False
+    return True
+
+
 def labelled(positive: np.ndarray, pos_label: typing.Hashable,
              negative: typing.Hashable) -> np.ndarray:
     """The decisions `positive` (a bool array) as labels, in an object array: numpy's
@@ -676,12 +701,14 @@ class CostSensitiveMixin:
         return self._negative_label(proba)
 
 
-class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, base.Classifier):
+class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
+                              base.MiniBatchClassifier):
     """Make any probabilistic binary River classifier predict the minimum-expected-cost label.
 
     `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` (and
     `predict_many`, each row of a frame) returns `pos_label` iff P(pos_label | x) > c_FP /
-    (c_FP + c_FN) (thesis Eq. 2.8), cost-optimal if the probabilities are calibrated.
+    (c_FP + c_FN) (thesis Eq. 2.8), cost-optimal if the probabilities are calibrated. Frames
+    go to the classifier's `learn_many`, `predict_proba_many` where it has them, else by row.
 
     **The negative label.** `neg_label`, else inferred: the other label of the wrapped model's
     probability dict, the first other label this wrapper learned, or `not pos_label` for a
@@ -773,6 +800,37 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
             self.classifier.learn_one(x, y)
         self._labels.learn(y)  # once learned: a model that refused y names no negative
 
+    def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
+        """Learn a frame: with the classifier's own `learn_many` where it scores the frame
+        (`_scores_frame`) and that method takes the keywords, else `learn_one` row by row. The
+        labels (`BinaryLabels.check_many`, in row order), the cells and the keywords (a weight
+        `w`: a number, or one per row) are all checked before the model learns anything."""
+        import pandas as pd
+
+        labels, _ = self._labels.check_many(y, len(X))
+        check_weight(kwargs, len(X))
+        by_frame = self._scores_frame(X)
+        if by_frame and kwargs:  # a learn_many that does not take them: row by row
+            by_frame = _takes(self.classifier, "learn_many", kwargs)
+        if not by_frame:
+            check_keywords(self.classifier, "learn_one", kwargs)
+            rows = records(X)  # every cell checked first; a missing one is left out of its row
+            for x, label, keywords in zip(rows, labels, row_keywords(kwargs, len(X)),
+                                          strict=True):
+                self.learn_one(x, label, **keywords)
+            return
+        if len(X):  # River's linear models divide by the frame's length
+            if per_row(kwargs.get("w")):  # in row order, as River aligns a Series on X's index
+                kwargs = {**kwargs, "w": pd.Series(row_weights(kwargs, len(X)), index=X.index)}
+            self.classifier.learn_many(X, pd.Series(labels, index=X.index), **kwargs)
+        for label in dict.fromkeys(labels):  # once learned, in order, as learn_one's
+            self._labels.learn(label)
+
+    def _unit_test_skips(self) -> set[str]:
+        # the model's own learn_many is not its learn_one loop (as River says of its own)
+        return ({"check_learn_many_matches_learn_one"} if _learns_frames(self.classifier)
+                else set())
+
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
         if kwargs:
             return self.classifier.predict_proba_one(check_features(x), **kwargs)
@@ -798,9 +856,7 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         """`CostSensitiveMixin.predict_many`, deciding on one `predict_proba_many` of the frame
         where the classifier scores it (`_scores_frame`; without keywords for its
         `predict_proba_one`): the same decisions, from the model's probabilities of a frame."""
-        from .calibrated import learns_frames
-
-        if kwargs or not learns_frames(self.classifier):
+        if kwargs or not _learns_frames(self.classifier):
             return super().predict_many(X, c_fp=c_fp, c_fn=c_fn, **kwargs)
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
         if not self._scores_frame(X):  # a missing cell: row by row
@@ -820,9 +876,9 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper, 
         (`calibrated.learns_frames`) and no cell of `X` is missing (row by row, a missing cell
         is an absent feature; a River minibatch model cannot take it); a bad cell raises
         (`calibrated.frame_values`)."""
-        from .calibrated import frame_values, learns_frames
+        from .calibrated import frame_values
 
-        if not learns_frames(self.classifier):
+        if not _learns_frames(self.classifier):
             return False
         values, numeric = frame_values(self.classifier, X)
         if values is None and X[non_numeric(X)].isna().to_numpy().any():  # text

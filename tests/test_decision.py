@@ -548,3 +548,46 @@ def test_predict_many_decides_any_frame_as_predict_one_row_by_row():
     X = pd.DataFrame({"a": [1.0, -1.0]})
     assert untrained.predict_many(X).tolist() == [False, False]  # strictly above the threshold
     assert untrained.predict_many(X, c_fp=0.99).tolist() == [True, True]
+
+
+def test_learn_many_is_the_model_s_own_or_learn_one_row_by_row_checked_first():
+    import copy
+
+    import numpy as np
+
+    rows = list(datasets.Phishing())[:300]
+    X = pd.DataFrame([x for x, _ in rows], index=range(100, 400))
+    y = pd.Series([label for _, label in rows], index=X.index)
+    w = np.linspace(0.5, 2.0, len(X))
+    # a frame model: its own learn_many, the weights per row in row order
+    model = CostSensitiveClassifier(linear_model.LogisticRegression())
+    alone = linear_model.LogisticRegression()
+    for start in range(0, 300, 50):
+        part = slice(start, start + 50)
+        model.learn_many(X.iloc[part], y.iloc[part], w=w[part])
+        alone.learn_many(X.iloc[part], y.iloc[part], w=pd.Series(w[part], index=X.index[part]))
+    assert model.classifier.weights == alone.weights
+    assert model.predict_many(X).tolist() == [alone.predict_proba_one(x)[True] > 0.5
+                                              for x in X.to_dict("records")]
+    # refused before anything is learned: a third label, a bad cell, a bad weight, a keyword
+    before = copy.deepcopy(model.classifier.weights)
+    for X_bad, y_bad, kwargs, error in [
+        (X, y.where(y.index != 150, "maybe"), {}, "label 'maybe' is neither"),
+        (X.assign(**{X.columns[1]: [np.inf] + [0.0] * 299}), y, {}, "row 100, column"),
+        (X, y, {"w": [1.0] * 299 + [np.nan]}, "w"),
+        (X, y, {"weight": 2.0}, "takes no keyword argument 'weight'"),
+    ]:
+        with pytest.raises((TypeError, ValueError), match=re.escape(error)):
+            model.learn_many(X_bad, y_bad, **kwargs)
+        assert model.classifier.weights == before
+    # a missing cell, or a model that does not learn frames: learn_one row by row
+    gap = X.astype(float)
+    gap.iloc[7, 2] = np.nan
+    for make, frame in [(linear_model.LogisticRegression, gap),
+                        (lambda: tree.HoeffdingTreeClassifier(grace_period=50), X)]:
+        by_frame, by_row = CostSensitiveClassifier(make()), CostSensitiveClassifier(make())
+        by_frame.learn_many(frame, y)
+        for x, label in zip(frame.to_dict("records"), y, strict=True):
+            by_row.learn_one({k: v for k, v in x.items() if v == v}, label)
+        assert ([by_frame.predict_proba_one(x) for x in X.to_dict("records")]
+                == [by_row.predict_proba_one(x) for x in X.to_dict("records")])
