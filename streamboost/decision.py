@@ -801,17 +801,22 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         self._labels.learn(y)  # once learned: a model that refused y names no negative
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
-        """Learn a frame: with the classifier's own `learn_many` where it scores the frame
-        (`_scores_frame`) and that method takes the keywords, else `learn_one` row by row. The
-        labels (`BinaryLabels.check_many`, in row order), the cells and the keywords (a weight
-        `w`: a number, or one per row) are all checked before the model learns anything."""
+        """Learn a frame: with the classifier's own `learn_many` where it learns frames
+        (`calibrated.learns_frames`) and takes the keywords, else `learn_one` row by row. The
+        labels (`BinaryLabels.check_many`, in row order), the cells (`calibrated.check_frame`:
+        River's minibatch models take no missing cell) and the keywords (a weight `w`: a
+        number, or one per row) are all checked before the model learns anything."""
         import pandas as pd
+
+        from .calibrated import check_frame
 
         labels, _ = self._labels.check_many(y, len(X))
         check_weight(kwargs, len(X))
-        by_frame = self._scores_frame(X)
+        by_frame = _learns_frames(self.classifier)
         if by_frame and kwargs:  # a learn_many that does not take them: row by row
             by_frame = _takes(self.classifier, "learn_many", kwargs)
+        if by_frame:
+            check_frame(self.classifier, X)
         if not by_frame:
             check_keywords(self.classifier, "learn_one", kwargs)
             rows = records(X)  # every cell checked first; a missing one is left out of its row

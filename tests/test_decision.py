@@ -580,11 +580,16 @@ def test_learn_many_is_the_model_s_own_or_learn_one_row_by_row_checked_first():
         with pytest.raises((TypeError, ValueError), match=re.escape(error)):
             model.learn_many(X_bad, y_bad, **kwargs)
         assert model.classifier.weights == before
-    # a missing cell, or a model that does not learn frames: learn_one row by row
+    # a missing cell: refused where the model learns frames (it would switch how the whole
+    # frame is learned), left out of its row where the model learns rows
     gap = X.astype(float)
     gap.iloc[7, 2] = np.nan
-    for make, frame in [(linear_model.LogisticRegression, gap),
-                        (lambda: tree.HoeffdingTreeClassifier(grace_period=50), X)]:
+    with pytest.raises(ValueError, match=re.escape(f"row 107, column {X.columns[2]!r} is "
+                                                   "missing (NaN)")):
+        model.learn_many(gap, y)
+    assert model.classifier.weights == before
+    for make, frame in [(lambda: tree.HoeffdingTreeClassifier(grace_period=50), X),
+                        (lambda: tree.HoeffdingTreeClassifier(grace_period=50), gap)]:
         by_frame, by_row = CostSensitiveClassifier(make()), CostSensitiveClassifier(make())
         by_frame.learn_many(frame, y)
         for x, label in zip(frame.to_dict("records"), y, strict=True):
