@@ -154,18 +154,19 @@ class CalibratedPredictions:
                          index=X.index, dtype=object)
 
     def _frame_scores(self, X: pd.DataFrame) -> np.ndarray:
-        """The model's score of every row of `X`, the frame checked first."""
-        if not self._minibatch:
-            return np.array([positive_score(self._wrapped_model, x, self._score_key)
-                             for x in records(X)], dtype=float)
-        return self._score_frame(X).scores
+        """The model's score of every row of `X`, the frame checked first: at once where the
+        model scores it (`scores_at_once`), else row by row."""
+        at_once, values = scores_at_once(self._wrapped_model, X)
+        if at_once:
+            return self._score_frame(X, values).scores
+        return np.array([positive_score(self._wrapped_model, x, self._score_key)
+                         for x in records(X)], dtype=float)
 
-    def _score_frame(self, X: pd.DataFrame) -> ScoredFrame:
-        """`X`, checked, scored by the minibatch model as it stands: the scores of a
-        prediction on that very frame, unchanged, with nothing learned since (a prequential
-        loop predicts a minibatch, then learns it: `PrequentialScore.kept_frame`), else scored
-        now, and kept."""
-        values = check_frame(self._wrapped_model, X)
+    def _score_frame(self, X: pd.DataFrame, values: np.ndarray | None) -> ScoredFrame:
+        """`X`, checked (`values`: its `check_frame`), scored by the minibatch model as it
+        stands: the scores of a prediction on that very frame, unchanged, with nothing learned
+        since (a prequential loop predicts a minibatch, then learns it:
+        `PrequentialScore.kept_frame`), else scored now, and kept."""
         if values is None:  # columns of text: scored anew (the cache compares numbers)
             try:
                 return ScoredFrame(self._wrapped_model, X, self._score_key)
@@ -197,6 +198,21 @@ def check_frame(model: base.Classifier, X: pd.DataFrame) -> np.ndarray | None:
             "or learn row by row with learn_one (a missing key is an absent feature)"
         )
     return values
+
+
+def scores_at_once(model: base.Classifier, X: pd.DataFrame) -> tuple[bool, np.ndarray | None]:
+    """Whether a wrapper's prediction scores the frame `X` with one call of `model` (checked
+    first: `frame_values`), and its values: where the model scores frames (`learns_frames`) and
+    no cell is missing that it cannot take. Our booster takes them; a River model's minibatch
+    methods do not, and row by row a missing cell is an absent feature: the same predictions
+    (a frame with one is refused only where it would be learned: `check_frame`)."""
+    if not learns_frames(model):
+        return False, None
+    values, numeric = frame_values(model, X)
+    if booster(model) is not None:
+        return True, values
+    text = values is None and X[non_numeric(X)].isna().to_numpy().any()
+    return not (text or np.isnan(numeric).any()), values
 
 
 def frame_values(model: base.Classifier, X: pd.DataFrame) -> tuple[np.ndarray | None,
@@ -401,7 +417,7 @@ class CalibratedClassifier(
             return
         if len(X) == 0:  # checked, nothing to learn: River's linear models divide by its length
             return
-        scored = self._score_frame(X)
+        scored = self._score_frame(X, check_frame(self._wrapped_model, X))
         targets = [positive[label] for label in labels]
         for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)

@@ -674,7 +674,7 @@ class BanditCalibratedClassifier(
         `learn_one` does."""
         import pandas as pd
 
-        scored = self._score_frame(X)
+        scored = self._score_frame(X, check_frame(self._model, X))
         scores = scored.scores.tolist()
         targets = [positive[label] for label in labels]
         for label in dict.fromkeys(labels):  # in order: the first other label names the negative

@@ -30,7 +30,6 @@ from .validation import (
     check_features,
     check_keywords,
     check_weight,
-    non_numeric,
     per_row,
     records,
     row_keywords,
@@ -877,18 +876,11 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
                          dtype=object)
 
     def _scores_frame(self, X: pd.DataFrame) -> bool:
-        """Whether the classifier scores `X` at once: it scores frames
-        (`calibrated.learns_frames`) and no cell of `X` is missing (row by row, a missing cell
-        is an absent feature; a River minibatch model cannot take it); a bad cell raises
-        (`calibrated.frame_values`)."""
-        from .calibrated import frame_values
+        """Whether the classifier scores `X` at once (`calibrated.scores_at_once`: it scores
+        frames, and takes every missing cell of `X`); a bad cell raises."""
+        from .calibrated import scores_at_once
 
-        if not _learns_frames(self.classifier):
-            return False
-        values, numeric = frame_values(self.classifier, X)
-        if values is None and X[non_numeric(X)].isna().to_numpy().any():  # text
-            return False
-        return not np.isnan(numeric).any()
+        return scores_at_once(self.classifier, X)[0]
 
     def _negative_label(self, proba: dict) -> typing.Hashable:
         if self.neg_label is not None:

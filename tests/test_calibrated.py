@@ -586,6 +586,28 @@ def test_a_rejected_minibatch_changes_nothing():
     assert booster.calibrator_.n_seen == 2
 
 
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
+def test_a_frame_with_a_missing_cell_is_predicted_row_by_row_and_refused_to_learn(cls):
+    """River's logistic regression takes no NaN in a frame: predictions, the same either way,
+    go row by row (the cell an absent feature, as learn_one takes a missing key); learning
+    the frame by rows would change how all of it is learned, so learn_many refuses it."""
+    pd = pytest.importorskip("pandas")
+    model = cls(linear_model.LogisticRegression())
+    X = pd.DataFrame([x for x, _ in ROWS[:64]])
+    model.learn_many(X, pd.Series([y for _, y in ROWS[:64]]))
+    gap = pd.DataFrame([x for x, _ in ROWS[64:96]], index=range(64, 96), dtype=float)
+    gap.iloc[5, 2] = float("nan")
+    rows = [{k: v for k, v in x.items() if v == v} for x in gap.to_dict("records")]
+    proba = model.predict_proba_many(gap)
+    assert proba[True].tolist() == [model.predict_proba_one(x)[True] for x in rows]
+    assert model.predict_many(gap, c_fn=3.0).tolist() == [model.predict_one(x, c_fn=3.0)
+                                                          for x in rows]
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match=rf"row 69, column {gap.columns[2]!r} is missing"):
+        model.learn_many(gap, pd.Series([y for _, y in ROWS[64:96]], index=gap.index))
+    assert pickle.dumps(model) == before
+
+
 @pytest.mark.parametrize("key", ["c_fn", "c_fp", "cFN"])
 def test_a_cost_given_to_the_calibrated_model_as_it_learns_is_refused(key):
     # a forest takes **kwargs, so the cost would vanish into it: the wrapper learns without
