@@ -814,8 +814,6 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         by_frame = _learns_frames(self.classifier)
         if by_frame and kwargs:  # a learn_many that does not take them: row by row
             by_frame = _takes(self.classifier, "learn_many", kwargs)
-        if by_frame:
-            check_frame(self.classifier, X)
         if not by_frame:
             check_keywords(self.classifier, "learn_one", kwargs)
             rows = records(X)  # every cell checked first; a missing one is left out of its row
@@ -823,6 +821,7 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
                                           strict=True):
                 self.learn_one(x, label, **keywords)
             return
+        check_frame(self.classifier, X)
         if len(X):  # River's linear models divide by the frame's length
             if per_row(kwargs.get("w")):  # in row order, as River aligns a Series on X's index
                 kwargs = {**kwargs, "w": pd.Series(row_weights(kwargs, len(X)), index=X.index)}

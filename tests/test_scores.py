@@ -594,6 +594,10 @@ def test_frame_scores_read_an_unusual_frame_row_by_row_as_positive_proba_does():
     with pytest.raises(ValueError, match=r"must lie in \[0, 1\], got 1.5"):
         scores.frame_scores(_Frames(pd.DataFrame({False: [0.0] * 3, True: [0.5, 1.5, 0.5]})), X,
                             True)
+    # a frame of another length than X's is a broken model, not a frame to read
+    with pytest.raises(ValueError, match=r"_Frames\.predict_proba_many gave 2 rows for a "
+                                         r"frame of 3"):
+        scores.frame_scores(_Frames(pd.DataFrame({False: [0.5] * 2, True: [0.5] * 2})), X, True)
 
 
 _KEYS = ("a", "b", "c", "d")
