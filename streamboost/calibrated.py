@@ -205,7 +205,21 @@ def scores_at_once(model: base.Classifier, X: pd.DataFrame) -> tuple[bool, np.nd
     first: `frame_values`), and its values: where the model scores frames (`learns_frames`) and
     no cell is missing that it cannot take. Our booster takes them; a River model's minibatch
     methods do not, and row by row a missing cell is an absent feature: the same predictions
-    (a frame with one is refused only where it would be learned: `check_frame`)."""
+    (a frame with one is refused only where it would be learned: `check_frame`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from river import linear_model, tree
+    >>> from streamboost.calibrated import scores_at_once
+    >>> X = pd.DataFrame({"a": [1.0, 2.0]})
+    >>> [scores_at_once(m, X)[0] for m in (linear_model.LogisticRegression(),
+    ...                                    tree.HoeffdingTreeClassifier())]
+    [True, False]
+    >>> scores_at_once(linear_model.LogisticRegression(), X.assign(a=[1.0, None]))[0]
+    False
+
+    """
     if not learns_frames(model):
         return False, None
     values, numeric = frame_values(model, X)

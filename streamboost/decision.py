@@ -436,7 +436,16 @@ def _takes(model: base.Classifier, method: str, kwargs: dict) -> bool:
 def labelled(positive: np.ndarray, pos_label: typing.Hashable,
              negative: typing.Hashable) -> np.ndarray:
     """The decisions `positive` (a bool array) as labels, in an object array: numpy's
-    indexing, not a loop over the rows."""
+    indexing, not a loop over the rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.decision import labelled
+    >>> labelled(np.array([0.7, 0.2]) > 0.5, "fraud", "ok").tolist()
+    ['fraud', 'ok']
+
+    """
     labels = np.empty(2, dtype=object)
     labels[0], labels[1] = negative, pos_label  # one by one: a tuple stays one label
     return labels[positive.astype(np.intp)]

@@ -435,7 +435,18 @@ def positive_column(proba: pd.DataFrame, pos_label: typing.Hashable) -> np.ndarr
     """P(`pos_label`) of each row of a `predict_proba_many` frame: its `pos_label` column, or
     row by row through `decision.positive_proba` (which checks each) where that column is
     missing or out of [0, 1]; a missing cell is an absent label, as in River's dicts, and a
-    row without any, 0.5."""
+    row without any, 0.5.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from streamboost.scores import positive_column
+    >>> positive_column(pd.DataFrame({False: [0.2, 0.9], True: [0.8, 0.1]}), True).tolist()
+    [0.8, 0.1]
+    >>> positive_column(pd.DataFrame({False: [1.0, float("nan")]}), True).tolist()
+    [0.0, 0.5]
+
+    """
     if pos_label in proba.columns and len(proba.columns) <= 2:  # the usual frame
         p = proba[pos_label].to_numpy(dtype=float)
         if ((p >= -1e-9) & (p <= 1.0 + 1e-9)).all():  # NaN fails too
