@@ -779,6 +779,49 @@ static PyObject *vote_score(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyFloat_FromDouble(e / (1.0 + e));
 }
 
+/* River's utils.math.sigmoid as a float: LogisticRegression's P(True) of a margin. */
+static double river_sigmoid(double m)
+{
+    if (m < -30.0)
+        return 0.0;
+    if (m > 30.0)
+        return 1.0;
+    return 1.0 / (1.0 + exp(-m));
+}
+
+/* soft_score(alphas, values, margins) -> float: members/base.py `soft_score`, the booster's
+ * score="soft" (MOA's OzaBoost, River's AdaBoostClassifier): sum of alpha * p over sum of
+ * alpha, each in member order, a member with alpha 0 or value None abstaining (0.5 if all do);
+ * `margins`: each value is a margin, mapped by River's sigmoid first. */
+static PyObject *soft_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(3, "soft_score");
+    PyObject *alphas = args[0], *values = args[1];
+    int margins = PyObject_IsTrue(args[2]);
+    if (margins < 0)
+        return NULL;
+    if (!PyList_CheckExact(alphas)) {
+        PyErr_SetString(PyExc_TypeError, "alphas must be a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(alphas);
+    if (check_list(values, n, "values"))
+        return NULL;
+    double total = 0.0, positive = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double alpha, p;
+        if (get_double(alphas, i, &alpha))
+            return NULL;
+        if (alpha == 0.0 || PyList_GET_ITEM(values, i) == Py_None)
+            continue;
+        if (get_double(values, i, &p))
+            return NULL;
+        total += alpha;
+        positive += alpha * (margins ? river_sigmoid(p) : p);
+    }
+    return PyFloat_FromDouble(total != 0.0 ? positive / total : 0.5);
+}
+
 /* A C-contiguous 1-d buffer of `n` items of format `kind` ('d' float64, '?' bool, 'q' int64);
  * n < 0 takes any length and sets it. */
 static int get_buffer(PyObject *obj, Py_buffer *view, char kind, Py_ssize_t *n, int writable,
@@ -2452,6 +2495,69 @@ static PyObject *vote_scores(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyBool_FromLong(ok);
 }
 
+/* linear_soft_scores(table, weights, alphas, out) -> None: LinearMembers.batch_soft_scores,
+ * soft_score(alphas, margins, True) of each row of `table` (a row per example, its first
+ * column the intercepts' 1), each member's margin the running sum of weights[i, j] * row[j]
+ * from j = 0, as `linear_margins` sums one example's: the same floats as one row at a time. */
+static PyObject *linear_soft_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(4, "linear_soft_scores");
+    PyObject *alphas = args[2];
+    Py_buffer tv, wv, out;
+    const Py_ssize_t any[2] = {-1, -1};
+    if (get_matrix(args[0], &tv, 2, any, "table"))
+        return NULL;
+    Py_ssize_t n = tv.shape[0], width = tv.shape[1];
+    const Py_ssize_t shape[2] = {-1, width};
+    if (get_matrix(args[1], &wv, 2, shape, "weights")) {
+        PyBuffer_Release(&tv);
+        return NULL;
+    }
+    Py_ssize_t members = wv.shape[0];
+    PyObject *result = NULL;
+    double *w = NULL;
+    if (check_list(alphas, members, "alphas"))
+        goto release;
+    if (get_buffer(args[3], &out, 'd', &n, 1, "out"))
+        goto release;
+    w = malloc(sizeof(double) * (size_t)(members ? members : 1));
+    if (w == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < members; i++)
+        if (get_double(alphas, i, &w[i]))
+            goto done;
+    double *scores = out.buf;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        const char *row = (const char *)tv.buf + r * tv.strides[0];
+#define X(jj) (*(const double *)(row + (jj) * tv.strides[1]))
+        double total = 0.0, positive = 0.0;
+        for (Py_ssize_t i = 0; i < members; i++) {
+            if (w[i] == 0.0)
+                continue;
+            const char *weights = (const char *)wv.buf + i * wv.strides[0];
+#define W(jj) (*(const double *)(weights + (jj) * wv.strides[1]))
+            double m = width ? W(0) * X(0) : 0.0;
+            for (Py_ssize_t j = 1; j < width; j++)
+                m += W(j) * X(j);
+#undef W
+            total += w[i];
+            positive += w[i] * river_sigmoid(m);
+        }
+#undef X
+        scores[r] = total != 0.0 ? positive / total : 0.5;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    free(w);
+    PyBuffer_Release(&out);
+release:
+    PyBuffer_Release(&wv);
+    PyBuffer_Release(&tv);
+    return result;
+}
+
 /* One value of an example as a float, as numpy converts it (a float, or an exact int that a float
  * holds: float(int)); 0 when it is anything else, which Python then handles. */
 static int example_value(PyObject *value, double *out)
@@ -2752,6 +2858,7 @@ static PyMethodDef methods[] = {
     METHOD(draws_in_place, "Whether a random.Random's uniforms are drawn from its state here."),
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),
     METHOD(vote_score, "The booster's score from the vote weights and the members' votes."),
+    METHOD(soft_score, "The booster's soft score from the vote weights and the members' probabilities."),
     METHOD(platt_predict, "Online Platt scaling's map of a score."),
     METHOD(platt_predict_many, "Online Platt scaling's map of each score of an array."),
     METHOD(platt_predict_pair, "Two Platt maps of the same constants, of each score of an array."),
@@ -2776,6 +2883,7 @@ static PyMethodDef methods[] = {
     METHOD(fill_rows, "The rows of a list of dicts of the same keys, into a float64 table."),
     METHOD(fill_columns, "The rows of a list of dicts of some known keys, into a float64 table."),
     METHOD(vote_scores, "The booster's scores of a table from its linear members' margins."),
+    METHOD(linear_soft_scores, "The booster's soft scores of a table from its linear members."),
     METHOD(linear_margins, "Logistic-regression members' margins and votes on one example."),
     METHOD(linear_commit, "Logistic-regression members' update on one example, in place."),
     METHOD(weak_commit, "Weak members' update on one example, in place."),

@@ -27,7 +27,7 @@ if typing.TYPE_CHECKING:
 
 __all__ = ["OzaBoostClassifier"]
 
-_SCORES = ("vote", "logistic")
+_SCORES = ("vote", "logistic", "soft")
 _WEAK_RULES = ("stop", "skip")
 _DRAWS = ("auto", "repeat", "weight")
 _SUM_KEYS = ((True, True), (True, False), (False, True), (False, False))  # (right, positive)
@@ -43,18 +43,18 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     with $\epsilon_m = \lambda^{sw}_m / (\lambda^{sc}_m + \lambda^{sw}_m)$ and the vote weight
     $\alpha_m = \frac12 \log \frac{1 - \epsilon_m}{\epsilon_m}$ (AdaBoost's, thesis Eq. 3.1).
 
-    With $h_m(x) \in \{-1, +1\}$, `score="vote"` is
+    With $h_m(x) \in \{-1, +1\}$ and $p_m(x)$ member $m$'s $P(+ \mid x)$, `score="vote"` is
     $s(x) = \sum_{m: h_m(x) = +1} \alpha_m / \sum_m \alpha_m$ (Eq. 7.6), `"logistic"`
-    $1 / (1 + e^{-2F(x)})$ with $F = \sum_m \alpha_m h_m(x)$ (Eq. 7.7). Neither is
-    calibrated (thesis Chapter 7): put a calibrator beside them (the rest: docs/boosting.md).
+    $1 / (1 + e^{-2F(x)})$ with $F = \sum_m \alpha_m h_m(x)$ (Eq. 7.7), `"soft"` (MOA's
+    `OzaBoost`) $\sum_m \alpha_m p_m(x) / \sum_m \alpha_m$. None is calibrated: docs/boosting.md.
 
     Parameters
     ----------
     model, n_models
         The River classifier to boost; how many clones of it (at least 1).
     score, weak_rule
-        `"vote"` or `"logistic"`; `"stop"` (Section 8.1, MOA) leaves out of the vote the first
-        member with $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members.
+        As above; `"stop"` (Section 8.1, MOA) leaves out of the vote the first member with
+        $\epsilon_m \ge 1/2$ and every later one, `"skip"` only such members.
     pos_label, neg_label, seed, engine, draws
         The labels (`neg_label=None`: inferred from the stream); the Poisson draws' seed;
         `"auto"`, `"vectorised"` (members as arrays) or `"reference"` (River objects); a draw
@@ -134,6 +134,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self._members = members.resolve(
             engine, model, n_models, self._data, weighted
         )
+        if score == "soft" and not self._members.soft:
+            raise ValueError(
+                f"score='soft' needs each member's probability, which {type(model).__name__}'s "
+                f"array engine does not keep; use engine='reference' or another score")
         self._generator: np.random.Generator | None = None  # learn_many's draws, made when needed
         self._columns: tuple | None = None  # predict_proba_many's labels and their pd.Index
 
@@ -173,6 +177,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         yield {"model": linear_model.LogisticRegression(), "engine": "reference"}
         yield {"model": weak.DecisionStump(), "n_models": 5}
         yield {"model": linear_model.LogisticRegression(), "draws": "weight"}
+        yield {"model": linear_model.LogisticRegression(), "score": "soft"}
         yield {"model": linear_model.LogisticRegression(), "variant": "adac2", "c_fn": 5.0}
         yield {
             "model": tree.HoeffdingTreeClassifier(),
@@ -429,6 +434,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if kwargs:
             self._check_kwargs(kwargs, "predict_one")
         alphas = self._vote_weights()
+        if self.score == "soft":
+            return self._members.soft_score(x, alphas, **kwargs)
         votes = (self._members.votes(x, alphas, **kwargs) if kwargs
                  else self._members.votes(x, alphas))
         if kernels.compiled is not None:
@@ -511,14 +518,16 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
 def table_scores(held: members.ArrayMembers, table: np.ndarray, alphas: list[float],
                  score: str) -> np.ndarray:
-    """The booster's score (`score`: "vote" or "logistic") of each row of `table` (from
-    `held.frame` or `held.rows`), given array members `held` and their vote weights: equal to
-    `_score_one` row by row."""
+    """The booster's score (`score`: "vote", "logistic" or "soft") of each row of `table`
+    (from `held.frame` or `held.rows`), given array members `held` and their vote weights:
+    equal to `_score_one` row by row."""
     total = 0.0
     for alpha in alphas:  # in member order, as _score_one sums them
         total += alpha
     if total == 0.0:
         return np.full(len(table), 0.5)
+    if score == "soft":
+        return held.batch_soft_scores(table, alphas)
     scores = held.batch_scores(table, alphas, total, score == "logistic")
     if scores is not None:
         return scores

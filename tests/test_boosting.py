@@ -105,6 +105,89 @@ def test_scores_follow_equations_7_6_and_7_7():
         assert booster.score_one({"a": 0.0}) == pytest.approx(expected)
 
 
+class Leaning(base.Classifier):
+    """A member whose P(True) is `p` whatever it learns; `p=None`: it knows no class yet."""
+
+    def __init__(self, p: float | None = 0.5):
+        self.p = p
+
+    def learn_one(self, x, y, **kwargs):
+        pass
+
+    def predict_proba_one(self, x, **kwargs):
+        return {} if self.p is None else {False: 1.0 - self.p, True: self.p}
+
+
+def test_the_soft_score_averages_the_members_probabilities_with_their_vote_weights():
+    booster = OzaBoostClassifier(Leaning(), n_models=4, seed=0, score="soft", weak_rule="skip")
+    booster.models[:] = [Leaning(p) for p in (0.9, 0.2, 0.6, None)]
+    booster._lambda_sc[:] = [9.0, 3.0, 1.0, 5.0]
+    booster._lambda_sw[:] = [1.0, 1.0, 1.0 / 3.0, 1.0]
+    a0, a1, a2, a3 = booster.alphas
+    assert a3 > 0.0  # member 3 has a vote weight, but no probability: it abstains
+    expected = (a0 * 0.9 + a1 * 0.2 + a2 * 0.6) / (a0 + a1 + a2)
+    assert booster.score_one({"a": 0.0}) == pytest.approx(expected, rel=1e-15)
+    booster._lambda_sw[1] = 3.0  # epsilon 1/2: member 1 no longer votes
+    booster._alphas = None  # kept until the booster learns
+    assert booster.score_one({"a": 0.0}) == pytest.approx((a0 * 0.9 + a2 * 0.6) / (a0 + a2))
+    booster._lambda_sc[:] = booster._lambda_sw[:] = [0.0] * 4  # nobody votes yet
+    booster._alphas = None
+    assert booster.score_one({"a": 0.0}) == 0.5
+
+
+@pytest.mark.parametrize("engine", ["auto", "reference"])
+def test_the_soft_score_of_logistic_members_is_their_probabilities_average(engine):
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=2,
+                                 score="soft", engine=engine)
+    rows = list(datasets.Phishing())[:400]
+    for x, y in rows[:300]:
+        booster.learn_one(x, y)
+    alphas = booster.alphas
+    for x, _ in rows[300:]:
+        probabilities = [m.predict_proba_one(x)[True] for m in booster.models]
+        expected = sum(a * p for a, p in zip(alphas, probabilities, strict=True)) / sum(alphas)
+        # the array engine's weights are River's to rounding (members/linear.py)
+        assert booster.score_one(x) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("member", [linear_model.LogisticRegression(),
+                                    tree.HoeffdingTreeClassifier(), Leaning(0.7)],
+                         ids=["lr", "ht", "overridden"])
+def test_the_soft_score_changes_the_scores_not_what_the_members_learn(member):
+    # scored before each example is learned, as a prequential loop does: the soft score keeps
+    # the members' votes for learning (River's default predict_one, read from the same dicts)
+    # only where they are what predict_one would say, so both boosters learn alike
+    if isinstance(member, Leaning):
+        class Contrary(Leaning):  # its own predict_one: its votes must not be read off p
+            def predict_one(self, x, **kwargs):
+                return self.p < 0.5
+        member = Contrary(0.7)
+    rows = list(datasets.Phishing())[:500]
+    boosters = [OzaBoostClassifier(member.clone(), n_models=4, seed=5, score=score)
+                for score in ("vote", "soft")]
+    for x, y in rows:
+        for booster in boosters:
+            booster.score_one(x)
+            booster.learn_one(x, y)
+    vote, soft = boosters
+    assert soft._lambda_sc == vote._lambda_sc and soft._lambda_sw == vote._lambda_sw
+    x = rows[0][0]
+    assert soft.score_one(x) != vote.score_one(x)
+
+
+def test_the_soft_score_needs_members_with_probabilities():
+    from streamboost.weak import DecisionStump
+
+    with pytest.raises(ValueError, match="score='soft' needs each member's probability, which "
+                                         "DecisionStump's array engine does not keep; use "
+                                         "engine='reference'"):
+        OzaBoostClassifier(DecisionStump(), score="soft")
+    booster = OzaBoostClassifier(DecisionStump(), n_models=3, score="soft", engine="reference")
+    for x, y in list(datasets.Phishing())[:100]:
+        booster.learn_one(x, y)
+    assert 0.0 < booster.score_one(x) < 1.0
+
+
 def test_any_hashable_labels_and_a_third_label_is_rejected_without_change():
     booster = OzaBoostClassifier(
         linear_model.LogisticRegression(), pos_label="UP", neg_label="DOWN", seed=1
@@ -126,7 +209,7 @@ def test_labels_must_differ_and_parameters_are_validated():
     with pytest.raises(ValueError, match="n_models"):
         OzaBoostClassifier(linear_model.LogisticRegression(), n_models=0)
     with pytest.raises(ValueError, match="score"):
-        OzaBoostClassifier(linear_model.LogisticRegression(), score="soft")
+        OzaBoostClassifier(linear_model.LogisticRegression(), score="margin")
     with pytest.raises(ValueError, match=r"^weak_rule must be one of .*, got 'halt'$"):
         OzaBoostClassifier(linear_model.LogisticRegression(), weak_rule="halt")
     with pytest.raises(TypeError, match="river Classifier"):

@@ -926,6 +926,88 @@ def test_vote_scores_refuses_mismatched_arguments():
         COMPILED.vote_scores(margins, [1.0, "a", 2.0], 3.0, False, 1e-9, out)
 
 
+@contextlib.contextmanager
+def python_soft_scores():
+    """The soft score's kernels replaced by their Python twins (bound at import)."""
+    from streamboost.members import base, linear
+
+    with mock.patch.multiple(linear, _SOFT_SCORE=base.soft_score, _LINEAR_SOFT_SCORES=None):
+        yield
+
+
+@needs_kernels
+def test_the_soft_score_kernels_are_the_python_twins_bit_for_bit():
+    # random vote weights (zero, negative, huge), probabilities and margins (past River's
+    # +/-30 cut, on it, NaN-free), members that abstain (None), and tables of random members
+    from streamboost.members.base import soft_score
+
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        n = int(rng.integers(0, 12))
+        alphas = [float(rng.choice([0.0, -0.0, rng.uniform(-2, 2), rng.uniform(0, 50), 1e300]))
+                  for _ in range(n)]
+        probabilities = [None if rng.random() < 0.2 else float(rng.random()) for _ in range(n)]
+        margins = [None if rng.random() < 0.2 else float(rng.choice(
+            [rng.normal() * 10 ** rng.uniform(-3, 2), 30.0, -30.0, 30.000001])) for _ in range(n)]
+        for values, are_margins in ((probabilities, False), (margins, True)):
+            fast = COMPILED.soft_score(alphas, values, are_margins)
+            slow = soft_score(alphas, values, are_margins)
+            assert fast == slow or (math.isnan(fast) and math.isnan(slow)), trial
+        width, rows = int(rng.integers(1, 6)), int(rng.integers(0, 40))
+        held = _random_members(rng, max(n, 1), width)
+        alphas = alphas or [1.0]
+        table = np.hstack([np.ones((rows, 1)),
+                           rng.normal(size=(rows, width)) * 10 ** rng.uniform(-3, 2)])
+        fast = held.batch_soft_scores(table, alphas)
+        with python_soft_scores():
+            slow = held.batch_soft_scores(table, alphas)
+        assert np.array_equal(fast, slow, equal_nan=True), trial
+        # one row at a time, with the members' own margins (`_margins`, summed in order)
+        from streamboost.members.linear import _margins
+
+        by_row = [soft_score(alphas, _margins(held.weights, row)[0], True) for row in table]
+        assert np.array_equal(fast, np.array(by_row, dtype=float), equal_nan=True), trial
+
+
+def test_the_soft_score_kernels_refuse_mismatched_arguments():
+    if COMPILED is None:
+        pytest.skip("the C kernels are not built")
+    with pytest.raises(TypeError, match="values must be a list of 2 items"):
+        COMPILED.soft_score([1.0, 2.0], [0.5], False)
+    with pytest.raises(TypeError, match="alphas must be a list"):
+        COMPILED.soft_score((1.0,), [0.5], False)
+    table, weights, out = np.ones((2, 3)), np.zeros((4, 3)), np.empty(2)
+    with pytest.raises(TypeError, match="alphas must be a list of 4 items"):
+        COMPILED.linear_soft_scores(table, weights, [1.0], out)
+    with pytest.raises(TypeError, match="weights must be a float64 array of 2 dims"):
+        COMPILED.linear_soft_scores(table, np.zeros((4, 2)), [1.0] * 4, out)
+    with pytest.raises(TypeError, match="out must be a 1-d array of format 'd'"):
+        COMPILED.linear_soft_scores(table, weights, [1.0] * 4, np.empty(3))
+
+
+@needs_kernels
+def test_a_soft_boosters_scores_and_rounds_are_the_same_with_and_without_its_kernels():
+    # end to end on a real stream: one example and a frame at a time, a bandit's rounds (its
+    # frozen copies score each round's table) and every prediction, equal to the last bit
+    rows = phishing(1_500)
+    xs = pd.DataFrame([x for x, _ in rows[1_000:]])
+    results = []
+    for patch in (contextlib.nullcontext, python_soft_scores):
+        with patch():
+            model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=6, seed=4,
+                                       score="soft")
+            scores = []
+            for x, y in rows[:1_000]:
+                scores.append(model.score_one(x))
+                model.learn_one(x, y)
+            frame = model.score_many(xs)
+            assert frame.tolist() == [model.score_one(x) for x in xs.to_dict("records")]
+            results.append((scores, frame.tolist(), replay_bandit(
+                rows, {"n_models": 6, "seed": 4, "score": "soft"}, "rewards", seed=4)))
+    assert results[0] == results[1]
+    assert sum(rewards is not None for _, rewards in results[0][2][1]) > 50
+
+
 def replay_bandit(rows: list, booster: dict, field: str, **params) -> tuple[list, list]:
     """Every prediction of discounted UCB over boosted logistic regressions (`booster`'s
     parameters) on `rows`, and each minibatch's (arm, `field` of its trace)."""

@@ -97,6 +97,12 @@ def reference_booster():
                               seed=1)
 
 
+def soft_booster():
+    # scored from River members' probabilities, whose votes it keeps for learning
+    return OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, engine="reference",
+                              score="soft", seed=1)
+
+
 def cost_sensitive():
     # the decision wrapper, which before 0.8.34 passed a NaN feature or weight to its model
     return CostSensitiveClassifier(linear_model.LogisticRegression(), c_fp=1.0, c_fn=4.0)
@@ -104,7 +110,7 @@ def cost_sensitive():
 
 MODELS = {"booster": booster, "reference booster": reference_booster, "controller": controller,
           "deferring": deferring, "holding out": holding_out, "wrapper": wrapper,
-          "cost-sensitive": cost_sensitive}
+          "cost-sensitive": cost_sensitive, "soft booster": soft_booster}
 
 
 def trained(kind: str):
@@ -229,11 +235,12 @@ GAUSSIAN_CASES = [
 
 CATALOGUE = (
     [(kind, *case) for kind in MODELS for case in MODEL_CASES]
-    + [(kind, *case) for kind in MODELS if kind != "reference booster" for case in NONE_CASES]
+    + [(kind, *case) for kind in MODELS if kind not in ("reference booster", "soft booster")
+       for case in NONE_CASES]
     + [(kind, *case) for kind in ("controller", "deferring", "holding out", "wrapper")
        for case in COST_CASES]
-    + [(kind, *case) for kind in ("booster", "reference booster", "controller", "deferring",
-                                  "holding out", "wrapper") for case in FRAME_CASES]
+    + [(kind, *case) for kind in ("booster", "reference booster", "soft booster", "controller",
+                                  "deferring", "holding out", "wrapper") for case in FRAME_CASES]
     + [(kind, *case) for kind in sorted(calibration.CALIBRATORS) for case in CALIBRATOR_CASES]
     + [(kind, *case) for kind in ("brier", "ece", "cost", "curve") for case in METRIC_CASES]
     + [(kind, *case) for kind in ("ucb1", "discounted-thompson", "exp3", "sliding-window-ucb")

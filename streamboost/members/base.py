@@ -6,6 +6,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import itertools
+import math
 import numbers
 import operator
 import random
@@ -20,7 +21,7 @@ from ..validation import matrix, plain_floats
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ArrayMembers"]
+__all__ = ["ArrayMembers", "soft_score"]
 
 # `rows`'s common case in C (streamboost.kernels), and its case of rows that hold only some of
 # the known features (one-hot indicators), with `vector`'s; None: numpy's conversion (no
@@ -238,6 +239,19 @@ class ArrayMembers(InlineState, abc.ABC):
     #: Whether `batch_votes` and `learn_batch` exist (else the booster loops over the rows).
     minibatch = False
 
+    #: Whether `soft_score` and `batch_soft_scores` exist (the booster's `score="soft"`).
+    soft = False
+
+    def soft_score(self, x: dict, alphas: list[float]) -> float:
+        """The booster's `score="soft"` of `x` (`soft_score` of the members' probabilities),
+        learning nothing; the members' votes on `x` are kept for `begin`, as `votes` keeps
+        them."""
+        raise NotImplementedError
+
+    def batch_soft_scores(self, X: np.ndarray, alphas: list[float]) -> np.ndarray:
+        """`soft_score` of each row of `X` (from `frame` or `rows`): the same floats."""
+        raise NotImplementedError
+
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         """Every member's votes on the rows of `X` (from `frame`), shape (rows, members)."""
         raise NotImplementedError
@@ -259,6 +273,35 @@ class ArrayMembers(InlineState, abc.ABC):
     @abc.abstractmethod
     def export(self, members: list) -> None:
         """Write the learned state into the River members (for `booster.models`)."""
+
+
+def soft_score(alphas: list[float], values: list, margins: bool = False) -> float:
+    """The booster's `score="soft"`: the members' probabilities of the positive class averaged
+    with their vote weights `alphas`, each sum in member order; a member with alpha 0 or no
+    probability (None: it knows no class yet) abstains, and the score is 0.5 when all do.
+    `margins`: the values are logistic regressions' margins, each mapped by River's sigmoid
+    (0 below -30, 1 above 30) first. The twin of the compiled `soft_score`.
+
+    Examples
+    --------
+    >>> from streamboost.members.base import soft_score
+    >>> soft_score([1.0, 3.0, 0.0], [0.2, 0.6, 0.9])
+    0.5
+    >>> soft_score([0.0, 2.0], [0.9, None]), soft_score([1.0, 1.0], [0.0, 40.0], margins=True)
+    (0.5, 0.75)
+
+    """
+    total = 0.0
+    positive = 0.0
+    for alpha, value in zip(alphas, values, strict=True):
+        if alpha == 0.0 or value is None:
+            continue
+        if margins:  # River's utils.math.sigmoid, LogisticRegression's P(True)
+            value = (0.0 if value < -30.0 else 1.0 if value > 30.0
+                     else 1.0 / (1.0 + math.exp(-value)))
+        total += alpha
+        positive += alpha * value
+    return positive / total if total != 0.0 else 0.5
 
 
 def floats(x: dict, values: typing.Iterable, count: int) -> np.ndarray:

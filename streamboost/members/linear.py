@@ -11,7 +11,7 @@ from scipy.special import expit
 
 from .. import kernels
 from ..poisson import KNUTH_MAX_RATE
-from .base import ArrayMembers
+from .base import ArrayMembers, soft_score
 
 __all__ = ["LinearMembers"]
 
@@ -22,6 +22,9 @@ _NO_BATCH = (None, None, None, None, None)
 # `batch_scores` in C (streamboost.kernels); None: `boosting.table_scores` in numpy (no kernels,
 # or a module built before this kernel)
 _VOTE_SCORES = getattr(kernels.compiled, "vote_scores", None)
+# `score="soft"` in C (the same floats; the twins for a module built before these kernels)
+_SOFT_SCORE = getattr(kernels.compiled, "soft_score", soft_score)
+_LINEAR_SOFT_SCORES = getattr(kernels.compiled, "linear_soft_scores", None)
 
 
 def _river_vote(margin: float) -> bool:
@@ -82,6 +85,7 @@ class LinearMembers(ArrayMembers):
 
     lead = 1.0  # column 0 holds the intercepts
     minibatch = True
+    soft = True
     takes_weight = True
     # a frozen copy needs the columns and the weights, not the learning state (most of the
     # attributes)
@@ -239,6 +243,21 @@ class LinearMembers(ArrayMembers):
         scores = np.empty(len(X))
         margins = X @ self.weights[:, : X.shape[1]].T  # as `batch_votes` makes them
         return scores if _VOTE_SCORES(margins, alphas, total, logistic, _TIE_BAND, scores) else None
+
+    def soft_score(self, x: dict, alphas: list[float]) -> float:
+        self.votes(x)  # the margins, kept for `begin`
+        return _SOFT_SCORE(alphas, self._margins, True)
+
+    def batch_soft_scores(self, X: np.ndarray, alphas: list[float]) -> np.ndarray:
+        weights = self.weights[:, : X.shape[1]]
+        if _LINEAR_SOFT_SCORES is not None and type(alphas) is list:
+            scores = np.empty(len(X))
+            _LINEAR_SOFT_SCORES(X, weights, alphas, scores)
+            return scores
+        # each margin summed over the columns in order, as `votes` sums it (not a matrix
+        # product, whose order is BLAS's): the same floats as one row at a time
+        margins = np.cumsum(X[:, None, :] * weights[None, :, :], axis=2)[:, :, -1]
+        return np.array([soft_score(alphas, row, True) for row in margins.tolist()])
 
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray,
                     w: np.ndarray | None = None) -> np.ndarray:

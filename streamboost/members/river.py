@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import random
 
+from river import base
+
+from .base import soft_score
+
 __all__ = ["RiverMembers"]
 
 
@@ -36,6 +40,7 @@ class RiverMembers:
     """
 
     minibatch = False  # learn_many is a learn_one loop
+    soft = True  # every River classifier has predict_proba_one
 
     def __init__(self, members: list, weighted: bool = False):
         self.members = members
@@ -54,6 +59,32 @@ class RiverMembers:
         self._voted_x = dict(x)  # a copy: the model must not alias its input
         self._votes = votes
         return votes
+
+    def soft_score(self, x: dict, alphas: list[float], **kwargs) -> float:
+        """The booster's `score="soft"`: each voting member's P(True | x) (None, abstaining,
+        for an empty dict). A member whose `predict_one` is River's default (the most probable
+        label, the first of a tie) has its vote read from the same dict and kept for `begin`,
+        as `votes` keeps it; if any other member votes, none is kept."""
+        probabilities = []
+        votes = []
+        for alpha, member in zip(alphas, self.members, strict=True):
+            if not alpha:
+                probabilities.append(None)
+                if votes is not None:
+                    votes.append(None)
+                continue
+            proba = member.predict_proba_one(x, **kwargs) if kwargs else member.predict_proba_one(x)
+            probabilities.append(proba.get(True, 0.0) if proba else None)
+            if votes is None or type(member).predict_one is not _DEFAULT_PREDICT:
+                votes = None
+            else:
+                votes.append(max(proba, key=proba.get) if proba else None)
+        if kwargs or votes is None:
+            self._voted_x = None
+        else:
+            self._voted_x = dict(x)
+            self._votes = votes
+        return soft_score(alphas, probabilities)
 
     def knows(self, x: dict) -> bool:
         """Whether `x` equals the last example scored (so it was checked)."""
@@ -86,6 +117,9 @@ class RiverMembers:
     def boost(self, target: bool, sc: list[float], sw: list[float],
               rng: random.Random) -> bool:
         return False  # River members learn one call at a time: no compiled loop
+
+
+_DEFAULT_PREDICT = base.Classifier.predict_one
 
 
 class _Votes:
