@@ -25,9 +25,9 @@ from .validation import (
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["OzaBoostClassifier"]
+__all__ = ["SCORES", "OzaBoostClassifier"]
 
-_SCORES = ("vote", "logistic", "soft")
+SCORES = ("vote", "logistic", "soft")
 _WEAK_RULES = ("stop", "skip")
 _DRAWS = ("auto", "repeat", "weight")
 _SUM_KEYS = ((True, True), (True, False), (False, True), (False, False))  # (right, positive)
@@ -99,8 +99,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             raise TypeError(f"model must be a river Classifier instance, got {one_line(model)}")
         if isinstance(n_models, bool) or not isinstance(n_models, int) or n_models < 1:
             raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
-        if score not in _SCORES:
-            raise ValueError(f"score must be one of {_SCORES}, got {score!r}")
+        if score not in SCORES:
+            raise ValueError(f"score must be one of {SCORES}, got {score!r}")
         if weak_rule not in _WEAK_RULES:
             raise ValueError(f"weak_rule must be one of {_WEAK_RULES}, got {weak_rule!r}")
         weighted = _weighted(model, draws)

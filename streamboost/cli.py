@@ -22,6 +22,7 @@ from pathlib import Path
 from . import __version__, bandits, datasets
 from .arms import ARMS
 from .atomic import written
+from .boosting import SCORES
 from .budget import BUDGET_TIMINGS
 from .calibration import CALIBRATORS
 from .controller import REWARDS, BanditCalibratedClassifier
@@ -199,6 +200,14 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         choices=sorted(CALIBRATORS),
         default="platt",
         help="the online calibrator (platt)",
+    )
+    parser.add_argument(
+        "--score",
+        choices=SCORES,
+        default=None,
+        help="the booster's score (oza-lr, oza-ht): vote (its default: the members' weighted "
+        "votes, thesis Eq. 7.6), logistic (Eq. 7.7) or soft (their probabilities averaged "
+        "with the same weights; better calibrated, worse raw: docs/boosting.md)",
     )
     parser.add_argument(
         "--n-models",
@@ -563,7 +572,7 @@ def _river_baseline(args: argparse.Namespace, cells: typing.Sequence) -> list[di
         return []  # the grid itself is the River model, or has no raw/calibrated pair
     baseline = make_grid(
         args.datasets, ["never", "both"], cost_ratios=args.cost_ratios,
-        seeds=range(args.seeds), **{**_settings(cells[0]), "model": "lr"},
+        seeds=range(args.seeds), **{**_settings(cells[0]), "model": "lr", "score": None},
     )
     print("Running a plain River logistic regression on the same streams, for comparison...")
     return run_grid(baseline, None, backend="joblib", n_jobs=args.n_jobs, progress=False).records
@@ -636,6 +645,7 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         model=args.model,
         calibrator=args.calibrator,
+        score=args.score,
         target=args.target,
         pos_label=args.pos_label,
         c_fn_feature=args.c_fn_feature,
@@ -658,7 +668,8 @@ def _run(args: argparse.Namespace) -> int:
     # each example's own c_FN, with --c-fn-feature
     c_fn = f"{cell.c_fn:g}" + ("" if cell.c_fn_feature is None else f" x {cell.c_fn_feature}")
     print(
-        f"streamboost {__version__}: {cell.dataset} ({rows}), model {cell.model}, calibrator "
+        f"streamboost {__version__}: {cell.dataset} ({rows}), model {cell.model}"
+        f"{'' if cell.score is None else f' (score {cell.score})'}, calibrator "
         f"{cell.calibrator}, policy {cell.policy}{budget}, "
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {c_fn}, seed {cell.seed}"
     )
@@ -813,6 +824,7 @@ def _compare(args: argparse.Namespace) -> int:
         "data_dir": args.data_dir,
         "model": args.model,
         "calibrator": args.calibrator,
+        "score": args.score,
         "target": args.target,
         "pos_label": args.pos_label,
         "c_fn_feature": args.c_fn_feature,

@@ -184,6 +184,27 @@ def test_the_reward_budget_reaches_the_controller(tmp_path, capsys):
         assert flag in capsys.readouterr().err
 
 
+def test_the_boosters_score_reaches_the_model_and_the_results_not_river_s_model(tmp_path,
+                                                                                capsys):
+    out = tmp_path / "grid"
+    # with "never" and "both", compare also runs River's logistic regression, which has no score
+    assert main(["compare", "--datasets", "phishing", "--policies", "never", "both", "--score",
+                 "soft", "--max-rows", "300", "--seeds", "1", "--out", str(out),
+                 "--no-progress", "--n-jobs", "1", "--no-figures"]) == 0  # fmt: skip
+    config = json.loads((out / "config.json").read_text())
+    assert config["grid"]["score"] == "soft"
+    with (out / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [r["score"] for r in rows] == ["soft", "soft"]
+    assert "River LR, Brier score" in capsys.readouterr().out
+    assert main(["run", "--dataset", "phishing", "--score", "logistic", *TINY]) == 0
+    assert "model oza-lr (score logistic), calibrator platt" in capsys.readouterr().out
+    assert main(["run", "--dataset", "phishing", "--model", "arf", "--score", "soft",
+                 *TINY]) == 2  # fmt: skip
+    assert "score='soft' sets a booster's score (oza-lr, oza-ht); 'arf' has its own" in (
+        capsys.readouterr().err)
+
+
 def test_the_rollback_reaches_the_controller_and_the_results(tmp_path, capsys):
     out = tmp_path / "grid"
     assert main(["compare", "--datasets", "phishing", "--policies", "discounted-ucb",

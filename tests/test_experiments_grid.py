@@ -57,6 +57,7 @@ def test_cell_costs_key_and_config():
         {"reward": "brier"},
         {"counterfactual": False},
         {"data_dir": "/elsewhere"},
+        {"score": "soft"},
     ):
         other = Cell(**{**{k: config[k] for k in (
             "dataset", "policy", "cost_ratio", "c_fp", "seed", "batch_size", "n_models",
@@ -81,6 +82,9 @@ def test_cell_model_is_the_agreed_pipeline():
     )
     assert controller.model.n_models == 10 and controller.model.seed == 7
     assert (controller.calibrator, cell.model) == ("platt", "oza-lr")
+    assert controller.model.score == "vote"
+    soft = evaluate.find_controller(Cell("weather", "both", score="soft").pipeline())
+    assert soft.model.score == "soft"
 
 
 @pytest.mark.parametrize(
@@ -118,6 +122,11 @@ def test_cell_model_is_the_agreed_pipeline():
          "budget_timing must be one of"),
         ({"c_fn_feature": ""}, TypeError, "c_fn_feature must be a column name or None, got ''"),
         ({"c_fn_feature": 3}, TypeError, "c_fn_feature must be a column name or None, got 3"),
+        ({"score": "margin"}, ValueError,
+         r"score must be one of \('vote', 'logistic', 'soft'\) or None, got 'margin'"),
+        ({"model": "ht", "score": "vote"}, ValueError,
+         "score='vote' sets a booster's score .*'ht' has its own probabilities"),
+        ({"model": "tree"}, ValueError, "unknown model 'tree'"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

@@ -62,6 +62,7 @@ _CONFIG_COLUMNS = (
     "data_dir",
     "model",
     "calibrator",
+    "score",
     "target",
     "pos_label",
 )

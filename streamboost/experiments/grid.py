@@ -29,7 +29,7 @@ from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
 from ..validation import did_you_mean
-from .models import check_model_name, encoding, make_model, pipeline
+from .models import check_score, encoding, make_model, pipeline
 
 __all__ = [
     "BASELINE_POLICIES",
@@ -121,16 +121,16 @@ class Cell:
     """One run of a grid: its full configuration.
 
     The pipeline is `StandardScaler() | BanditCalibratedClassifier(...)` over the model
-    `models.make_model(model, n_models, seed)`, evaluated prequentially on
+    `models.make_model(model, n_models, seed, score)`, evaluated prequentially on
     `datasets.stream(dataset, seed=seed, encode=...)`: categorical features one-hot for a linear
     model, strings for a tree (`models.encoding`), and no scaler, which would map every sparse
     indicator to 0.
 
     Parameters
     ----------
-    dataset, policy, model, calibrator
+    dataset, policy, model, calibrator, score
         A `datasets.REGISTRY` name; a `policy_names()` name; a `models.MODELS` name; a
-        `calibration.CALIBRATORS` name.
+        `calibration.CALIBRATORS` name; a booster's score (None: its default, the vote).
     cost_ratio, c_fp
         c_FN / c_FP; the cost of a false positive (c_FN = c_fp * cost_ratio: only the expected
         cost's scale depends on it).
@@ -185,6 +185,7 @@ class Cell:
     data_dir: str | None = None
     model: str = "oza-lr"
     calibrator: str = "platt"
+    score: str | None = None
     target: str = "target"
     pos_label: str | None = None
     c_fn_feature: str | None = None
@@ -221,7 +222,7 @@ class Cell:
             raise TypeError(f"arms must be a sequence of arm names, got {self.arms!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
         resolve_arms(self.arms, self.policy)  # a bad set of arms fails here, not in every run
-        check_model_name(self.model)
+        check_score(self.model, self.score)  # an unknown model, too
         if self.calibrator not in CALIBRATORS:
             raise ValueError(
                 f"unknown calibrator {self.calibrator!r}"
@@ -266,7 +267,7 @@ class Cell:
     def pipeline(self) -> compose.Pipeline:
         """A fresh, untrained pipeline for this cell."""
         controller = BanditCalibratedClassifier(
-            model=make_model(self.model, self.n_models, self.seed),
+            model=make_model(self.model, self.n_models, self.seed, self.score),
             calibrator=self.calibrator,
             policy=self.policy,
             batch_size=self.batch_size,

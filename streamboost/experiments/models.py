@@ -7,6 +7,8 @@ Examples
 ['arf', 'ht', 'lr', 'oza-ht', 'oza-lr']
 >>> make_model("oza-ht", n_models=3, seed=1).n_models
 3
+>>> make_model("oza-lr", score="soft").score
+'soft'
 
 """
 
@@ -17,10 +19,10 @@ import typing
 from river import base, compose, forest, linear_model, preprocessing, tree
 
 from .. import datasets
-from ..boosting import OzaBoostClassifier
+from ..boosting import SCORES, OzaBoostClassifier
 from ..validation import did_you_mean
 
-__all__ = ["MODELS", "check_model_name", "encoding", "make_model", "pipeline"]
+__all__ = ["MODELS", "check_model_name", "check_score", "encoding", "make_model", "pipeline"]
 
 #: What each name builds; `n_models` sizes the ensembles, `seed` seeds their randomness.
 MODELS: dict[str, str] = {
@@ -31,17 +33,19 @@ MODELS: dict[str, str] = {
     "arf": "forest.ARFClassifier(n_models, seed)",
 }
 
-_BUILDERS: dict[str, typing.Callable[[int, int | None], base.Classifier]] = {
-    "oza-lr": lambda n, seed: OzaBoostClassifier(
-        linear_model.LogisticRegression(), n_models=n, seed=seed
+_BUILDERS: dict[str, typing.Callable[[int, int | None, dict], base.Classifier]] = {
+    "oza-lr": lambda n, seed, score: OzaBoostClassifier(
+        linear_model.LogisticRegression(), n_models=n, seed=seed, **score
     ),
-    "oza-ht": lambda n, seed: OzaBoostClassifier(
-        tree.HoeffdingTreeClassifier(), n_models=n, seed=seed
+    "oza-ht": lambda n, seed, score: OzaBoostClassifier(
+        tree.HoeffdingTreeClassifier(), n_models=n, seed=seed, **score
     ),
-    "lr": lambda n, seed: linear_model.LogisticRegression(),
-    "ht": lambda n, seed: tree.HoeffdingTreeClassifier(),
-    "arf": lambda n, seed: forest.ARFClassifier(n_models=n, seed=seed),
+    "lr": lambda n, seed, score: linear_model.LogisticRegression(),
+    "ht": lambda n, seed, score: tree.HoeffdingTreeClassifier(),
+    "arf": lambda n, seed, score: forest.ARFClassifier(n_models=n, seed=seed),
 }
+# the models whose score `make_model` sets (`OzaBoostClassifier(score=...)`)
+_BOOSTERS = ("oza-lr", "oza-ht")
 
 
 # The models that need categorical features one-hot encoded: River's trees split on categories
@@ -73,9 +77,25 @@ def check_model_name(name: str) -> str:
     return name
 
 
-def make_model(name: str, n_models: int = 10, seed: int | None = None) -> base.Classifier:
-    """A fresh, untrained model called `name` (see `MODELS`)."""
-    return _BUILDERS[check_model_name(name)](n_models, seed)
+def check_score(name: str, score: str | None) -> None:
+    """Raise ValueError unless `name` is a key of `MODELS` and `score` None (the model's own)
+    or, for a booster, one of `OzaBoostClassifier`'s scores."""
+    check_model_name(name)
+    if score is None:
+        return
+    if name not in _BOOSTERS:
+        raise ValueError(f"score={score!r} sets a booster's score ({', '.join(_BOOSTERS)}); "
+                         f"{name!r} has its own probabilities")
+    if score not in SCORES:
+        raise ValueError(f"score must be one of {SCORES} or None, got {score!r}")
+
+
+def make_model(name: str, n_models: int = 10, seed: int | None = None,
+               score: str | None = None) -> base.Classifier:
+    """A fresh, untrained model called `name` (see `MODELS`); `score`: a booster's
+    (`OzaBoostClassifier(score=...)`; None: its default, the vote)."""
+    check_score(name, score)
+    return _BUILDERS[name](n_models, seed, {} if score is None else {"score": score})
 
 
 def pipeline(model: base.Estimator, dataset: str,
