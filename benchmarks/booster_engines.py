@@ -3,7 +3,8 @@
 * exact path: `OzaBoostClassifier` with array members (engine "auto") and with River members
   (engine "reference") against River's `AdaBoostClassifier`, 10 logistic regressions,
   prequential (predict_proba_one, then learn_one), a draw k learned as k calls (River's rule)
-  or as one call of weight k (`draws="weight"`, MOA's); the runs alternate, medians are printed;
+  or as one call of weight k (`draws="weight"`, MOA's), and scored from the members'
+  probabilities (`score="soft"`); the runs alternate, medians are printed;
 * minibatch path: `predict_proba_many` then `learn_many` per minibatch of B rows, with its
   prequential Brier score at that B (B = 1 is the exact path with draws as weights, other
   draws: compare its Brier with the "arrays, weight" row);
@@ -64,10 +65,11 @@ def minibatch(model, batches, n_rows: int) -> tuple[float, float]:
     return n_rows / (time.perf_counter() - start), brier / n_rows
 
 
-def booster(n_models: int = 10, engine: str = "auto", draws: str = "auto") -> OzaBoostClassifier:
+def booster(n_models: int = 10, engine: str = "auto", draws: str = "auto",
+            score: str = "vote") -> OzaBoostClassifier:
     return OzaBoostClassifier(
         linear_model.LogisticRegression(), n_models=n_models, seed=42, engine=engine,
-        draws=draws,
+        draws=draws, score=score,
     )
 
 
@@ -88,7 +90,7 @@ def main() -> None:
     for name in ("electricity", "phishing"):
         rows = list(itertools.islice(stream(name, data_dir=args.data_dir), args.rows))
         runs = {"river AdaBoost": [], "reference": [], "arrays": [], "reference, weight": [],
-                "arrays, weight": [], **{k: [] for k in WEAK}}
+                "arrays, weight": [], "arrays, soft score": [], **{k: [] for k in WEAK}}
         for _ in range(args.repeats):
             runs["river AdaBoost"].append(exact(ensemble.AdaBoostClassifier(
                 linear_model.LogisticRegression(), n_models=10, seed=42), rows))
@@ -97,6 +99,7 @@ def main() -> None:
             runs["reference, weight"].append(exact(booster(engine="reference", draws="weight"),
                                                    rows))
             runs["arrays, weight"].append(exact(booster(draws="weight"), rows))
+            runs["arrays, soft score"].append(exact(booster(score="soft"), rows))
             for label, kind in WEAK.items():
                 runs[label].append(exact(OzaBoostClassifier(kind(), 100, seed=42), rows))
         river_eps = statistics.median(r[0] for r in runs["river AdaBoost"])
