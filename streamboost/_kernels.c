@@ -737,21 +737,31 @@ static PyObject *oza_alphas(PyObject *self, PyObject *const *args, Py_ssize_t na
     return alphas;
 }
 
+/* The arguments (alphas, values, flag) of vote_score and soft_score: `alphas` a list, the
+ * values a list of as many items (`what` in an error), the flag a truth value. The number of
+ * members, or -1 with an exception set. */
+static Py_ssize_t member_arguments(PyObject *const *args, const char *what, int *flag)
+{
+    *flag = PyObject_IsTrue(args[2]);
+    if (*flag < 0)
+        return -1;
+    if (!PyList_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "alphas must be a list");
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(args[0]);
+    return check_list(args[1], n, what) ? -1 : n;
+}
+
 /* vote_score(alphas, votes, logistic) -> float: OzaBoostClassifier._score_one's sum (Nikolaou
  * 2016, Eq. 7.6 or, logistic, 7.7); a member with alpha 0 or vote None abstains. */
 static PyObject *vote_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     EXPECT_ARGS(3, "vote_score");
     PyObject *alphas = args[0], *votes = args[1];
-    int logistic = PyObject_IsTrue(args[2]);
-    if (logistic < 0)
-        return NULL;
-    if (!PyList_CheckExact(alphas)) {
-        PyErr_SetString(PyExc_TypeError, "alphas must be a list");
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(alphas);
-    if (check_list(votes, n, "votes"))
+    int logistic;
+    Py_ssize_t n = member_arguments(args, "votes", &logistic);
+    if (n < 0)
         return NULL;
     double total = 0.0, positive = 0.0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -797,15 +807,9 @@ static PyObject *soft_score(PyObject *self, PyObject *const *args, Py_ssize_t na
 {
     EXPECT_ARGS(3, "soft_score");
     PyObject *alphas = args[0], *values = args[1];
-    int margins = PyObject_IsTrue(args[2]);
-    if (margins < 0)
-        return NULL;
-    if (!PyList_CheckExact(alphas)) {
-        PyErr_SetString(PyExc_TypeError, "alphas must be a list");
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(alphas);
-    if (check_list(values, n, "values"))
+    int margins;
+    Py_ssize_t n = member_arguments(args, "values", &margins);
+    if (n < 0)
         return NULL;
     double total = 0.0, positive = 0.0;
     for (Py_ssize_t i = 0; i < n; i++) {
