@@ -462,11 +462,16 @@ def test_predict_many_of_a_frame_model_is_one_predict_proba_many_deciding_as_pre
     one, many = classifier.predict_proba_one, classifier.predict_proba_many
     classifier.predict_proba_one = lambda x: calls.append("one") or one(x)
     classifier.predict_proba_many = lambda X: calls.append("many") or many(X)
+    # our booster's scores, without the probability frame around them
+    frame_call = ["scores"] if isinstance(classifier, OzaBoostClassifier) else ["many"]
+    if frame_call == ["scores"]:
+        scores = classifier.score_many
+        classifier.score_many = lambda X: calls.append("scores") or scores(X)
     seen = []
     for costs in ({}, {"c_fn": 10.0}, {"c_fp": 10.0}, {"c_fp": 2.0, "c_fn": amounts}):
         calls.clear()
         decided = model.predict_many(X, **costs)
-        assert calls == ["many"]  # one call for the frame, none row by row
+        assert calls == frame_call  # one call for the frame, none row by row
         per_row = [{k: v[i] if k == "c_fn" and len(costs) == 2 else v for k, v in costs.items()}
                    for i in range(len(X))]
         expected = [model.predict_one(x, **c) for x, c in zip(records, per_row, strict=True)]
@@ -480,7 +485,7 @@ def test_predict_many_of_a_frame_model_is_one_predict_proba_many_deciding_as_pre
     gap.iloc[3, 0] = np.nan
     calls.clear()
     decided = model.predict_many(gap, c_fn=amounts)
-    assert calls == (["many"] if isinstance(model.classifier, OzaBoostClassifier)
+    assert calls == (frame_call if isinstance(model.classifier, OzaBoostClassifier)
                      else ["one"] * len(X))
     rows = [{k: v for k, v in x.items() if v == v} for x in gap.to_dict("records")]
     assert X.columns[0] not in rows[3]
@@ -494,6 +499,33 @@ def test_predict_many_of_a_frame_model_is_one_predict_proba_many_deciding_as_pre
         with pytest.raises(ValueError, match=re.escape(error)):
             model.predict_many(**bad)
     assert calls == []  # nothing scored before the frame and the costs were checked
+
+
+@pytest.mark.parametrize("neg_label", [None, "legit"])
+def test_predict_many_over_our_booster_names_the_negative_as_predict_one_does(neg_label):
+    # the booster's scores carry no labels: the negative is the booster's once it has seen
+    # one, until then the wrapper's (given, or none: a bool's other value only)
+    rows = [(x, "phish" if y else "legit") for x, y in list(datasets.Phishing())[:300]]
+    X = pd.DataFrame([x for x, _ in rows[200:]])
+    model = CostSensitiveClassifier(OzaBoostClassifier(linear_model.LogisticRegression(),
+                                                       n_models=3, seed=1, pos_label="phish"),
+                                    pos_label="phish", neg_label=neg_label, c_fn=3.0)
+    for x, _ in rows[:20]:
+        model.learn_one(x, "phish")  # no negative seen yet
+    assert model.predict_many(X).tolist() == [model.predict_one(x)
+                                              for x in X.to_dict("records")]
+    for x, y in rows[:200]:
+        model.learn_one(x, y)
+    decided = model.predict_many(X, c_fn=[1.0, 20.0] * 50)
+    assert set(decided) == {"phish", "legit"}
+    assert decided.tolist() == [model.predict_one(x, c_fn=c) for x, c in
+                                zip(X.to_dict("records"), [1.0, 20.0] * 50, strict=True)]
+    # a booster that learned both labels before it was wrapped: the wrapper knows no negative
+    trained = model.classifier.clone(include_attributes=True)
+    fresh = CostSensitiveClassifier(trained, pos_label="phish", c_fn=3.0)
+    assert set(fresh.predict_many(X)) == {"phish", "legit"}
+    assert fresh.predict_many(X).tolist() == [fresh.predict_one(x) for x in
+                                              X.to_dict("records")]
 
 
 def test_predict_proba_many_of_a_row_model_gathers_its_rows():
