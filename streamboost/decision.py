@@ -875,24 +875,14 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
             return super().predict_many(X, c_fp=c_fp, c_fn=c_fn)
         import pandas as pd
 
-        scores, labels = self._frame_scores(X)
+        from .scores import frame_scores
+
+        # our booster's scores without a frame of probabilities (`check_model` held its
+        # positive label to ours); the negative named as `predict_one` names it
+        scores, labels = frame_scores(self.classifier, X, self.pos_label)
         negative = self._negative_label(dict.fromkeys(labels))
         return pd.Series(labelled(scores > threshold, self.pos_label, negative), index=X.index,
                          dtype=object)
-
-    def _frame_scores(self, X: pd.DataFrame) -> tuple[np.ndarray, typing.Iterable]:
-        """P(pos_label) of each row of the checked frame `X` from one call of the classifier,
-        and the labels it knows: our booster's `score_many` (its probabilities' column, without
-        the frame around it; `check_model` held its positive label to ours), else the column
-        of the classifier's `predict_proba_many`."""
-        from .scores import booster, positive_column
-
-        oza = booster(self.classifier)
-        if oza is not None:
-            negative = oza._labels.negative
-            return oza.score_many(X), (() if negative is None else (negative,))
-        proba = self.classifier.predict_proba_many(X)
-        return positive_column(proba, self.pos_label), proba.columns
 
     def _scores_frame(self, X: pd.DataFrame) -> bool:
         """Whether the classifier scores `X` at once (`calibrated.scores_at_once`: it scores

@@ -376,7 +376,7 @@ class ScoredFrame:
             self.scores = model._score_table(self.table)
         else:
             self.table = None
-            self.scores = frame_scores(model, X, pos_label)
+            self.scores = frame_scores(model, X, pos_label)[0]
 
     def widened(self) -> bool:
         """Whether the booster has met a feature since it made `table` (a `predict_proba_one`
@@ -406,10 +406,12 @@ class ScoredFrame:
 
 
 def frame_scores(model: base.MiniBatchClassifier, X: pd.DataFrame,
-                 pos_label: typing.Hashable) -> np.ndarray:
-    """`positive_score` of each row of the checked frame `X`, from the model's
-    `predict_proba_many` (one call for the minibatch): its `pos_label` column, or row by row
-    through `decision.positive_proba` where that column is missing or out of [0, 1].
+                 pos_label: typing.Hashable) -> tuple[np.ndarray, typing.Sequence]:
+    """`positive_score` of each row of the checked frame `X` from one call of the model, and
+    the labels its probabilities name (as `predict_one` reads a negative label from them): our
+    booster's `score_many` and known labels, without a frame of probabilities; else the
+    `pos_label` column of the model's `predict_proba_many` (row by row through
+    `decision.positive_proba` where that column is missing or out of [0, 1]) and its columns.
 
     Examples
     --------
@@ -418,17 +420,18 @@ def frame_scores(model: base.MiniBatchClassifier, X: pd.DataFrame,
     >>> from streamboost.scores import frame_scores
     >>> model = linear_model.LogisticRegression()
     >>> model.learn_many(pd.DataFrame({"a": [1.0, -1.0]}), pd.Series([True, False]))
-    >>> frame_scores(model, pd.DataFrame({"a": [2.0, -2.0]}), True).round(3).tolist()
-    [0.51, 0.49]
+    >>> scores, labels = frame_scores(model, pd.DataFrame({"a": [2.0, -2.0]}), True)
+    >>> scores.round(3).tolist(), list(labels)
+    ([0.51, 0.49], [False, True])
 
     """
-    if booster(model) is not None:  # its scores, without a frame of probabilities
-        return model.score_many(X)
+    if booster(model) is not None:
+        return model.score_many(X), tuple(model._labels.proba(0.5))  # its frame's columns
     proba = model.predict_proba_many(X)
     if len(proba) != len(X):
         raise ValueError(f"{type(model).__name__}.predict_proba_many gave {len(proba)} rows "
                          f"for a frame of {len(X)}")
-    return positive_column(proba, pos_label)
+    return positive_column(proba, pos_label), proba.columns
 
 
 def positive_column(proba: pd.DataFrame, pos_label: typing.Hashable) -> np.ndarray:

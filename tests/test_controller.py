@@ -602,7 +602,7 @@ def test_rewards_by_minibatch_are_the_paired_improvements_on_the_next_minibatch(
         X, y = frame(data[start : start + size])
         snapshots.append(pickle.loads(pickle.dumps(raw)))
         calibrators.append(model.calibrator_.clone())
-        calibrators[-1].learn_many(frame_scores(raw, X, True).tolist(), y.tolist())
+        calibrators[-1].learn_many(frame_scores(raw, X, True)[0].tolist(), y.tolist())
         model.learn_many(X, y)
         raw.learn_many(X, y)
     rounds = [r for r in model.trace if r["improvements"] is not None]

@@ -585,11 +585,11 @@ def test_frame_scores_read_an_unusual_frame_row_by_row_as_positive_proba_does():
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0]})
     # only the negative label known: certain of it, so P(positive) = 0
     only_negative = pd.DataFrame({False: [1.0, 1.0, 1.0]})
-    assert scores.frame_scores(_Frames(only_negative), X, True).tolist() == [0.0, 0.0, 0.0]
+    assert scores.frame_scores(_Frames(only_negative), X, True)[0].tolist() == [0.0, 0.0, 0.0]
     # a gap (NaN) in the positive column: that row reads its other cell, a row with none 1/2
     nan = float("nan")
     gaps = pd.DataFrame({False: [0.25, 1.0, nan], True: [0.75, nan, nan]})
-    assert scores.frame_scores(_Frames(gaps), X, True).tolist() == [0.75, 0.0, 0.5]
+    assert scores.frame_scores(_Frames(gaps), X, True)[0].tolist() == [0.75, 0.0, 0.5]
     # a positive column outside [0, 1] is refused, naming the value
     with pytest.raises(ValueError, match=r"must lie in \[0, 1\], got 1.5"):
         scores.frame_scores(_Frames(pd.DataFrame({False: [0.0] * 3, True: [0.5, 1.5, 0.5]})), X,

@@ -79,7 +79,18 @@ def check_model_name(name: str) -> str:
 
 def check_score(name: str, score: str | None) -> None:
     """Raise ValueError unless `name` is a key of `MODELS` and `score` None (the model's own)
-    or, for a booster, one of `OzaBoostClassifier`'s scores."""
+    or, for a booster, one of `OzaBoostClassifier`'s scores.
+
+    Examples
+    --------
+    >>> from streamboost.experiments.models import check_score
+    >>> check_score("oza-ht", "soft")
+    >>> check_score("arf", "soft")
+    Traceback (most recent call last):
+    ...
+    ValueError: score='soft' sets a booster's score (oza-lr, oza-ht); 'arf' has its own ...
+
+    """
     check_model_name(name)
     if score is None:
         return
