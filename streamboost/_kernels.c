@@ -2726,7 +2726,8 @@ done:
 /* weak_commit(stump, target, ks, right, scores_x, score, params_x, params, cols, xv,
  *             gradients, lr) -> None: WeakMembers.commit's update of member i's candidate on
  * x's f-th value (column c = cols[f], or f when cols is None: every column in order), with
- * k_i = ks[i] as a float, the same floats as its numpy twin:
+ * k_i = ks[i] as a float (a draw, or a draw times a sample weight), the same floats as its
+ * numpy twin:
  * score[i, c] = scores_x[i, f] + k_i * (right[i, f] ? 1 : -1); a stump (fields n_pos, n_neg,
  * s_pos, s_neg) adds k_i to the target's count and k_i * xv[f] to its sum; a univariate
  * regression (coef, bias) takes step = k_i * (lr * gradients[i, f]): coef - step * xv[f],
@@ -2808,14 +2809,15 @@ static PyObject *weak_commit(PyObject *self, PyObject *const *args, Py_ssize_t n
             goto done;
         }
     }
-    for (Py_ssize_t i = 0; i < m; i++) {
-        long k = PyLong_AsLong(PyList_GET_ITEM(ks, i));
-        if (k == -1 && PyErr_Occurred()) {
+    for (Py_ssize_t i = 0; i < m; i++) { /* an int draw k, or k w for a sample weight w */
+        PyObject *item = PyList_GET_ITEM(ks, i);
+        double k = PyLong_CheckExact(item) ? (double)PyLong_AsLong(item) : PyFloat_AsDouble(item);
+        if (k == -1.0 && PyErr_Occurred()) {
             PyMem_Free(column);
             PyMem_Free(draws);
             goto done;
         }
-        draws[i] = (double)k;
+        draws[i] = k;
     }
 #define AT2(view, i, j) (*(double *)((char *)(view).buf + (i) * (view).strides[0] + (j) * (view).strides[1]))
 #define AT3(view, a, i, j) (*(double *)((char *)(view).buf + (a) * (view).strides[0] + (i) * (view).strides[1] + (j) * (view).strides[2]))

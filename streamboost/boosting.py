@@ -260,16 +260,14 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
                       rows: int | None = None) -> None:
         """Keyword arguments for the members' `method`, checked before anything changes: a
         sample weight (`validation.check_weight`, one per row for a frame of `rows`), the only
-        one array members take (logistic regressions: `ArrayMembers.takes_weight`); River
-        members take the names their `method` takes (`learn_one` for a `learn_many`: they learn
-        a frame row by row)."""
+        one array members take; River members take the names their `method` takes
+        (`learn_one` for a `learn_many`: they learn a frame row by row)."""
         held = self._members
         if not isinstance(held, members.ArrayMembers):
             check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)
-        elif others := (sorted(set(kwargs) - {"w"}) if held.takes_weight else sorted(kwargs)):
-            takes = "a sample weight w only" if held.takes_weight else "no keyword arguments"
-            raise TypeError(f"the vectorised members take {takes}, got {others}; use "
-                            "engine='reference' to pass them to River members")
+        elif others := sorted(set(kwargs) - {"w"}):
+            raise TypeError(f"the vectorised members take a sample weight w only, got {others}; "
+                            "use engine='reference' to pass them to River members")
         check_weight(kwargs, rows)
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
@@ -330,7 +328,6 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         if not len(table):
             return
         learn_batch = self._members.learn_batch
-        weighed = () if weights is None else (weights,)  # members that take no weight get none
         self._alphas = None
         lam = np.ones(len(table))
         sc, sw = self._lambda_sc, self._lambda_sw
@@ -344,7 +341,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         compiled = kernels.compiled
         with np.errstate(divide="ignore", invalid="ignore"):
             for i in range(self.n_models):
-                votes = learn_batch(i, table, draw(lam), targets, *weighed)
+                votes = learn_batch(i, table, draw(lam), targets, weights)
                 if compiled is not None:  # the same arithmetic, below, in C
                     sc[i], sw[i] = compiled.oza_batch(votes, targets, lam, sc[i], sw[i])
                     continue

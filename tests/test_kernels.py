@@ -755,7 +755,7 @@ def test_weak_commit_refuses_what_does_not_fit_before_any_change():
         COMPILED.weak_commit(*arguments.values())
 
     for bad, error, message in [
-        ({"ks": [1, 0, "2"]}, TypeError, "cannot be interpreted as an integer"),
+        ({"ks": [1, 0, "2"]}, TypeError, "must be real number, not str"),
         ({"cols": [0, 4]}, ValueError, "cols names a column outside score"),
         ({"cols": [0]}, TypeError, "cols must be a list of 2 items"),
         ({"scores_x": np.zeros((m, p + 1))}, TypeError, "do not fit each other"),
@@ -769,6 +769,9 @@ def test_weak_commit_refuses_what_does_not_fit_before_any_change():
     commit()
     assert score[:, [0, 3]].tolist() == [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]]
     assert params[0][:, 3].tolist() == [2.0, 1.0, 3.0] and not params[1].any()
+    commit(ks=[0.5, 0, 2.0 / 3.0])  # a draw times a sample weight (0.8.46)
+    assert score[:, 0].tolist() == [0.5, 0.0, 2.0 / 3.0]
+    assert params[0][:, 3].tolist() == [1.5, 1.0, 1.0 + 2.0 / 3.0]
 
 
 @needs_kernels

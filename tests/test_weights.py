@@ -16,7 +16,7 @@ from streamboost import (
     OzaBoostClassifier,
 )
 from streamboost.validation import check_keywords, check_weight, row_keywords
-from streamboost.weak import DecisionStump
+from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 
 ROWS = list(datasets.Phishing().take(120))
 X = pd.DataFrame([x for x, _ in ROWS[60:90]], index=range(100, 130))
@@ -168,13 +168,67 @@ def test_a_wrapper_hands_a_frames_weights_to_the_booster_in_row_order():
     assert wrapper.model._lambda_sc == alone._lambda_sc
 
 
-def test_weak_members_refuse_a_weight_before_the_wrapper_changes():
+def test_weak_members_refuse_a_bad_weight_before_the_wrapper_changes():
     model = warmed(lambda: CalibratedClassifier(OzaBoostClassifier(DecisionStump(), seed=0)))
     before = pickle.dumps(model)
-    with pytest.raises(TypeError, match=r"vectorised members take no keyword arguments, got "
-                                        r"\['w'\]; use engine='reference'"):
-        model.learn_many(X, Y, w=2.0)
+    with pytest.raises(TypeError, match=r"vectorised members take a sample weight w only, got "
+                                        r"\['weight'\]; use engine='reference'"):
+        model.learn_many(X, Y, weight=2.0)
+    with pytest.raises(ValueError, match="sample weight w must be a finite number >= 0"):
+        model.learn_one(*ROWS[70], w=-1.0)
     assert pickle.dumps(model) == before
+    model.learn_many(X, Y, w=WEIGHTS)
+    assert pickle.dumps(model) != before
+
+
+def weak_run(engine: str, kind, weights: list, **params) -> tuple:
+    """A booster of 12 weak members over phishing's first rows, learned with `weights`: its
+    prequential probabilities, members' errors and candidates' scores and parameters."""
+    booster = OzaBoostClassifier(kind(), n_models=12, seed=5, engine=engine, **params)
+    scores = []
+    for (x, y), w in zip(PHISHING, weights, strict=True):
+        scores.append(booster.predict_proba_one(x))
+        booster.learn_one(x, y, w=w)
+    members = [{key: (m._score[j], *(v[j] for v in m._params.values()))
+                for key, j in m._index.items()} for m in booster.models]
+    return scores, booster.epsilons, members
+
+
+PHISHING = list(datasets.Phishing().take(1500))
+
+
+@pytest.mark.parametrize("kind", [DecisionStump, UnivariateLogisticRegression])
+@pytest.mark.parametrize(("weights", "params"), [
+    ((1.0, 2.0, 0.0, 3.0), {}),  # whole weights: the scores stay whole numbers
+    ((1.0, 1 / 3, 0.5, 2.5, 0.0, 1.0, 7.1), {}),  # a third: the scores' sums round
+    ((1.0, 1 / 3, 2.0), {"variant": "cgada", "c_fn": 3.0}),
+])
+def test_weak_members_learn_a_weight_as_river_weak_members_do(kind, weights, params):
+    # one step of weight k w (their draws are weights): every probability, error, score and
+    # parameter equal to the River members' to the last bit, also once a weight that is not a
+    # whole number has made the candidates' scores sums of rounded floats, where the arrays'
+    # shortcut (compare the best right and wrong candidates' scores, +-k) could tie them wrongly
+    ws = [weights[i % len(weights)] for i in range(len(PHISHING))]
+    arrays = weak_run("vectorised", kind, ws, **params)
+    assert arrays == weak_run("reference", kind, ws, **params)
+    assert arrays[2] != weak_run("vectorised", kind, [1.0] * len(ws), **params)[2]
+
+
+def test_weak_members_learn_a_frames_weights_by_minibatch():
+    # a stump's candidates count and sum their rows' weights k w: from nothing, one frame of
+    # weight 2 gives exactly twice the counts and sums of the same frame (the same draws) of
+    # weight 1, and the same votes; weight 1 is no weight
+    def learned(**kwargs):
+        booster = OzaBoostClassifier(DecisionStump(), n_models=5, seed=3)
+        booster.learn_many(X, Y, **kwargs)
+        return booster._members._params.copy(), booster._members._score.copy()
+
+    plain, (twice, twice_score) = learned(), learned(w=2.0)
+    assert np.array_equal(learned(w=1.0)[0], plain[0])
+    assert np.array_equal(twice, 2.0 * plain[0]) and np.array_equal(twice_score, 2 * plain[1])
+    assert plain[0].any()
+    per_row = learned(w=WEIGHTS)[0]
+    assert not np.array_equal(per_row, plain[0])
 
 
 def test_a_wrapped_booster_of_river_members_checks_their_learn_one_before_the_wrapper_changes():

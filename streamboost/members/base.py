@@ -212,14 +212,11 @@ class ArrayMembers(InlineState, abc.ABC):
         """Every member's vote (True for the positive class) on `x`, learning nothing (the
         vote weights `alphas` are not needed: one vectorised step scores every member)."""
 
-    #: Whether `begin` and `learn_batch` take a sample weight `w` (else the booster refuses one).
-    takes_weight = False
-
     @abc.abstractmethod
-    def begin(self, x: dict, target: bool) -> list[bool]:
+    def begin(self, x: dict, target: bool, w: float = 1.0) -> list[bool]:
         """Start learning `x` (`target` True for the positive class): every member's vote on `x`
-        before it learns, checking `x` before any change. Members that `takes_weight` also take
-        `w`, the example's sample weight (a checked float >= 0)."""
+        before it learns, checking `x` before any change; `w`: the example's sample weight (a
+        checked float >= 0)."""
 
     @abc.abstractmethod
     def vote_after(self, i: int, k: int) -> bool:
@@ -266,8 +263,7 @@ class ArrayMembers(InlineState, abc.ABC):
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray,
                     w: np.ndarray | None = None) -> np.ndarray:
         """Member `i` learns the rows of `X`, row b `ks[b]` times (`targets[b]` True for the
-        positive class) with sample weight `w[b]` (None: 1; only members that `takes_weight`
-        are given one); its votes on every row afterwards."""
+        positive class) with sample weight `w[b]` (None: 1); its votes on every row afterwards."""
         raise NotImplementedError
 
     @abc.abstractmethod

@@ -62,6 +62,10 @@ class WeakMembers(ArrayMembers):
     wrong, whose scores all fall by $k$; the best of each group does not depend on $k$, so
     `begin` finds both and `vote_after` compares $S_r + k$ with $S_w - k$, then updates the
     winner alone, in scalars. Scores are sums of integer draws, so these comparisons are exact.
+    A sample weight $w$ (`begin`'s `w`: weight $k w$, MOA's) that is not a whole number makes
+    them sums of floats, whose rounding can tie two scores that differed: from then on, the
+    member's scores are updated as the learner updates them and the first of the highest
+    chosen, O(features), as it chooses.
     The columns are kept sorted by the features' `repr`, the learner's order for ties, so that
     the first of the highest scores in a row is the learner's choice.
 
@@ -80,6 +84,7 @@ class WeakMembers(ArrayMembers):
         "_cols",
         "_fields",
         "_gradients",
+        "_integral",
         "_ks",
         "_layout",
         "_model",
@@ -91,6 +96,7 @@ class WeakMembers(ArrayMembers):
         "_scores_x",
         "_switch",
         "_target",
+        "_w",
         "_xs",
         "_xv",
     )
@@ -107,6 +113,8 @@ class WeakMembers(ArrayMembers):
         self._layout: tuple = (None, None, None)  # x's keys, their order by column, the columns
         self._before: list[bool] = []
         self._batch: tuple = _NO_BATCH  # the last minibatch's table and what is derived from it
+        self._w = 1.0  # the current example's sample weight
+        self._integral = True  # every score a whole number: `vote_after`'s comparisons exact
 
     @classmethod
     def supports(cls, model: base.Classifier, weighted: bool = True) -> bool:
@@ -160,9 +168,12 @@ class WeakMembers(ArrayMembers):
         """Every candidate's vote on x's values `xv` (params: field x member x feature)."""
         return self.kind._candidate_votes(dict(zip(self._fields, params, strict=True)), xv)
 
-    def begin(self, x: dict, target: bool) -> list[bool]:
+    def begin(self, x: dict, target: bool, w: float = 1.0) -> list[bool]:
         before = self.votes(x)
         self._target = target
+        self._w = w
+        if w != 1.0 and self._integral and not w.is_integer():
+            self._integral = False
         self._ks = [0] * self.n_models
         if not len(self._xv):
             return before
@@ -175,16 +186,21 @@ class WeakMembers(ArrayMembers):
         return before
 
     def vote_after(self, i: int, k: int) -> bool:
+        if self._w != 1.0:  # one step of weight k w (the River members' `w=k * w`)
+            k = k * self._w
         self._ks[i] = k
         if not len(self._xv):
             return False
+        if not self._integral:  # the scores as `commit` will leave them, and the first highest
+            f = int((self._scores_x[i] + k * np.where(self._right[i], 1.0, -1.0)).argmax())
+            return self._vote_after(i, f, k)
         best = self._best[0] if 2 * k > self._switch[i] else self._best[1]
         return self._vote_after(i, best[i], k)
 
     def boost(self, target: bool, sc: list[float], sw: list[float],
               rng: random.Random) -> bool:
-        if kernels.compiled is None:
-            return False
+        if kernels.compiled is None or self._w != 1.0 or not self._integral:
+            return False  # the kernel's comparisons take whole draws and scores
         # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c); with
         # no feature of x known, every vote after learning is False
         stump = self.kind is DecisionStump
@@ -289,12 +305,15 @@ class WeakMembers(ArrayMembers):
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         return self._chosen_votes(self._score, self._params[:, :, : X.shape[1]], X)
 
-    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray,
+                    w: np.ndarray | None = None) -> np.ndarray:
         # Every candidate's vote on each row at the member's current parameters moves its score
-        # by +-k_b; then one step on the minibatch (`WeakLearner._candidate_learn_batch`).
+        # by +-k_b w_b; then one step on the minibatch (`WeakLearner._candidate_learn_batch`).
         present, xs, _ = self._parts(X)
         width = X.shape[1]
-        weights = np.where(present, ks[:, None].astype(float), 0.0)
+        if w is not None and self._integral and not np.all(w == np.floor(w)):
+            self._integral = False  # `vote_after`'s comparisons are not exact any more
+        weights = np.where(present, (ks if w is None else ks * w)[:, None].astype(float), 0.0)
         params = dict(zip(self._fields, self._params[:, i, :width], strict=True))
         right = self.kind._candidate_votes(params, xs) == targets[:, None]
         score = self._score[i, :width] + (weights * np.where(right, 1.0, -1.0)).sum(axis=0)
