@@ -193,7 +193,9 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         choices=sorted(MODELS),
         default="oza-lr",
         help="the base model: oza-lr / oza-ht (Oza boosting of logistic regressions / "
-        "Hoeffding trees), lr, ht, arf (River's own) (oza-lr)",
+        "Hoeffding trees), oza-stump / oza-ulr (of the thesis's weak learners: decision "
+        "stumps / univariate logistic regressions; it boosts 100), lr, ht, arf (River's own) "
+        "(oza-lr)",
     )
     parser.add_argument(
         "--calibrator",
@@ -205,7 +207,7 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--score",
         choices=SCORES,
         default=None,
-        help="the booster's score (oza-lr, oza-ht): vote (its default: the members' weighted "
+        help="the booster's score (the oza- models): vote (its default: the members' weighted "
         "votes, thesis Eq. 7.6), logistic (Eq. 7.7) or soft (their probabilities averaged "
         "with the same weights; better calibrated, worse raw: docs/boosting.md)",
     )
@@ -213,7 +215,7 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--n-models",
         type=_positive_int,
         default=10,
-        help="members of the ensemble models: oza-lr, oza-ht, arf (10)",
+        help="members of the ensemble models: the oza- models, arf (10)",
     )
     parser.add_argument(
         "--reward",

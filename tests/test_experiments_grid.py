@@ -23,6 +23,8 @@ from streamboost.experiments import (
     run_grid,
     write_table,
 )
+from streamboost.experiments.models import make_model
+from streamboost.weak import DecisionStump, UnivariateLogisticRegression
 from tests.shared_data import require
 
 ROWS = 150  # tiny streams: every cell here takes a few tens of milliseconds
@@ -398,6 +400,18 @@ def test_categorical_datasets_are_one_hot_encoded_and_not_scaled():
     assert x and set(x.values()) == {1}  # indicators "feature_value" = 1
     result = run_cell(cell)["result"]
     assert result["brier"] < 0.2  # the indicators carry the signal (unscaled)
+
+
+@pytest.mark.parametrize(("model", "kind"), [("oza-stump", DecisionStump),
+                                             ("oza-ulr", UnivariateLogisticRegression)])
+def test_weak_learners_get_one_hot_indicators_and_learn_from_them(model, kind):
+    # they take numbers only; an indicator present is a candidate that votes its examples' class
+    assert type(make_model(model, n_models=3).model) is kind
+    cell = Cell("mushroom", "both", model=model, n_models=20, max_rows=2000,
+                data_dir=str(require("mushroom.csv.gz")))
+    x, _ = next(iter(cell.stream()))
+    assert x and set(x.values()) == {1}
+    assert run_cell(cell)["result"]["brier"] < 0.1
 
 
 @pytest.mark.parametrize("model", ["ht", "oza-ht", "arf"])

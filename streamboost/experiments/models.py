@@ -4,9 +4,11 @@ Examples
 --------
 >>> from streamboost.experiments.models import MODELS, make_model
 >>> sorted(MODELS)
-['arf', 'ht', 'lr', 'oza-ht', 'oza-lr']
+['arf', 'ht', 'lr', 'oza-ht', 'oza-lr', 'oza-stump', 'oza-ulr']
 >>> make_model("oza-ht", n_models=3, seed=1).n_models
 3
+>>> make_model("oza-stump", n_models=100).model
+DecisionStump ()
 >>> make_model("oza-lr", score="soft").score
 'soft'
 
@@ -18,7 +20,7 @@ import typing
 
 from river import base, compose, forest, linear_model, preprocessing, tree
 
-from .. import datasets
+from .. import datasets, weak
 from ..boosting import SCORES, OzaBoostClassifier
 from ..validation import did_you_mean
 
@@ -28,6 +30,9 @@ __all__ = ["MODELS", "check_model_name", "check_score", "encoding", "make_model"
 MODELS: dict[str, str] = {
     "oza-lr": "OzaBoostClassifier(LogisticRegression(), n_models, seed): the default",
     "oza-ht": "OzaBoostClassifier(HoeffdingTreeClassifier(), n_models, seed)",
+    # the thesis's weak learners (Nikolaou 2016 boosts 100 of them)
+    "oza-stump": "OzaBoostClassifier(weak.DecisionStump(), n_models, seed)",
+    "oza-ulr": "OzaBoostClassifier(weak.UnivariateLogisticRegression(), n_models, seed)",
     "lr": "linear_model.LogisticRegression()",
     "ht": "tree.HoeffdingTreeClassifier()",
     "arf": "forest.ARFClassifier(n_models, seed)",
@@ -40,24 +45,31 @@ _BUILDERS: dict[str, typing.Callable[[int, int | None, dict], base.Classifier]] 
     "oza-ht": lambda n, seed, score: OzaBoostClassifier(
         tree.HoeffdingTreeClassifier(), n_models=n, seed=seed, **score
     ),
+    "oza-stump": lambda n, seed, score: OzaBoostClassifier(
+        weak.DecisionStump(), n_models=n, seed=seed, **score
+    ),
+    "oza-ulr": lambda n, seed, score: OzaBoostClassifier(
+        weak.UnivariateLogisticRegression(), n_models=n, seed=seed, **score
+    ),
     "lr": lambda n, seed, score: linear_model.LogisticRegression(),
     "ht": lambda n, seed, score: tree.HoeffdingTreeClassifier(),
     "arf": lambda n, seed, score: forest.ARFClassifier(n_models=n, seed=seed),
 }
 # the models whose score `make_model` sets (`OzaBoostClassifier(score=...)`)
-_BOOSTERS = ("oza-lr", "oza-ht")
+_BOOSTERS = ("oza-lr", "oza-ht", "oza-stump", "oza-ulr")
 
 
 # The models that need categorical features one-hot encoded: River's trees split on categories
 # given as strings (nominal splitters), and never on one-hot dicts, which leave an absent
 # indicator out, so a tree sees every indicator as 1 (on one-hot mushroom a Hoeffding tree keeps
-# one leaf and scores 0.25, chance).
-_ONE_HOT = ("oza-lr", "lr")
+# one leaf and scores 0.25, chance). The weak learners take numbers only: an indicator present
+# is a candidate voting its examples' class, as in simulations/thesis_protocol.py.
+_ONE_HOT = ("oza-lr", "lr", "oza-stump", "oza-ulr")
 
 
 def encoding(name: str) -> str | None:
     """How `datasets.stream` encodes categorical features for the model `name`: `"onehot"` for
-    the linear models, None (the categories as strings) for the trees.
+    the linear models and the weak learners, None (the categories as strings) for the trees.
 
     Examples
     --------
@@ -88,7 +100,7 @@ def check_score(name: str, score: str | None) -> None:
     >>> check_score("arf", "soft")
     Traceback (most recent call last):
     ...
-    ValueError: score='soft' sets a booster's score (oza-lr, oza-ht); 'arf' has its own ...
+    ValueError: score='soft' sets a booster's score (oza-lr, oza-ht, ...); 'arf' has its own ...
 
     """
     check_model_name(name)
