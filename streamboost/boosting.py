@@ -134,10 +134,6 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         self._members = members.resolve(
             engine, model, n_models, self._data, weighted
         )
-        if score == "soft" and not self._members.soft:
-            raise ValueError(
-                f"score='soft' needs each member's probability, which {type(model).__name__}'s "
-                f"array engine does not keep; use engine='reference' or another score")
         self._generator: np.random.Generator | None = None  # learn_many's draws, made when needed
         self._columns: tuple | None = None  # predict_proba_many's labels and their pd.Index
 

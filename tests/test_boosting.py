@@ -175,17 +175,35 @@ def test_the_soft_score_changes_the_scores_not_what_the_members_learn(member):
     assert soft.score_one(x) != vote.score_one(x)
 
 
-def test_the_soft_score_needs_members_with_probabilities():
-    from streamboost.weak import DecisionStump
+@pytest.mark.parametrize("kind", ["DecisionStump", "UnivariateLogisticRegression"])
+def test_the_weak_arrays_soft_score_is_the_river_weak_members_bit_for_bit(kind):
+    # since 0.8.46 (before, refused): each member's probability is its chosen candidate's
+    # (WeakLearner._probabilities), 1/2 on an x with none of its features; some examples here
+    # lack features, one in 35 has none; a frame's rows score as they do one by one
+    import pandas as pd
 
-    with pytest.raises(ValueError, match="score='soft' needs each member's probability, which "
-                                         "DecisionStump's array engine does not keep; use "
-                                         "engine='reference'"):
-        OzaBoostClassifier(DecisionStump(), score="soft")
-    booster = OzaBoostClassifier(DecisionStump(), n_models=3, score="soft", engine="reference")
-    for x, y in list(datasets.Phishing())[:100]:
-        booster.learn_one(x, y)
-    assert 0.0 < booster.score_one(x) < 1.0
+    from streamboost import weak
+
+    learner = getattr(weak, kind)
+    arrays, river = (OzaBoostClassifier(learner(), n_models=15, seed=2, score="soft",
+                                        engine=engine) for engine in ("auto", "reference"))
+    rows = list(datasets.Phishing())[:1500]
+    scores = []
+    for i, (x, y) in enumerate(rows):
+        if i % 5 == 0:
+            x = dict(list(x.items())[: i % 7])
+        scores.append(arrays.predict_proba_one(x))
+        assert scores[-1] == river.predict_proba_one(x)
+        arrays.learn_one(x, y)
+        river.learn_one(x, y)
+    assert len({p[True] for p in scores}) > 100  # not a handful of values: members' own p
+    frame = pd.DataFrame([x for x, _ in rows[:200]])
+    frame.iloc[::3, 2:] = float("nan")  # missing cells
+    frame.iloc[5, :] = float("nan")  # a row with no feature
+    one_by_one = [arrays.predict_proba_one({k: v for k, v in row.items() if v == v})[True]
+                  for row in frame.to_dict("records")]
+    assert arrays.predict_proba_many(frame)[True].tolist() == one_by_one
+    assert one_by_one[5] == 0.5
 
 
 def test_any_hashable_labels_and_a_third_label_is_rejected_without_change():

@@ -236,14 +236,11 @@ class ArrayMembers(InlineState, abc.ABC):
     #: Whether `batch_votes` and `learn_batch` exist (else the booster loops over the rows).
     minibatch = False
 
-    #: Whether `soft_score` and `batch_soft_scores` exist (the booster's `score="soft"`).
-    soft = False
-
+    @abc.abstractmethod
     def soft_score(self, x: dict, alphas: list[float]) -> float:
         """The booster's `score="soft"` of `x` (`soft_score` of the members' probabilities),
         learning nothing; the members' votes on `x` are kept for `begin`, as `votes` keeps
         them."""
-        raise NotImplementedError
 
     def batch_soft_scores(self, X: np.ndarray, alphas: list[float]) -> np.ndarray:
         """`soft_score` of each row of `X` (from `frame` or `rows`): the same floats."""

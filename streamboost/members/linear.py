@@ -85,7 +85,6 @@ class LinearMembers(ArrayMembers):
 
     lead = 1.0  # column 0 holds the intercepts
     minibatch = True
-    soft = True
     # a frozen copy needs the columns and the weights, not the learning state (most of the
     # attributes)
     _scoring = ("_columns", "_keys", "_width", "n_models", "weights")

@@ -40,7 +40,6 @@ class RiverMembers:
     """
 
     minibatch = False  # learn_many is a learn_one loop
-    soft = True  # every River classifier has predict_proba_one
 
     def __init__(self, members: list, weighted: bool = False):
         self.members = members

@@ -15,7 +15,10 @@ from ..validation import matrix
 from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
 from ..weak.stump import stump_vote
 from ..weak.univariate import gradients
-from .base import ArrayMembers, floats
+from .base import ArrayMembers, floats, soft_score
+
+# `score="soft"` in C (the same floats; the twin for a module built before this kernel)
+_SOFT_SCORE = getattr(kernels.compiled, "soft_score", soft_score)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -71,7 +74,9 @@ class WeakMembers(ArrayMembers):
 
     By minibatch (`learn_batch`), a member's candidates are checked on every row at its current
     parameters, then take one step that adds every row's change
-    (`WeakLearner._candidate_learn_batch`); a table holds NaN where a row lacks a feature.
+    (`WeakLearner._candidate_learn_batch`); a table holds NaN where a row lacks a feature. A
+    member's probability (the booster's `score="soft"`) is its chosen candidate's
+    (`WeakLearner._probabilities`, every member at once), 1/2 on an x with no feature.
     """
 
     kind: type[WeakLearner]
@@ -81,6 +86,7 @@ class WeakMembers(ArrayMembers):
         "_before",
         "_best",
         "_candidates",
+        "_chosen",
         "_cols",
         "_fields",
         "_gradients",
@@ -160,9 +166,20 @@ class WeakMembers(ArrayMembers):
         self._params_x = params
         self._candidates = self._candidate_votes(params, xv)
         self._scores_x = scores = self._score[:, cols]
-        best = scores.argmax(axis=1)  # the first of the highest: the learner's tie order
-        self._before = self._candidates[np.arange(self.n_models), best].tolist()
+        self._chosen = scores.argmax(axis=1)  # the first of the highest: the learner's tie order
+        self._before = self._candidates[np.arange(self.n_models), self._chosen].tolist()
         return self._before
+
+    def soft_score(self, x: dict, alphas: list[float]) -> float:
+        votes = self.votes(x)  # kept for `begin`
+        if not len(self._xv):  # no candidate: every member's probability is 1/2
+            return _SOFT_SCORE(alphas, [0.5] * self.n_models, False)
+        members, best = np.arange(self.n_models), self._chosen
+        chosen = {name: values[members, best]
+                  for name, values in zip(self._fields, self._params_x, strict=True)}
+        probabilities = self._model._probabilities(
+            chosen, self._xv[best], np.array(votes), self._scores_x[members, best])
+        return _SOFT_SCORE(alphas, probabilities.tolist(), False)
 
     def _candidate_votes(self, params: np.ndarray, xv: np.ndarray) -> np.ndarray:
         """Every candidate's vote on x's values `xv` (params: field x member x feature)."""
@@ -283,10 +300,12 @@ class WeakMembers(ArrayMembers):
             self._batch = (X, present, np.where(present, X, 0.0), present.any(axis=1))
         return self._batch[1:]
 
-    def _chosen_votes(self, scores: np.ndarray, params: np.ndarray, X: np.ndarray) -> np.ndarray:
+    def _chosen_votes(self, scores: np.ndarray, params: np.ndarray, X: np.ndarray,
+                      soft: bool = False) -> np.ndarray:
         """The votes on the rows of table `X` of members with these scores (members x
         columns) and parameters (field x members x columns): each row's chosen candidate is the
-        first of the highest scores among the features present in it, as `votes` chooses."""
+        first of the highest scores among the features present in it, as `votes` chooses.
+        `soft`: the chosen candidates' probabilities instead (1/2 on a row with no feature)."""
         present, xs, some = self._parts(X)
         width = X.shape[1]
         scores = scores[:, :width]
@@ -298,12 +317,22 @@ class WeakMembers(ArrayMembers):
         chosen = {
             name: values[members, best] for name, values in zip(self._fields, params, strict=True)
         }
-        votes = self.kind._candidate_votes(chosen, np.take_along_axis(xs, best, axis=1))
+        values = np.take_along_axis(xs, best, axis=1)
+        votes = self.kind._candidate_votes(chosen, values)
         votes &= some[:, None]  # a row with no feature: no candidate, the vote is False
-        return votes
+        if not soft:
+            return votes
+        probabilities = self._model._probabilities(chosen, values, votes, scores[members, best])
+        probabilities[~some] = 0.5
+        return probabilities
 
     def batch_votes(self, X: np.ndarray) -> np.ndarray:
         return self._chosen_votes(self._score, self._params[:, :, : X.shape[1]], X)
+
+    def batch_soft_scores(self, X: np.ndarray, alphas: list[float]) -> np.ndarray:
+        probabilities = self._chosen_votes(self._score, self._params[:, :, : X.shape[1]], X,
+                                           soft=True)
+        return np.array([_SOFT_SCORE(alphas, row, False) for row in probabilities.tolist()])
 
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray,
                     w: np.ndarray | None = None) -> np.ndarray:

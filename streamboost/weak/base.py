@@ -36,10 +36,11 @@ class WeakLearner(base.Classifier):
 
     **Weights.** `oza_weight` is True: `OzaBoostClassifier` passes a draw $k$ as one example of
     weight $k$ (MOA's `OzaBoost`) rather than $k$ calls (River's `AdaBoostClassifier`). A
-    subclass gives its candidates' parameters (`_fields`), their votes (`_candidate_votes`) and
+    subclass gives its candidates' parameters (`_fields`), their votes (`_candidate_votes`),
     their update on one example and on a minibatch (`_candidate_learn`,
-    `_candidate_learn_batch`), written for arrays of any shape so that `streamboost.members`
-    applies the same arithmetic to a whole booster at once.
+    `_candidate_learn_batch`) and their probabilities (`_probabilities`), written for arrays of
+    any shape so that `streamboost.members` applies the same arithmetic to a whole booster at
+    once.
 
     Labels are booleans (or 0 and 1), as for River's `LogisticRegression`.
 
@@ -83,8 +84,11 @@ class WeakLearner(base.Classifier):
         `_candidate_learn`'s arithmetic exactly, so a minibatch of one is `learn_one`."""
 
     @abc.abstractmethod
-    def _probability(self, params: dict, xv: float, vote: bool, score: float) -> float:
-        """P(positive) given by the chosen candidate (its parameters as scalars)."""
+    def _probabilities(self, params: dict, xv: np.ndarray, votes: np.ndarray,
+                       scores: np.ndarray) -> np.ndarray:
+        """P(positive) given by each chosen candidate: its parameters, its feature's value, its
+        vote and its score, each an array of the same shape (the booster's array engine asks
+        for every member at once, this learner for one)."""
 
     def learn_one(self, x: dict, y: bool, w: float = 1.0) -> None:
         target = _target(y)
@@ -106,8 +110,9 @@ class WeakLearner(base.Classifier):
         for name, values in self._candidate_learn(params, xv, target, float(w)).items():
             self._params[name][cols] = values
 
-    def _choose(self, x: dict) -> tuple[dict, float, bool, float] | None:
-        """The chosen candidate on `x`: its parameters, value, vote and score (None if x = {})."""
+    def _choose(self, x: dict) -> tuple[dict, np.ndarray, bool, np.ndarray] | None:
+        """The chosen candidate on `x`: its parameters, value, vote and score, each array of
+        one item (None if x = {})."""
         xv = self._values(check_features(x))
         if not x:
             return None
@@ -121,8 +126,7 @@ class WeakLearner(base.Classifier):
             for name, values in self._params.items()
         }
         vote = bool(self._candidate_votes(params, xv[best : best + 1])[0])
-        scalars = {name: float(values[0]) for name, values in params.items()}
-        return scalars, float(xv[best]), vote, float(scores[best])
+        return params, xv[best : best + 1], vote, np.array([scores[best]])
 
     def predict_one(self, x: dict) -> bool:
         chosen = self._choose(x)
@@ -130,7 +134,10 @@ class WeakLearner(base.Classifier):
 
     def predict_proba_one(self, x: dict) -> dict[bool, float]:
         chosen = self._choose(x)
-        p = 0.5 if chosen is None else self._probability(*chosen)
+        if chosen is None:
+            return {False: 0.5, True: 0.5}
+        params, xv, vote, score = chosen
+        p = float(self._probabilities(params, xv, np.array([vote]), score)[0])
         return {False: 1.0 - p, True: p}
 
     @staticmethod

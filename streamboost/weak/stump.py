@@ -76,7 +76,8 @@ class DecisionStump(WeakLearner):
             learned[f"s_{side}"] = params[f"s_{side}"] + (weights * X).sum(axis=0)
         return learned
 
-    def _probability(self, params: dict, xv: float, vote: bool, score: float) -> float:
+    def _probabilities(self, params: dict, xv: np.ndarray, votes: np.ndarray,
+                       scores: np.ndarray) -> np.ndarray:
         seen = params["n_pos"] + params["n_neg"]
-        accuracy = max(0.5, ((seen + score) / 2.0 + 0.5) / (seen + 1.0))
-        return accuracy if vote else 1.0 - accuracy
+        accuracy = np.maximum(0.5, ((seen + scores) / 2.0 + 0.5) / (seen + 1.0))
+        return np.where(votes, accuracy, 1.0 - accuracy)

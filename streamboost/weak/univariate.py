@@ -79,6 +79,9 @@ class UnivariateLogisticRegression(WeakLearner):
         step = w * (self.lr * g)
         return {"coef": params["coef"] - step * xv, "bias": params["bias"] - step}
 
-    def _probability(self, params: dict, xv: float, vote: bool, score: float) -> float:
-        margin = params["coef"] * xv + params["bias"]
-        return 1.0 / (1.0 + math.exp(-margin)) if margin > -700.0 else 0.0
+    def _probabilities(self, params: dict, xv: np.ndarray, votes: np.ndarray,
+                       scores: np.ndarray) -> np.ndarray:
+        margins = params["coef"] * xv + params["bias"]
+        # math.exp, item by item: numpy's exp may differ from it in the last bit
+        return np.array([1.0 / (1.0 + math.exp(-m)) if m > -700.0 else 0.0
+                         for m in margins.ravel().tolist()]).reshape(margins.shape)
