@@ -6,7 +6,9 @@ default; thesis Eq. 7.6, the vote weights of the members voting positive), `"log
 probabilities averaged with the same vote weights, as MOA's `OzaBoost` and River's
 `AdaBoostClassifier` combine them). What the members learn is the same under all three
 (tests/test_boosting.py), so the scores are compared on the same members. For each base
-model (`oza-lr`, `oza-ht`: 10 logistic regressions or Hoeffding trees), score, stream (the 7
+model (`oza-lr`, `oza-ht`: 10 logistic regressions or Hoeffding trees; `--models oza-stump
+oza-ulr`: 100 of the thesis's weak learners, whose array engine scores `"soft"` since
+0.8.46), score, stream (the 7
 of `calibrate_any_model.py`, first 20,000 rows, electricity and weather in their order, the
 others shuffled by the seed) and seed, evaluated prequentially: the raw score, and
 `CalibratedClassifier(booster, calibrator)` for Platt, isotonic and EWA (the four
@@ -15,8 +17,10 @@ depend on its calibrator). Per variant: Brier score and log-loss, mean over seed
 booster's own time (scoring and learning) under each score, against `"vote"`.
 
     python simulations/soft_score.py --data-dir ../shared/data
+    python simulations/soft_score.py --data-dir ../shared/data --models oza-stump oza-ulr \
+        --out simulations/soft_score_weak.md
 
-About 6 minutes on 2 cores. Writes `simulations/soft_score.md`.
+About 6 minutes on 2 cores each. Writes `simulations/soft_score.md` (or `--out`).
 """
 
 from __future__ import annotations
@@ -26,15 +30,17 @@ import sys
 import time
 
 from reporting import grid_main, table_head, table_row
-from river import linear_model, metrics, tree
+from river import metrics
 
 from streamboost import OzaBoostClassifier, datasets
-from streamboost.experiments.models import encoding, pipeline
+from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore
 from streamboost.reward import calibrated
 from streamboost.scores import calibrator_for, positive_score
 
 MODELS = ("oza-lr", "oza-ht")
+# members per booster: the thesis boosts 100 weak learners
+N_MODELS = {"oza-lr": 10, "oza-ht": 10, "oza-stump": 100, "oza-ulr": 100}
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 SCORES = ("vote", "logistic", "soft")
 CALIBRATORS = ("platt", "isotonic", "ewa")
@@ -43,10 +49,8 @@ MAX_ROWS = 20_000
 
 
 def booster(model_name: str, score: str, seed: int) -> OzaBoostClassifier:
-    """`model_name`'s booster of 10 members scoring by `score`."""
-    member = (linear_model.LogisticRegression() if model_name == "oza-lr"
-              else tree.HoeffdingTreeClassifier())
-    return OzaBoostClassifier(member, n_models=10, seed=seed, score=score)
+    """`model_name`'s booster (`N_MODELS` members) scoring by `score`."""
+    return make_model(model_name, N_MODELS[model_name], seed, score)
 
 
 def run(model_name: str, dataset: str, score: str, seed: int, data_dir: str | None,

@@ -36,6 +36,16 @@ def test_a_calibrated_variant_is_the_calibrated_classifier_beside_the_same_boost
     assert result["+platt"][0] < result["raw"][0]  # the soft score is far from calibrated
 
 
+def test_the_thesis_weak_learners_are_boosted_by_the_hundred_and_score_soft():
+    from streamboost.weak import UnivariateLogisticRegression
+
+    booster = soft.booster("oza-ulr", "soft", 0)
+    assert booster.n_models == 100 and type(booster.model) is UnivariateLogisticRegression
+    assert soft.booster("oza-lr", "vote", 0).n_models == 10
+    result = soft.run("oza-stump", "phishing", "soft", 0, None, max_rows=400)
+    assert result["+platt"][0] < result["raw"][0]  # 100 stumps' probabilities lean to 1/2
+
+
 def test_the_scores_differ_but_not_what_the_booster_learns():
     runs = {score: soft.run("oza-lr", "phishing", score, 0, None, max_rows=300)
             for score in soft.SCORES}
