@@ -471,6 +471,10 @@ typedef struct {
     Py_ssize_t params_strides[3], gradient_strides[2];
     Py_ssize_t members, present;
     double lr;
+    double w; /* the example's sample weight: a draw k learns with weight k w */
+    /* scores[i, f] and right[i, f], strided, when the choice must be exact (NULL: the switch) */
+    const char *scores, *right;
+    Py_ssize_t scores_strides[2], right_strides[2];
 } weak_ctx;
 
 /* DecisionStump's vote from its class weights and sums: streamboost.weak.stump.stump_vote. */
@@ -485,29 +489,56 @@ static int stump_vote(double n_pos, double n_neg, double s_pos, double s_neg, do
     return n_pos > n_neg;
 }
 
-/* WeakMembers.vote_after: the candidate that wins after weight k (right one iff 2k > switch),
- * then StumpMembers' or UnivariateMembers' _vote_after on it. */
+/* WeakMembers.vote_after: the candidate that wins after weight v = k w (right one iff
+ * 2v > switch; with `scores`, the first highest of scores[i, f] + v * (right ? 1 : -1)), then
+ * StumpMembers' or UnivariateMembers' _vote_after on it; ks[i] becomes v (k itself for w 1). */
 static int weak_vote_after(void *p, Py_ssize_t i, long k, int *vote)
 {
     weak_ctx *c = p;
-    if (set_long(c->ks, i, k))
+    double kd = (double)k;
+    if (c->w != 1.0) {
+        kd *= c->w;
+        PyObject *item = PyFloat_FromDouble(kd);
+        if (item == NULL)
+            return -1;
+        PyObject *old = PyList_GET_ITEM(c->ks, i);
+        PyList_SET_ITEM(c->ks, i, item);
+        Py_DECREF(old);
+    } else if (set_long(c->ks, i, k)) {
         return -1;
+    }
     if (c->present == 0) {
         *vote = 0;
         return 0;
     }
-    double threshold;
-    if (get_double(c->switch_, i, &threshold))
-        return -1;
-    PyObject *best = (double)(2 * k) > threshold ? c->best_right : c->best_wrong;
-    Py_ssize_t f = PyLong_AsSsize_t(PyList_GET_ITEM(best, i));
+    Py_ssize_t f = 0;
+    if (c->scores != NULL) {
+        const char *row = c->scores + i * c->scores_strides[0];
+        const char *hits = c->right + i * c->right_strides[0];
+        double top = 0.0;
+        for (Py_ssize_t j = 0; j < c->present; j++) {
+            double sign = *(hits + j * c->right_strides[1]) ? 1.0 : -1.0;
+            double value = *(const double *)(row + j * c->scores_strides[1]) + kd * sign;
+            if (j == 0 || value > top) {
+                top = value;
+                f = j;
+            }
+        }
+    } else {
+        double threshold;
+        if (get_double(c->switch_, i, &threshold))
+            return -1;
+        PyObject *best = 2.0 * kd > threshold ? c->best_right : c->best_wrong;
+        f = PyLong_AsSsize_t(PyList_GET_ITEM(best, i));
+        if (f == -1 && PyErr_Occurred())
+            return -1;
+    }
     double x;
-    if ((f == -1 && PyErr_Occurred()) || get_double(c->xs, f, &x))
+    if (get_double(c->xs, f, &x))
         return -1;
     const Py_ssize_t *st = c->params_strides;
     const char *at = c->params + i * st[1] + f * st[2];
 #define PARAM(j) (*(const double *)(at + (j) * st[0]))
-    double kd = (double)k;
     if (c->stump) {
         double n_pos = PARAM(0), n_neg = PARAM(1), s_pos = PARAM(2), s_neg = PARAM(3);
         *vote = c->target ? stump_vote(n_pos + kd, n_neg, s_pos + kd * x, s_neg, x)
@@ -539,13 +570,15 @@ static int get_matrix(PyObject *obj, Py_buffer *view, int ndim, const Py_ssize_t
 }
 
 /* oza_weak(stump, before, target, sc, sw, ks, rng, knuth_max, switch, best_right, best_wrong,
- *          xs, params, gradients, lr) -> None: learn_one's loop over StumpMembers (stump true)
- * or UnivariateMembers; params are the members' candidates on x's features (field x member x
- * feature), gradients (member x feature) the univariate ones' (None for stumps); ks[i]
- * becomes member i's draw. */
+ *          xs, params, gradients, lr, w, scores, right) -> None: learn_one's loop over
+ * StumpMembers (stump true) or UnivariateMembers; params are the members' candidates on x's
+ * features (field x member x feature), gradients (member x feature) the univariate ones' (None
+ * for stumps); w the example's sample weight; scores and right (member x feature, float64 and
+ * bool) the candidates' scores and hits when the choice must be exact (scores that are not all
+ * whole numbers), else None; ks[i] becomes member i's draw times w. */
 static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    EXPECT_ARGS(15, "oza_weak");
+    EXPECT_ARGS(18, "oza_weak");
     weak_ctx c = {.ks = args[5], .switch_ = args[8], .best_right = args[9],
                   .best_wrong = args[10], .xs = args[11]};
     PyObject *before = args[1], *sc = args[3], *sw = args[4];
@@ -553,6 +586,7 @@ static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t narg
     c.target = PyObject_IsTrue(args[2]);
     double knuth_max = PyFloat_AsDouble(args[7]);
     c.lr = PyFloat_AsDouble(args[14]);
+    c.w = PyFloat_AsDouble(args[15]);
     if (c.stump < 0 || c.target < 0 || PyErr_Occurred())
         return NULL;
     if (!PyList_CheckExact(sc) || !PyList_CheckExact(c.xs)) {
@@ -568,30 +602,50 @@ static PyObject *oza_weak(PyObject *self, PyObject *const *args, Py_ssize_t narg
                       check_list(c.best_right, n, "best_right") ||
                       check_list(c.best_wrong, n, "best_wrong")))
         return NULL;
-    Py_buffer params = {0}, grads = {0};
-    int have_params = 0, have_grads = 0, failed = 0;
+    Py_buffer params = {0}, grads = {0}, scores = {0}, right = {0};
+    int have_params = 0, have_grads = 0, have_scores = 0, have_right = 0, failed = 1;
     if (c.present) {
         Py_ssize_t shape[3] = {c.stump ? 4 : 2, n, c.present};
         if (get_matrix(args[12], &params, 3, shape, "params"))
-            return NULL;
+            goto done;
         have_params = 1;
         c.params = params.buf;
         memcpy(c.params_strides, params.strides, sizeof c.params_strides);
         if (!c.stump) {
-            if (get_matrix(args[13], &grads, 2, shape + 1, "gradients")) {
-                PyBuffer_Release(&params);
-                return NULL;
-            }
+            if (get_matrix(args[13], &grads, 2, shape + 1, "gradients"))
+                goto done;
             have_grads = 1;
             c.gradients = grads.buf;
             memcpy(c.gradient_strides, grads.strides, sizeof c.gradient_strides);
         }
+        if (args[16] != Py_None) {
+            if (get_matrix(args[16], &scores, 2, shape + 1, "scores"))
+                goto done;
+            have_scores = 1;
+            if (PyObject_GetBuffer(args[17], &right, PyBUF_STRIDES | PyBUF_FORMAT) < 0)
+                goto done;
+            have_right = 1;
+            if (right.ndim != 2 || right.itemsize != 1 || right.format[0] != '?' ||
+                right.shape[0] != n || right.shape[1] != c.present) {
+                PyErr_SetString(PyExc_TypeError, "right must be a bool array the shape of scores");
+                goto done;
+            }
+            c.scores = scores.buf;
+            c.right = right.buf;
+            memcpy(c.scores_strides, scores.strides, sizeof c.scores_strides);
+            memcpy(c.right_strides, right.strides, sizeof c.right_strides);
+        }
     }
     failed = oza_loop(before, c.target, sc, sw, args[6], knuth_max, weak_vote_after, &c);
+done:
     if (have_params)
         PyBuffer_Release(&params);
     if (have_grads)
         PyBuffer_Release(&grads);
+    if (have_scores)
+        PyBuffer_Release(&scores);
+    if (have_right)
+        PyBuffer_Release(&right);
     if (failed)
         return NULL;
     Py_RETURN_NONE;

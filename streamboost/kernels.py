@@ -9,8 +9,10 @@ is imported, `compiled` is None and the Python loops run.
 
 * one example at a time: `OzaBoostClassifier.learn_one`'s member loop (Poisson draws, each
   member's vote after learning, Oza's lambda update) over logistic-regression members
-  (`oza_linear`) and over decision stumps or univariate logistic regressions (`oza_weak`),
-  through `ArrayMembers.boost`; the vote weights (`oza_alphas`) and the vote (`vote_score`);
+  (`oza_linear`) and over decision stumps or univariate logistic regressions (`oza_weak`; a
+  draw times the example's sample weight, and each member's candidate chosen from its scores
+  once they are rounded sums, since 0.8.46), through `ArrayMembers.boost`; the vote weights
+  (`oza_alphas`) and the vote (`vote_score`);
   logistic-regression members' margins and votes on an example (`linear_margins`: its vector
   made from the dict and each margin summed in column order, as the twin's numpy cumsum
   does) and their update (`linear_commit`: the outer product subtracted in place), and the

@@ -1428,3 +1428,33 @@ def test_ewa_predict_adds_in_the_kernels_order_whatever_sum_does(monkeypatch):
         differs += naive != math.fsum(w * q for w, q in zip(weights, predictions, strict=True))
         assert ewa.ewa_predict(weights, predictions) == COMPILED.ewa_predict(weights, predictions)
     assert differs > 10  # rounding that the two sums settle differently was met
+
+
+@needs_kernels
+@pytest.mark.parametrize("kind", [DecisionStump, UnivariateLogisticRegression])
+def test_the_weak_loop_takes_a_weight_and_checks_its_exact_choice_before_any_change(kind):
+    # since 0.8.46: a draw k learns with weight k w, and once a weight that is not a whole
+    # number has made the scores rounded sums, the loop picks each member's candidate from the
+    # scores themselves (the twin's exact choice): the same draws, votes and lambdas as the
+    # Python loop, and a misshapen `right` raises before anything changes
+    rows = phishing(400)
+    runs = []
+    for patch in (contextlib.nullcontext, lambda: mock.patch.object(kernels, "compiled", None)):
+        with patch():
+            booster = OzaBoostClassifier(kind(), n_models=20, seed=3)
+            for i, (x, y) in enumerate(rows):
+                booster.learn_one(x, y, w=(1.0, 1 / 3, 2.0, 0.5)[i % 4])
+            runs.append((booster._lambda_sc, booster._lambda_sw, booster._members._score.tolist()))
+    assert runs[0] == runs[1]
+    held = booster._members
+    assert not held._integral
+    x, y = rows[0]
+    before = held.begin(x, y, w=0.25)
+    sc, sw, ks = list(booster._lambda_sc), list(booster._lambda_sw), list(held._ks)
+    stump = kind is DecisionStump
+    with pytest.raises(TypeError, match="right must be a bool array the shape of scores"):
+        COMPILED.oza_weak(stump, before, y, sc, sw, ks, random.Random(0), KNUTH_MAX_RATE,
+                          held._switch, *held._best, held._xs, held._params_x,
+                          None if stump else held._gradients, 0.0 if stump else held._model.lr,
+                          0.25, held._scores_x, held._right[:, 1:])
+    assert (sc, sw, ks) == (booster._lambda_sc, booster._lambda_sw, held._ks)

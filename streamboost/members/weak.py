@@ -216,19 +216,23 @@ class WeakMembers(ArrayMembers):
 
     def boost(self, target: bool, sc: list[float], sw: list[float],
               rng: random.Random) -> bool:
-        if kernels.compiled is None or self._w != 1.0 or not self._integral:
-            return False  # the kernel's comparisons take whole draws and scores
+        if kernels.compiled is None:
+            return False
         # the booster's loop with vote_after's arithmetic, in C (streamboost/_kernels.c); with
-        # no feature of x known, every vote after learning is False
+        # no feature of x known, every vote after learning is False; with scores that are not
+        # all whole numbers, the scores and hits for vote_after's exact choice
         stump = self.kind is DecisionStump
+        exact = (None, None)
         if len(self._xv):
             gradients = None if stump else self._gradients
             candidates = (self._switch, *self._best, self._xs, self._params_x, gradients)
+            if not self._integral:
+                exact = (self._scores_x, self._right)
         else:
             candidates = (None, None, None, [], None, None)
         kernels.compiled.oza_weak(
             stump, self._before, target, sc, sw, self._ks, rng, KNUTH_MAX_RATE, *candidates,
-            0.0 if stump else self._model.lr,
+            0.0 if stump else self._model.lr, self._w, *exact,
         )
         return True
 
