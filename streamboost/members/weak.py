@@ -189,7 +189,7 @@ class WeakMembers(ArrayMembers):
         before = self.votes(x)
         self._target = target
         self._w = w
-        if w != 1.0 and self._integral and not w.is_integer():
+        if w != 1.0 and self._integral and not float(w).is_integer():
             self._integral = False
         self._ks = [0] * self.n_models
         if not len(self._xv):

@@ -111,8 +111,8 @@ class WeakLearner(base.Classifier):
             self._params[name][cols] = values
 
     def _choose(self, x: dict) -> tuple[dict, np.ndarray, bool, np.ndarray] | None:
-        """The chosen candidate on `x`: its parameters, value, vote and score, each array of
-        one item (None if x = {})."""
+        """The chosen candidate on `x`: its parameters, value, vote and score, all but the vote
+        arrays of one item (None if x = {})."""
         xv = self._values(check_features(x))
         if not x:
             return None
