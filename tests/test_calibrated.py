@@ -710,3 +710,28 @@ def test_river_naive_bayes_learns_a_frame_row_by_row_keeping_its_classes():
         assert (by_frames.predict_proba_many(X.iloc[288:]).to_numpy()
                 == [[p[False], p[True]] for p in map(by_rows.predict_proba_one,
                                                      X.iloc[288:].to_dict("records"))]).all()
+
+
+@pytest.mark.parametrize("delay", [1, 10])
+def test_a_late_label_calibrates_the_models_score_of_its_own_example_as_it_learns_it(
+        delay, monkeypatch):
+    # labels that arrive late (River's progressive_val_score(delay=...)): the score the wrapper
+    # kept is of the last example predicted, not of the one now learned, which is scored again
+    # by the model as it is (still out of sample: the model learns it after)
+    model = CalibratedClassifier(linear_model.LogisticRegression())
+    learned = []
+    update = type(model.calibrator_)._update
+    monkeypatch.setattr(type(model.calibrator_), "_update",
+                        lambda self, score, positive: learned.append(score) or update(
+                            self, score, positive))
+    rows, differ = ROWS[:300], 0
+    for i, (x, _) in enumerate(rows):
+        kept = model.predict_proba_one(x)  # the wrapper keeps x's score
+        if i >= delay:
+            late, label = rows[i - delay]
+            expected = model.model.predict_proba_one(late)[True]
+            differ += expected != model.model.predict_proba_one(x)[True]
+            model.learn_one(late, label)
+            assert learned[-1] == expected
+            assert model.predict_proba_one(x) != kept  # the model learned: x scores anew
+    assert len(learned) == len(rows) - delay and differ > 250
