@@ -47,3 +47,23 @@ def spy_on(monkeypatch, module: types.ModuleType, name: str) -> list[dict]:
 
     monkeypatch.setattr(module, name, spy)
     return built
+
+
+def prequential(model, rows: list, delay: int = 0) -> tuple[float, float]:
+    """The prequential Brier score and log-loss of `model` over `rows` of (x, bool label), each
+    example predicted as it comes and learned `delay` examples later (River's
+    `progressive_val_score(delay=...)`, written out), for checking what a script measured."""
+    from river import metrics
+
+    from streamboost.metrics import BrierScore
+
+    brier, log_loss = BrierScore(), metrics.LogLoss()
+    for i, (x, y) in enumerate(rows):
+        if delay and i >= delay:
+            model.learn_one(*rows[i - delay])
+        p = model.predict_proba_one(x)
+        brier.update(y, p)
+        log_loss.update(y, p)
+        if not delay:
+            model.learn_one(x, y)
+    return brier.get(), log_loss.get()

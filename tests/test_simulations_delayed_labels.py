@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from river import metrics
 
 from streamboost import CalibratedClassifier, datasets
 from streamboost.experiments.models import encoding, make_model
-from streamboost.metrics import BrierScore
 from tests.shared_data import require
-from tests.simulation_loader import load
+from tests.simulation_loader import load, prequential
 
 delayed = load("delayed_labels")
 
@@ -22,14 +20,7 @@ def test_a_run_predicts_each_example_on_arrival_and_learns_it_delay_examples_lat
     assert set(result) == {"rows", *delayed.VARIANTS}
     for variant in ("raw", "+platt"):
         model = delayed.model_for("lr", variant, "phishing", 1)
-        brier, log_loss = BrierScore(), metrics.LogLoss()
-        for i, (x, y) in enumerate(rows):
-            if i >= 25:
-                model.learn_one(*rows[i - 25])
-            p = model.predict_proba_one(x)
-            brier.update(y, p)
-            log_loss.update(y, p)
-        assert result[variant] == pytest.approx((brier.get(), log_loss.get()), rel=1e-12)
+        assert result[variant] == pytest.approx(prequential(model, rows, 25), rel=1e-12)
     on_time = delayed.run("lr", "phishing", 0, 1, None, max_rows=400)
     assert on_time["+platt"] != result["+platt"]  # the delay reaches the run
 
@@ -42,14 +33,8 @@ def test_a_served_score_is_the_one_predicted_and_on_time_it_is_the_wrappers():
     rows = list(datasets.stream("mushroom", seed=2, encode=encoding("lr"),
                                 data_dir=data_dir))[:500]
     wrapper = CalibratedClassifier(make_model("lr", 10, 2), "platt")
-    brier, log_loss = BrierScore(), metrics.LogLoss()
-    for x, y in rows:
-        p = wrapper.predict_proba_one(x)
-        brier.update(y, p)
-        log_loss.update(y, p)
-        wrapper.learn_one(x, y)
     on_time = delayed.served("lr", "platt", "mushroom", 2, rows, 0)
-    assert on_time == pytest.approx((brier.get(), log_loss.get()), rel=1e-12)
+    assert on_time == pytest.approx(prequential(wrapper, rows), rel=1e-12)
     result = delayed.run("lr", "mushroom", 50, 2, data_dir, max_rows=500)
     assert result["rows"] == 500
     assert result["+platt served"] == delayed.served("lr", "platt", "mushroom", 2, rows, 50)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from river import metrics
 
 from streamboost import CalibratedClassifier, datasets
 from streamboost.experiments.models import encoding, pipeline
-from streamboost.metrics import BrierScore
 from tests.shared_data import require
-from tests.simulation_loader import load
+from tests.simulation_loader import load, prequential
 
 soft = load("soft_score")
 
@@ -26,13 +24,7 @@ def test_a_calibrated_variant_is_the_calibrated_classifier_beside_the_same_boost
     for name in ("platt", "isotonic"):
         model = pipeline(CalibratedClassifier(soft.booster("oza-lr", "soft", 1), name),
                          "mushroom")
-        brier, log_loss = BrierScore(), metrics.LogLoss()
-        for x, y in rows:
-            p = model.predict_proba_one(x)
-            brier.update(y, p)
-            log_loss.update(y, p)
-            model.learn_one(x, y)
-        assert result[f"+{name}"] == pytest.approx((brier.get(), log_loss.get()), rel=1e-12)
+        assert result[f"+{name}"] == pytest.approx(prequential(model, rows), rel=1e-12)
     assert result["+platt"][0] < result["raw"][0]  # the soft score is far from calibrated
 
 
