@@ -22,9 +22,10 @@ SCRIPTS = (
     "minibatches",
     "budget_reserve",
     "cost_per_example",
+    "delayed_labels",
 )
 # Run also as scripts, in fresh interpreters (compare_policies, the slowest, only in-process).
-AS_SCRIPTS = ("quickstart", "changing_costs", "cost_per_example")
+AS_SCRIPTS = ("quickstart", "changing_costs", "cost_per_example", "delayed_labels")
 
 
 @pytest.fixture(scope="module")
@@ -233,3 +234,18 @@ def test_budget_reserve(capsys):
     assert timed["changes"] is None and timed["trained"] <= budget["trained"]
     assert timed["brier"] < budget["brier"] - 0.005
     assert f"{timed['brier']:.4f}" in printed
+
+
+def test_delayed_labels(capsys, script_runs):
+    result, printed = run_main("delayed_labels", capsys)
+    check_script_matches("delayed_labels", printed, script_runs)
+    for name in ("phishing", "weather"):
+        raw = result[name, "raw"]
+        for way in ("re-scored", "served"):  # calibrating pays with labels 100 examples late
+            assert all(c < r for c, r in zip(result[name, way], raw, strict=True)), (name, way)
+    # on weather the served score is the better one to calibrate, as over the 7 streams of
+    # simulations/delayed_labels.md for the booster
+    assert all(s < r for s, r in zip(result["weather", "served"], result["weather", "re-scored"],
+                                     strict=True))
+    for (name, way), (brier, log_loss) in result.items():
+        assert f"{name:<12}{way:<12}{brier:>8.4f}{log_loss:>10.4f}" in printed.splitlines()
