@@ -9,7 +9,8 @@ label comes `DELAY` examples later. Three ways with the same boosted logistic re
 * re-scored: `CalibratedClassifier`, whose calibrator learns the booster's score of the
   example when its label arrives (the same call, nothing else to do);
 * served: the score the booster gave when the example was decided is kept with it (as a
-  production system logs it), and the calibrator learns that one when the label arrives.
+  production system logs it: `score_one(x)`), and the calibrator learns that one when the
+  label arrives (`learn_one(x, y, score=...)`).
 
 Printed: Brier score and log-loss. With the label late, the calibrator is applied to scores of
 a booster that lacks the last `DELAY` labels: the served scores are such scores, the re-scored
@@ -26,7 +27,7 @@ import collections
 
 from river import evaluate, linear_model, metrics, preprocessing
 
-from streamboost import CalibratedClassifier, OzaBoostClassifier, calibration, datasets
+from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
 from streamboost.metrics import BrierScore
 
 DELAY = 100
@@ -45,20 +46,17 @@ def river_run(name: str, model) -> tuple[float, float]:
 
 def served_run(name: str) -> tuple[float, float]:
     """The same with the calibrator learning the score each example was served."""
-    model = preprocessing.StandardScaler() | booster()
-    calibrator = calibration.resolve("ewa", vote_members=10)  # as CalibratedClassifier makes it
+    model = preprocessing.StandardScaler() | CalibratedClassifier(booster(), "ewa")
     pending = collections.deque()  # (x, y, served score): the log, joined with the label later
     brier, log_loss = BrierScore(), metrics.LogLoss()
     for x, y in datasets.stream(name):
         if len(pending) == DELAY:  # the label of the example DELAY ago arrives
             old, label, served = pending.popleft()
-            calibrator.learn_one(served, label)
-            model.learn_one(old, label)
-        score = model.predict_proba_one(x)[True]
-        p = calibrator.predict_one(score) if calibrator.n_seen else score
-        brier.update(y, {True: p, False: 1.0 - p})
-        log_loss.update(y, {True: p, False: 1.0 - p})
-        pending.append((x, y, score))
+            model.learn_one(old, label, score=served)  # the calibrator learns the served score
+        p = model.predict_proba_one(x)  # the decision's probability
+        brier.update(y, p)
+        log_loss.update(y, p)
+        pending.append((x, y, model.score_one(x)))  # the model's own score, kept with it
     return brier.get(), log_loss.get()
 
 

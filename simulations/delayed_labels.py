@@ -7,8 +7,8 @@ again as it learns it (its kept score is of the last example predicted, not of t
 calibrator learns the model's current score of the example, still out of sample, since the
 model learns the label only after it. The other choice, `served`: the calibrator learns the
 score the model gave when the example was predicted (the score a production system logs and
-joins with the label; here by hand with the same calibrator, `Calibrator.learn_one(score,
-y)`), from a model as many labels behind as the ones it is applied to. For each base model
+joins with the label: `score_one(x)` then, `learn_one(x, y, score=...)` with the label, 0.8.46),
+from a model as many labels behind as the ones it is applied to. For each base model
 (River's logistic regression, `lr`, and Oza-LR, 10 boosted logistic regressions; after a
 `StandardScaler` on numeric streams), stream (the 7 of `calibrate_any_model.py`, first 20,000
 rows), delay and seed: the prequential Brier score and log-loss of the raw model, of
@@ -24,6 +24,7 @@ About 3 minutes on 2 cores. Writes `simulations/delayed_labels.md`.
 
 from __future__ import annotations
 
+import collections
 import statistics
 import sys
 
@@ -33,8 +34,6 @@ from river import evaluate, metrics
 from streamboost import CalibratedClassifier, datasets
 from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore
-from streamboost.reward import calibrated
-from streamboost.scores import calibrator_for, positive_score
 
 MODELS = ("lr", "oza-lr")
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
@@ -57,27 +56,23 @@ def model_for(model_name: str, variant: str, dataset: str, seed: int):
 
 def served(model_name: str, calibrator: str, dataset: str, seed: int, rows: list,
            delay: int) -> tuple[float, float]:
-    """(Brier score, log-loss) of `model_name` with `calibrator` learning, when a label arrives
-    (`delay` examples late, as `progressive_val_score` hands it over), the score the model gave
-    the example when it was predicted; then the model learns it. The calibrator maps scores
-    from its first label on, as `CalibratedClassifier`'s does."""
-    model = pipeline(make_model(model_name, 10, seed), dataset)
-    cal = calibrator_for(calibrator, make_model(model_name, 10, seed))
+    """(Brier score, log-loss) of `model_name` in `CalibratedClassifier` with `calibrator`,
+    each example's score kept as it is decided (`score_one`) and given back with its label,
+    `delay` examples later, as `progressive_val_score` hands labels over
+    (`learn_one(x, y, score=...)`): the calibrator learns the score served."""
+    model = model_for(model_name, f"+{calibrator}", dataset, seed)
     brier, log_loss = BrierScore(), metrics.LogLoss()
-    waiting: list[tuple] = []
+    kept: collections.deque = collections.deque()
     for i, (x, y) in enumerate(rows):
         if delay and i >= delay:
-            old, label, score = waiting[i - delay]
-            cal.learn_one(score, label)
-            model.learn_one(old, label)
-        score = positive_score(model, x, True)  # the stream's labels are bools
-        p = calibrated(cal, score)
-        brier.update(y, {True: p, False: 1.0 - p})
-        log_loss.update(y, {True: p, False: 1.0 - p})
+            old, label = rows[i - delay]
+            model.learn_one(old, label, score=kept.popleft())
+        p = model.predict_proba_one(x)
+        brier.update(y, p)
+        log_loss.update(y, p)
         if delay:
-            waiting.append((x, y, score))
+            kept.append(model.score_one(x))
         else:
-            cal.learn_one(score, y)
             model.learn_one(x, y)
     return brier.get(), log_loss.get()
 

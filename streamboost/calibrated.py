@@ -11,6 +11,7 @@ from river import base
 
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
+from .calibration.base import check_score
 from .checkpoint import Checkpointable
 from .decision import (
     BinaryLabels,
@@ -32,6 +33,7 @@ from .scores import (
     positive_scores,
 )
 from .validation import (
+    check_features,
     check_keywords,
     check_weight,
     matrix,
@@ -71,6 +73,14 @@ class CalibratedPredictions:
         score = self._scorer.predict(x)  # learn_one reuses it in a prequential loop
         return self._labels.proba(calibrated(self._calibrator, score))
 
+    def score_one(self, x: dict, **kwargs) -> float:
+        """The model's own P(positive | x), not calibrated: the score to keep with a decision
+        whose label comes late, for `CalibratedClassifier.learn_one(x, y, score=...)`. Right
+        after `predict_proba_one(x)` it is that call's score, not computed again."""
+        if kwargs:
+            self._no_keywords("score_one", kwargs)
+        return self._scorer.score(x)
+
     @property
     def _minibatch(self) -> bool:
         """Whether the model learns and scores by minibatch (`learns_frames`)."""
@@ -85,8 +95,14 @@ class CalibratedPredictions:
         """Keyword arguments that the model's `method` will be passed, checked before anything
         changes (a minibatch started, a number drawn): a sample weight, one per row for a
         frame of `rows` (`validation.check_weight`), and names the model takes
-        (`validation.check_keywords`; an `OzaBoostClassifier`'s own rule); no cost (`_no_costs`)."""
+        (`validation.check_keywords`; an `OzaBoostClassifier`'s own rule); no cost (`_no_costs`)
+        nor, for the controller, a served score (`CalibratedClassifier`'s own keyword)."""
         self._no_costs(method, kwargs)
+        if "score" in kwargs:
+            raise TypeError(
+                f"{type(self).__name__}.{method} got score={kwargs['score']!r}: a served score "
+                "is CalibratedClassifier's (learn_one(x, y, score=...)); the controller "
+                "learns and rewards the scores it computes")
         model = self._wrapped_model
         if booster(model) is not None:
             model._check_kwargs(kwargs, method, rows)
@@ -182,6 +198,25 @@ class CalibratedPredictions:
             scored = ScoredFrame(self._wrapped_model, X, self._score_key, values)
             scorer.keep_frame(X, values, scored)
         return scored
+
+
+def _served(score: typing.Any, rows: int) -> np.ndarray:
+    """A frame's served scores (`learn_many(score=...)`), checked as `learn_one`'s are, each
+    (a bool or a str is not a score, though numpy would read one): `rows` reals in [0, 1], a
+    Series read by position."""
+    values = score.tolist() if hasattr(score, "tolist") else score
+    if isinstance(values, str) or not isinstance(values, typing.Sequence) or (
+            len(values) != rows):
+        count = (len(values) if isinstance(values, typing.Sized) and not isinstance(values, str)
+                 else f"{values!r}, not a sequence")
+        raise ValueError(f"score must give one served score per row: {rows}, got {count}")
+    checked = []
+    for i, value in enumerate(values):
+        try:
+            checked.append(check_score(value))
+        except ValueError as error:
+            raise ValueError(f"{error} at position {i}") from None
+    return np.array(checked, dtype=float)
 
 
 def check_frame(model: base.Classifier, X: pd.DataFrame) -> np.ndarray | None:
@@ -306,7 +341,8 @@ class CalibratedClassifier(
     positive iff it exceeds $c_{FP} / (c_{FP} + c_{FN})$ (thesis Eq. 2.8), costs per call or
     from `set_costs`. It equals `BanditCalibratedClassifier(policy="both")` without the
     minibatches (tested). `learn_many` learns a frame by minibatch, every score out of sample;
-    `recalibrate()` refits to the last `window` examples (docs/calibration.md).
+    `recalibrate()` refits to the last `window` examples (docs/calibration.md); a label that
+    comes late can bring the score served (`score_one`, `learn_one(x, y, score=...)`).
 
     Parameters
     ----------
@@ -392,7 +428,12 @@ class CalibratedClassifier(
     def _wrapped_model(self) -> base.Classifier:
         return self.model
 
-    def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
+    def learn_one(self, x: dict, y: base.typing.ClfTarget, *, score: float | None = None,
+                  **kwargs) -> None:
+        """Learn `(x, y)`: the calibrator learns the model's score of `x`, then the model learns
+        it. `score`: for a label that comes late, the score `x` was served when it was decided
+        (`score_one`), which the calibrator learns instead (docs/controller.md, "Labels that
+        arrive late"). `kwargs` go to the model (a sample weight `w`)."""
         if kwargs:
             self._check_kwargs(kwargs)
         labels = self._labels
@@ -400,7 +441,12 @@ class CalibratedClassifier(
         # a call (a third raises in `is_positive`)
         positive = (True if y == labels.pos_label else False if y == labels.negative
                     else labels.is_positive(y))
-        score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as it is)
+        if score is None:
+            score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as is)
+        else:  # served: checked, as x is, and the model about to learn
+            score = check_score(score)
+            check_features(x)
+            self._scorer.forget()
         if labels.negative is None:  # until it is known, the first other label names it
             labels.learn(y)
         # the model first: one that raises leaves the calibrator as it was
@@ -412,11 +458,14 @@ class CalibratedClassifier(
         if self._recent is not None:
             self._recent.append((dict(x), positive))
 
-    def learn_many(self, X: pd.DataFrame, y: pd.Series, **kwargs) -> None:
+    def learn_many(self, X: pd.DataFrame, y: pd.Series, *, score: typing.Any = None,
+                   **kwargs) -> None:
         """Learn a minibatch (see **Minibatches** above); every label, cell and keyword argument
         is checked (a sample weight `w`: one for every row, or one per row, in row order), and
-        every row scored, before the calibrator or the model learns anything."""
+        every row scored, before the calibrator or the model learns anything. `score`: the
+        rows' served scores (one per row, in row order; `learn_one`'s), for the calibrator."""
         labels, positive = self._labels.check_many(y, len(X))
+        served = None if score is None else _served(score, len(X))
         by_frame = self._minibatch
         if kwargs:
             self._no_costs("learn_many", kwargs)
@@ -425,9 +474,10 @@ class CalibratedClassifier(
             if not by_frame:
                 self._check_kwargs(kwargs, "learn_one", len(X))
         if not by_frame:
-            for x, label, keywords in zip(records(X), labels, row_keywords(kwargs, len(X)),
-                                          strict=True):
-                self.learn_one(x, label, **keywords)
+            scores = [None] * len(X) if served is None else served.tolist()
+            for x, label, keywords, s in zip(records(X), labels, row_keywords(kwargs, len(X)),
+                                             scores, strict=True):
+                self.learn_one(x, label, score=s, **keywords)
             return
         if len(X) == 0:  # checked, nothing to learn: River's linear models divide by its length
             return
@@ -443,8 +493,9 @@ class CalibratedClassifier(
             scored.learn(targets if self._bools else labels, 0, weights, **kwargs)
         finally:
             self._scorer.forget()
-        # the model's scores, checked in [0, 1] (`frame_scores`), and bools
-        self._calibrator._update_many(scored.scores.tolist(), targets)
+        # the model's scores, checked in [0, 1] (`frame_scores`), or the served ones, and bools
+        scores = scored.scores if served is None else served
+        self._calibrator._update_many(scores.tolist(), targets)
         if self._recent is not None:
             self._recent.extend(zip(records(X), targets, strict=True))
 

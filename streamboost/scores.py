@@ -263,6 +263,14 @@ class PrequentialScore(InlineState):
         self._score = score
         return score
 
+    def score(self, x: dict) -> float:
+        """`predict`'s score of `x` if it just scored an equal `x`, nothing learned since, else
+        `predict(x)`: a score asked for twice is computed once."""
+        last = self._x
+        if last is not None and (x is last or x == last):
+            return self._score
+        return self.predict(x)
+
     def take(self, x: dict) -> tuple[float, dict]:
         """The score of `x` for learning it and the dict to learn: `predict`'s score if it just
         scored an equal `x` (with array members: while their copy is still the one of that score,

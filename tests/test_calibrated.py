@@ -3,8 +3,10 @@ equality with the controller's "both", labels, errors, every arm and policy on e
 
 from __future__ import annotations
 
+import math
 import pickle
 
+import pandas as pd
 import pytest
 from river import (
     checks,
@@ -735,3 +737,127 @@ def test_a_late_label_calibrates_the_models_score_of_its_own_example_as_it_learn
             assert learned[-1] == expected
             assert model.predict_proba_one(x) != kept  # the model learned: x scores anew
     assert len(learned) == len(rows) - delay and differ > 250
+
+
+def served_scores(model, rows, delay):
+    """Predict each row as it comes, keep the score it was served (`score_one`), and learn it
+    `delay` rows later with that score; the calibrated probabilities."""
+    probabilities, kept = [], []
+    for i, (x, _) in enumerate(rows):
+        if i >= delay:
+            late, label = rows[i - delay]
+            model.learn_one(late, label, score=kept[i - delay])
+        probabilities.append(model.predict_proba_one(x))
+        kept.append(model.score_one(x))
+    return probabilities
+
+
+def test_a_served_score_is_what_the_calibrator_learns_and_the_model_learns_as_ever():
+    # learn_one(x, y, score=s): the calibrator learns s, the model learns (x, y) as it would
+    rows = ROWS[:400]
+    served = CalibratedClassifier(linear_model.LogisticRegression(), "beta")
+    by_hand = linear_model.LogisticRegression()
+    calibrator = served.calibrator_.clone()
+    out = served_scores(served, rows, 10)
+    expected = []
+    kept = []
+    for i, (x, _) in enumerate(rows):
+        if i >= 10:
+            calibrator.learn_one(kept[i - 10], rows[i - 10][1])
+            by_hand.learn_one(*rows[i - 10])
+        score = by_hand.predict_proba_one(x)[True]
+        p = calibrator.predict_one(score) if calibrator.n_seen else score
+        expected.append({False: 1.0 - p, True: p})
+        kept.append(score)
+    assert out == expected
+    assert served.model.weights == by_hand.weights
+    rescored = CalibratedClassifier(linear_model.LogisticRegression(), "beta")
+    for i, (x, _) in enumerate(rows):  # the default: the calibrator learns x's score now
+        if i >= 10:
+            rescored.learn_one(*rows[i - 10])
+        rescored.predict_proba_one(x)
+    assert rescored.model.weights == by_hand.weights
+    assert rescored.calibrator_.predict_one(0.3) != served.calibrator_.predict_one(0.3)
+
+
+def test_score_one_is_the_models_score_computed_once_after_a_prediction():
+    class Counting(linear_model.LogisticRegression):
+        calls = 0
+
+        def predict_proba_one(self, x):
+            Counting.calls += 1
+            return super().predict_proba_one(x)
+
+    model = CalibratedClassifier(Counting())
+    for x, y in ROWS[:50]:
+        model.learn_one(x, y)
+    x = ROWS[50][0]
+    Counting.calls = 0
+    model.predict_proba_one(x)
+    assert model.score_one(dict(x)) == model.model.predict_proba_one(x)[True]
+    assert Counting.calls == 2  # the prediction, and the check above: score_one reused it
+    pipe = preprocessing.StandardScaler() | CalibratedClassifier(linear_model.LogisticRegression())
+    for x, y in ROWS[:50]:
+        pipe.learn_one(x, y, score=0.25)  # River's pipeline hands score to the wrapper
+    assert pipe["CalibratedClassifier"].calibrator_.n_seen == 50
+    assert 0.0 < pipe.score_one(ROWS[50][0]) < 1.0
+
+
+@pytest.mark.parametrize("bad", [float("nan"), 1.5, -0.1, True, "0.3", None])
+def test_a_bad_served_score_is_refused_before_anything_learns(bad):
+    model = CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression(), seed=1))
+    for x, y in ROWS[:40]:
+        model.learn_one(x, y)
+    before = pickle.dumps(model)
+    frame = pd.DataFrame([x for x, _ in ROWS[40:44]])
+    labels = pd.Series([y for _, y in ROWS[40:44]])
+    if bad is not None:
+        with pytest.raises(ValueError, match="score must be a"):
+            model.learn_one(*ROWS[40], score=bad)
+        assert pickle.dumps(model) == before
+        with pytest.raises(ValueError, match="score must be a"):
+            model.learn_many(frame, labels, score=[0.1, bad, 0.2, 0.3])
+        assert pickle.dumps(model) == before
+    with pytest.raises(ValueError, match="one served score per row: 4, got 3"):
+        model.learn_many(frame, labels, score=[0.1, 0.2, 0.3])
+    assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("make", [
+    lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1),  # frames
+    lambda: tree.HoeffdingTreeClassifier(),  # row by row
+])
+def test_a_frames_served_scores_are_what_its_calibrator_learns(make):
+    wrapper, alone = CalibratedClassifier(make(), "platt"), make()
+    calibrator = wrapper.calibrator_.clone()
+    frame = pd.DataFrame([x for x, _ in ROWS[:64]])
+    labels = pd.Series([y for _, y in ROWS[:64]])
+    served = [0.5 + 0.4 * math.sin(i) for i in range(64)]
+    wrapper.learn_many(frame, pd.Series(labels), score=pd.Series(served, index=range(7, 71)))
+    if isinstance(alone, OzaBoostClassifier):
+        alone.learn_many(frame, labels)
+    else:
+        for x, y in ROWS[:64]:
+            alone.learn_one(x, y)
+    for s, y in zip(served, labels, strict=True):
+        calibrator.learn_one(s, y)
+    grid = [i / 10 for i in range(11)]
+    assert [wrapper.calibrator_.predict_one(s) for s in grid] == [calibrator.predict_one(s)
+                                                                  for s in grid]
+    x = ROWS[70][0]
+    assert wrapper.score_one(x) == alone.predict_proba_one(x)[True]
+
+
+def test_the_controller_refuses_a_served_score_before_anything_changes():
+    model = BanditCalibratedClassifier(policy="discounted-ucb", batch_size=8, warmup=1, seed=1)
+    for x, y in ROWS[:40]:
+        model.learn_one(x, y)
+    before = pickle.dumps(model)
+    frame = pd.DataFrame([x for x, _ in ROWS[40:44]])
+    labels = pd.Series([y for _, y in ROWS[40:44]])
+    for call in (lambda: model.learn_one(*ROWS[40], score=0.3),
+                 lambda: model.learn_many(frame, labels, score=[0.3] * 4)):
+        with pytest.raises(TypeError, match=r"a served score is CalibratedClassifier's"):
+            call()
+        assert pickle.dumps(model) == before
+    assert model.score_one(ROWS[40][0]) == model.model_.score_one(ROWS[40][0])

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from river import metrics
 
 from streamboost import CalibratedClassifier, datasets
-from streamboost.experiments.models import encoding, make_model
+from streamboost.experiments.models import encoding, make_model, pipeline
 from tests.shared_data import require
 from tests.simulation_loader import load, prequential
 
@@ -39,6 +40,39 @@ def test_a_served_score_is_the_one_predicted_and_on_time_it_is_the_wrappers():
     assert result["rows"] == 500
     assert result["+platt served"] == delayed.served("lr", "platt", "mushroom", 2, rows, 50)
     assert result["+platt served"] != result["+platt"] != on_time
+
+
+def served_by_hand(model_name, calibrator, dataset, seed, rows, delay):
+    """The served variant without the wrapper: the model in the stream's pipeline, the
+    calibrator the wrapper would make, each example's score kept until its label comes."""
+    from streamboost.metrics import BrierScore
+    from streamboost.reward import calibrated
+    from streamboost.scores import calibrator_for, positive_score
+
+    model = pipeline(make_model(model_name, 10, seed), dataset)
+    cal = calibrator_for(calibrator, make_model(model_name, 10, seed))
+    brier, log_loss, waiting = BrierScore(), metrics.LogLoss(), []
+    for i, (x, y) in enumerate(rows):
+        if i >= delay:
+            old, label, score = waiting[i - delay]
+            cal.learn_one(score, label)
+            model.learn_one(old, label)
+        score = positive_score(model, x, True)
+        p = calibrated(cal, score)
+        brier.update(y, {True: p, False: 1.0 - p})
+        log_loss.update(y, {True: p, False: 1.0 - p})
+        waiting.append((x, y, score))
+    return brier.get(), log_loss.get()
+
+
+@pytest.mark.parametrize(("model", "calibrator"), [("oza-lr", "ewa"), ("lr", "platt")])
+def test_the_served_variant_is_the_wrappers_served_score_and_the_loop_by_hand(model,
+                                                                             calibrator):
+    # CalibratedClassifier's score_one / learn_one(score=...) behind the stream's scaler gives
+    # the same numbers as the calibrator fed the kept scores by hand
+    rows = list(datasets.stream("weather", seed=0))[:1500]
+    assert delayed.served(model, calibrator, "weather", 0, rows, 100) == pytest.approx(
+        served_by_hand(model, calibrator, "weather", 0, rows, 100), rel=1e-12)
 
 
 def test_the_report_bolds_each_rows_best_and_counts_the_calibrated_wins():
