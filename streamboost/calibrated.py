@@ -76,7 +76,23 @@ class CalibratedPredictions:
     def score_one(self, x: dict, **kwargs) -> float:
         """The model's own P(positive | x), not calibrated: the score to keep with a decision
         whose label comes late, for `CalibratedClassifier.learn_one(x, y, score=...)`. Right
-        after `predict_proba_one(x)` it is that call's score, not computed again."""
+        after `predict_proba_one(x)` it is that call's score, not computed again.
+
+        Examples
+        --------
+        >>> from river import datasets, linear_model
+        >>> from streamboost import CalibratedClassifier
+        >>> model = CalibratedClassifier(linear_model.LogisticRegression())
+        >>> (x, y), (later, _) = datasets.Phishing().take(2)
+        >>> p = model.predict_proba_one(x)  # decided; the label will come later
+        >>> served = model.score_one(x)     # kept with the decision
+        >>> model.predict_proba_one(later)  # another example meanwhile
+        {False: 0.5, True: 0.5}
+        >>> model.learn_one(x, y, score=served)  # the label: the calibrator learns `served`
+        >>> model.calibrator_.n_seen, model.model.weights != {}
+        (1, True)
+
+        """
         if kwargs:
             self._no_keywords("score_one", kwargs)
         return self._scorer.score(x)
