@@ -979,6 +979,86 @@ fail:
     return NULL;
 }
 
+/* weak_soft(univariate, params, scores, chosen, xv, votes, alphas) -> float: WeakMembers's
+ * soft_score of an x with a feature: member i's probability is its chosen candidate c =
+ * chosen[i]'s (WeakLearner._probabilities), from params (field x member x feature), scores
+ * (member x feature) and xv[c]: a stump's accuracy ((seen + score) / 2 + 1/2) / (seen + 1),
+ * at least 1/2, for its vote votes[i] (1 - it against); a univariate regression's
+ * 1 / (1 + e^-m), m = coef x + bias (0 for m <= -700, as the twin, whose math.exp overflows
+ * there); then soft_score's weighted mean, in member order. */
+static PyObject *weak_soft(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(7, "weak_soft");
+    int univariate = PyObject_IsTrue(args[0]);
+    if (univariate < 0)
+        return NULL;
+    PyObject *votes = args[5], *alphas = args[6];
+    Py_buffer params, scores, chosen, xv;
+    Py_ssize_t any3[3] = {-1, -1, -1}, k = -1, n = -1;
+    if (get_matrix(args[1], &params, 3, any3, "params"))
+        return NULL;
+    Py_ssize_t shape2[2] = {params.shape[1], params.shape[2]};
+    PyObject *result = NULL;
+    if (get_matrix(args[2], &scores, 2, shape2, "scores"))
+        goto release_params;
+    if (get_buffer(args[3], &chosen, 'q', &n, 0, "chosen"))
+        goto release_scores;
+    if (get_buffer(args[4], &xv, 'd', &k, 0, "xv"))
+        goto release_chosen;
+    if (params.shape[0] < 2 || n != params.shape[1] || k != params.shape[2] ||
+        check_list(votes, n, "votes") || check_list(alphas, n, "alphas")) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "weak_soft: params, scores, chosen and xv disagree");
+        goto release_xv;
+    }
+    const Py_ssize_t *st = params.strides;
+    const int64_t *best = chosen.buf;
+    const double *x = xv.buf;
+    double total = 0.0, positive = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t c = best[i];
+        if (c < 0 || c >= k) {
+            PyErr_Format(PyExc_IndexError, "weak_soft: chosen[%zd] = %lld is not a feature",
+                         i, (long long)c);
+            goto release_xv;
+        }
+        double alpha;
+        if (get_double(alphas, i, &alpha))
+            goto release_xv;
+        if (alpha == 0.0)
+            continue;
+        const char *at = (const char *)params.buf + i * st[1] + c * st[2];
+        double a = *(const double *)at, b = *(const double *)(at + st[0]), p;
+        if (univariate) {
+            double m = a * x[c];
+            m = m + b;
+            p = m > -700.0 ? 1.0 / (1.0 + exp(-m)) : 0.0;
+        } else {
+            double seen = a + b;
+            double score = *(const double *)((const char *)scores.buf + i * scores.strides[0] +
+                                             c * scores.strides[1]);
+            double accuracy = ((seen + score) / 2.0 + 0.5) / (seen + 1.0);
+            accuracy = accuracy < 0.5 ? 0.5 : accuracy; /* np.maximum's: NaN stays NaN */
+            int vote = PyObject_IsTrue(PyList_GET_ITEM(votes, i));
+            if (vote < 0)
+                goto release_xv;
+            p = vote ? accuracy : 1.0 - accuracy;
+        }
+        total += alpha;
+        positive += alpha * p;
+    }
+    result = PyFloat_FromDouble(total != 0.0 ? positive / total : 0.5);
+release_xv:
+    PyBuffer_Release(&xv);
+release_chosen:
+    PyBuffer_Release(&chosen);
+release_scores:
+    PyBuffer_Release(&scores);
+release_params:
+    PyBuffer_Release(&params);
+    return result;
+}
+
 /* poisson_fill(capsule, lam, out): out[b] ~ Poisson(lam[b]) from the bit generator in
  * `capsule` (Generator.bit_generator.capsule), in order: Generator.poisson(lam)'s draws. */
 static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -2914,6 +2994,7 @@ static PyMethodDef methods[] = {
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),
     METHOD(stump_votes, "Every decision stump candidate's vote on x."),
+    METHOD(weak_soft, "The soft score of weak members on an x with a feature."),
     METHOD(poisson, "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."),
     METHOD(draws_in_place, "Whether a random.Random's uniforms are drawn from its state here."),
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),

@@ -19,8 +19,9 @@ is imported, `compiled` is None and the Python loops run.
   weak members' update (`weak_commit`: each member's draw added to its candidates' scores and
   statistics in place), since 0.8.42, where numpy's fixed cost per call was most of the
   time;
-  the weak members' best candidates (`best_candidates`) and every stump candidate's vote
-  (`stump_votes`);
+  the weak members' best candidates (`best_candidates`), every stump candidate's vote
+  (`stump_votes`) and, for `score="soft"`, their chosen candidates' probabilities averaged
+  (`weak_soft`, since 0.8.47: numpy's calls had made the soft score 1.2-1.3x the vote's time);
 * the uniforms of those draws: CPython's `random.Random` keeps its Mersenne Twister state in
   its C object, and where that layout is confirmed at import, by reading only (its
   `getstate()` shows the same words, then draws made here and by Python agree and leave the

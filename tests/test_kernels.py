@@ -972,6 +972,70 @@ def test_the_soft_score_kernels_are_the_python_twins_bit_for_bit():
         assert np.array_equal(fast, np.array(by_row, dtype=float), equal_nan=True), trial
 
 
+
+@needs_kernels
+@pytest.mark.parametrize("kind", [DecisionStump, UnivariateLogisticRegression])
+def test_the_weak_members_soft_score_kernel_is_their_numpy_arithmetic_bit_for_bit(kind):
+    # `weak_soft` (0.8.47) against WeakMembers.soft_score's numpy path, on members trained
+    # with weights that are not whole (rounded scores), then pushed to the extremes: margins
+    # past e^700 both ways and on -700, stumps with no count, vote weights of zero; x with all
+    # the features in order (the members' columns read in place) and with some, reordered
+    # (a copy of them)
+    from streamboost.members import weak
+
+    rows = phishing(400)
+    booster = OzaBoostClassifier(kind(), n_models=12, seed=3, score="soft")
+    for i, (x, y) in enumerate(rows):
+        booster.learn_one(x, y, w=1 / 3 if i % 4 else 2.0)
+    held = booster._members
+    params = held._params
+    if kind is UnivariateLogisticRegression:
+        params[0, :3] = [[1e6], [-1e6], [0.0]]  # coef, then the bias below: m = -700 exactly
+        params[1, 2] = -700.0
+    else:
+        params[:2, :2] = held._score[:2] = 0.0  # no example seen: 1/2
+    rng = np.random.default_rng(8)
+    keys = list(rows[0][0])
+    alphas = [0.0, 1.5, 0.0, *rng.uniform(0.1, 3.0, 9).tolist()]
+    assert len(alphas) == held.n_models
+    compared = 0
+    for i, (x, _) in enumerate(rows[:120]):
+        if i % 2:
+            x = {k: x[k] for k in rng.permutation(keys)[: rng.integers(1, len(keys) + 1)]}
+        for weights in (alphas, list(booster._vote_weights())):
+            held._x = None  # scored afresh each time
+            fast = held.soft_score(x, weights)
+            held._x = None
+            with mock.patch.object(weak, "_WEAK_SOFT", None):
+                slow = held.soft_score(x, weights)
+            assert fast == slow, (i, x)
+            compared += 1
+    assert compared == 240
+    # by hand: a margin of exactly -700 gives 0 (the twin's cut), -699 its sigmoid; a stump
+    # that saw 2 positives and 1 negative, its score 1, is right with 2.5 / 4 = 0.625
+    one = np.zeros((2, 1, 1))
+    for bias, expected in ((-700.0, 0.0), (-699.0, 1.0 / (1.0 + math.exp(699.0)))):
+        one[1, 0, 0] = bias
+        assert COMPILED.weak_soft(True, one, np.zeros((1, 1)), np.zeros(1, dtype=np.int64),
+                                  np.array([3.0]), [False], [2.0]) == expected
+    stumps = np.array([[[2.0], [2.0]], [[1.0], [1.0]], [[0.0], [0.0]], [[0.0], [0.0]]])
+    assert COMPILED.weak_soft(False, stumps, np.ones((2, 1)), np.zeros(2, dtype=np.int64),
+                              np.array([0.5]), [False, True], [1.0, 3.0]) == (
+        (1.0 * 0.375 + 3.0 * 0.625) / 4.0)
+    held._x = None
+    held.votes(rows[0][0])
+    chosen = held._chosen.copy()
+    chosen[0] = len(keys)
+    with pytest.raises(IndexError, match=rf"chosen\[0\] = {len(keys)} is not a feature"):
+        COMPILED.weak_soft(False, held._params_x, held._scores_x, chosen, held._xv,
+                           held._before, alphas)
+    with pytest.raises(TypeError, match="alphas must be a list of 12 items"):
+        COMPILED.weak_soft(False, held._params_x, held._scores_x, held._chosen, held._xv,
+                           held._before, alphas[1:])
+    with pytest.raises(TypeError, match="scores must be a float64 array of 2 dims"):
+        COMPILED.weak_soft(False, held._params_x, held._scores_x[:, 1:], held._chosen,
+                           held._xv, held._before, alphas)
+
 def test_the_soft_score_kernels_refuse_mismatched_arguments():
     if COMPILED is None:
         pytest.skip("the C kernels are not built")

@@ -167,7 +167,7 @@ def assert_members_equal(reference, vectorised, keys) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("score", ["vote", "logistic"])
+@pytest.mark.parametrize("score", ["vote", "logistic", "soft"])
 def test_100_weak_members_on_electricity_give_the_reference_predictions(kind, score):
     rows = electricity(1_500)
     reference, vectorised = twins(kind(), n_models=100, score=score)

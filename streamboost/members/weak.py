@@ -19,6 +19,9 @@ from .base import ArrayMembers, floats, soft_score
 
 # `score="soft"` in C (the same floats; the twin for a module built before this kernel)
 _SOFT_SCORE = getattr(kernels.compiled, "soft_score", soft_score)
+# one example's soft score from its chosen candidates (None: numpy's arithmetic, `soft_score`'s
+# own below, the same floats)
+_WEAK_SOFT = getattr(kernels.compiled, "weak_soft", None)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -174,6 +177,9 @@ class WeakMembers(ArrayMembers):
         votes = self.votes(x)  # kept for `begin`
         if not len(self._xv):  # no candidate: every member's probability is 1/2
             return _SOFT_SCORE(alphas, [0.5] * self.n_models, False)
+        if _WEAK_SOFT is not None:  # the chosen candidates' probabilities and their mean, in C
+            return _WEAK_SOFT(self.kind is UnivariateLogisticRegression, self._params_x,
+                              self._scores_x, self._chosen, self._xv, votes, alphas)
         members, best = np.arange(self.n_models), self._chosen
         chosen = {name: values[members, best]
                   for name, values in zip(self._fields, self._params_x, strict=True)}
