@@ -344,7 +344,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="streamboost",
         description="Replay datasets as streams and compare the policies that split each "
-        "minibatch between training the booster and calibrating it.",
+        "minibatch between training the model (a booster by default, --model) and "
+        "calibrating it.",
         epilog=_TOP_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
