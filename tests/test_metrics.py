@@ -512,6 +512,25 @@ def test_binarized_gives_river_metrics_the_booleans_they_expect():
         metrics.Binarized("LogLoss")
 
 
+
+def test_binarized_reverts_so_a_rolling_window_scores_only_its_last_examples():
+    # River's utils.Rolling reverts what leaves the window: the window of 3 scores as a fresh
+    # metric given those 3 pairs, with string labels, probabilities and decisions alike
+    from river import metrics as river_metrics
+
+    pairs = [("phish", 0.9), ("legit", 0.2), ("phish", 0.4), ("legit", 0.6), ("phish", 0.8),
+             ("legit", 0.1), ("phish", 0.3)]
+    for make in (river_metrics.LogLoss, river_metrics.Accuracy):
+        rolling = utils.Rolling(metrics.Binarized, window_size=3, metric=make(),
+                                pos_label="phish")
+        assert rolling.bigger_is_better == make().bigger_is_better
+        for i, (y, p) in enumerate(pairs):
+            rolling.update(y, {"phish": p, "legit": 1 - p})
+            fresh = metrics.Binarized(make(), pos_label="phish")
+            for y_, p_ in pairs[max(0, i - 2) : i + 1]:
+                fresh.update(y_, {"phish": p_, "legit": 1 - p_})
+            assert rolling.get() == pytest.approx(fresh.get(), abs=1e-12), (make, i)
+
 def test_binarized_label_metrics_score_the_models_decisions_not_an_argmax():
     # River's F1(pos_val="yes") reads its counts under "yes" after counting booleans: 0 %
     from river import datasets as river_datasets
