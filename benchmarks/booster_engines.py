@@ -12,7 +12,8 @@
   stumps on the array engine, timed in the same alternation against River's AdaBoost with 10
   logistic regressions, also with every example of sample weight w = 1/3 (0.8.46: a weight
   that is not a whole number, after which each member's vote is chosen from its rounded
-  scores), and on the reference path over the first `--weak-reference-rows`;
+  scores), scored from their probabilities (`score="soft"`), and on the reference path over
+  the first `--weak-reference-rows`;
   their Brier score raw and calibrated online (`CalibratedClassifier`, Platt), since a vote of
   100 weak members is a distorted probability (thesis Chapter 7); and by minibatch
   (`--weak-batches`), raw and calibrated ("+Platt": `CalibratedClassifier.learn_many`),
@@ -94,7 +95,7 @@ def main() -> None:
         rows = list(itertools.islice(stream(name, data_dir=args.data_dir), args.rows))
         runs = {"river AdaBoost": [], "reference": [], "arrays": [], "reference, weight": [],
                 "arrays, weight": [], "arrays, soft score": [], **{k: [] for k in WEAK},
-                **{f"{k}, w=1/3": [] for k in WEAK}}
+                **{f"{k}, w=1/3": [] for k in WEAK}, **{f"{k}, soft score": [] for k in WEAK}}
         for _ in range(args.repeats):
             runs["river AdaBoost"].append(exact(ensemble.AdaBoostClassifier(
                 linear_model.LogisticRegression(), n_models=10, seed=42), rows))
@@ -108,6 +109,8 @@ def main() -> None:
                 runs[label].append(exact(OzaBoostClassifier(kind(), 100, seed=42), rows))
                 runs[f"{label}, w=1/3"].append(exact(OzaBoostClassifier(kind(), 100, seed=42),
                                                      rows, w=1 / 3))
+                runs[f"{label}, soft score"].append(exact(
+                    OzaBoostClassifier(kind(), 100, seed=42, score="soft"), rows))
         river_eps = statistics.median(r[0] for r in runs["river AdaBoost"])
         print(f"\n{name}, {len(rows):,} rows, 10 logistic regressions, one example at a time")
         print(f"{'':<32}{'ex/s':>10}{'vs River':>10}{'Brier':>9}")
