@@ -1,0 +1,115 @@
+"""What the controller's warm-up costs: `warmup` minibatches that train the model while the
+calibrator waits, under the schedule `"both"` and under discounted UCB.
+
+`BanditCalibratedClassifier(warmup=10)`, the default, routes its first 10 minibatches (320
+examples) to `"train"` whatever the policy, so that a bandit does not judge its arms on an
+untrained model; meanwhile the calibrator learns nothing and the raw score is served. For the
+schedule `"both"` (the controller's default policy) there is nothing to judge: with
+`warmup=0` it is `CalibratedClassifier`, whose calibrator learns from the first example. For
+each base model (River's logistic regression, `lr`, and Oza-LR, 10 boosted logistic
+regressions; after a `StandardScaler` on numeric streams), stream (the 7 of
+`calibrate_any_model.py`, first 20,000 rows) and seed: the prequential Brier score of the raw
+model and of the controller with `"both"` and with discounted UCB, each at `warmup` 10 and 0,
+over the whole run and over its first 2,000 examples (where a warm-up's 320 weigh most).
+
+    python simulations/warmup.py --data-dir ../shared/data
+
+About 7 minutes on 2 cores. Writes `simulations/warmup.md`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+
+from reporting import grid_main, table_head, table_row
+
+from streamboost import BanditCalibratedClassifier, datasets
+from streamboost.experiments.models import encoding, make_model, pipeline
+from streamboost.metrics import BrierScore
+
+MODELS = ("lr", "oza-lr")
+DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
+POLICIES = ("both", "discounted-ucb")
+WARMUPS = (10, 0)
+VARIANTS = ("raw", *(f"{p}, warmup {w}" for p in POLICIES for w in WARMUPS))
+MAX_ROWS = 20_000
+HEAD = 2_000  # the first examples, scored apart
+
+
+def model_for(model_name: str, variant: str, dataset: str, seed: int):
+    """A fresh `model_name` (10 members for a booster), alone (`"raw"`) or in the controller
+    with the variant's policy and warm-up, after the stream's scaler."""
+    model = make_model(model_name, 10, seed)
+    if variant != "raw":
+        policy, warmup = variant.split(", warmup ")
+        model = BanditCalibratedClassifier(model=model, policy=policy, warmup=int(warmup),
+                                           seed=seed)
+    return pipeline(model, dataset)
+
+
+def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
+        max_rows: int = MAX_ROWS) -> dict:
+    """Each variant's prequential Brier score over the stream and over its first `HEAD`
+    examples, and the stream's length (`"rows"`)."""
+    rows = list(datasets.stream(dataset, seed=seed, encode=encoding(model_name),
+                                data_dir=data_dir))[:max_rows]
+    result: dict = {"rows": len(rows)}
+    for variant in VARIANTS:
+        model = model_for(model_name, variant, dataset, seed)
+        whole, head = BrierScore(), BrierScore()
+        for i, (x, y) in enumerate(rows):
+            p = model.predict_proba_one(x)
+            whole.update(y, p)
+            if i < HEAD:
+                head.update(y, p)
+            model.learn_one(x, y)
+        result[variant] = (whole.get(), head.get())
+    return result
+
+
+def _mean(results: dict, key: tuple, variant: str, which: int) -> float:
+    return statistics.fmean(r[variant][which] for r in results[key])
+
+
+def report(results: dict, models: list[str], names: list[str], seeds: int) -> str:
+    """Per model, a table of each stream's mean Brier score by variant, over the run and (in
+    brackets) over its first `HEAD` examples; then, per model and policy, the means over the
+    streams and the streams on which `warmup=0` beats the default 10."""
+    lines = [f"Prequential Brier score, first {MAX_ROWS:,} rows, mean over {seeds} seeds; in "
+             f"brackets, over the first {HEAD:,} examples; lower is better. `raw` is the model "
+             "alone; the others `BanditCalibratedClassifier(model, policy=..., warmup=...)`, "
+             "batch size 32 (a warm-up of 10 minibatches is 320 examples).", ""]
+    for model in models:
+        lines += [f"## {model}", "", *table_head("stream", *VARIANTS)]
+        for name in names:
+            lines.append(table_row(name, *(
+                f"{_mean(results, (model, name), v, 0):.4f} "
+                f"({_mean(results, (model, name), v, 1):.4f})" for v in VARIANTS)))
+        lines.append("")
+    lines += ["## Mean over the streams", "",
+              *table_head("model", "policy", "warmup 10", "warmup 0",
+                          "warmup 0 beats 10 (run)", f"first {HEAD:,}: warmup 10",
+                          f"first {HEAD:,}: warmup 0", f"warmup 0 beats 10 (first {HEAD:,})",
+                          left=2)]
+    for model in models:
+        for policy in POLICIES:
+            cells = []
+            for which in (0, 1):
+                ten, zero = (
+                    [_mean(results, (model, n), f"{policy}, warmup {w}", which) for n in names]
+                    for w in WARMUPS)
+                wins = sum(z < t for z, t in zip(zero, ten, strict=True))
+                cells += [f"{statistics.fmean(ten):.4f}", f"{statistics.fmean(zero):.4f}",
+                          f"{wins}/{len(names)}"]
+            lines.append(table_row(model, policy, *cells))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return grid_main(argv, __doc__, "warmup.py", "What the warm-up costs",
+                     (MODELS, DATASETS, 3), [], run, report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
