@@ -590,10 +590,14 @@ def _settings(cell) -> dict[str, typing.Any]:
     return shared
 
 
+# the controller's warm-up in minibatches, as the runs use it: read from the signature (not by
+# building a controller)
+_WARMUP = inspect.signature(BanditCalibratedClassifier).parameters["warmup"].default
+
 _POLICY_LINES = {
     "never": "the model alone, never calibrated (the raw baseline)",
-    "both": "every example calibrates on its prequential score, then trains the model "
-    "(CalibratedClassifier)",
+    "both": f"after the warm-up ({_WARMUP} minibatches that train only), every example "
+    "calibrates on its prequential score, then trains the model (CalibratedClassifier's rule)",
     "always": "after the warm-up only the calibrator learns",
     "ucb1": "bandit, UCB1 (Auer et al. 2002) over the arms",
     "discounted-ucb": "bandit, discounted UCB (Garivier & Moulines 2011): forgets old rewards",
@@ -760,9 +764,7 @@ def _classes(positive: typing.Hashable, counts: dict, c_fn: str) -> str:
 def _warn_within_warm_up(what: str, n: int, batch_size: int, consequence: str) -> None:
     """Warn on standard error when a run of `n` examples ends within the controller's warm-up
     (`what` names them), where every minibatch trains the model whatever the policy."""
-    # the default the runs use, read from the signature (not by building a controller)
-    warmup = inspect.signature(BanditCalibratedClassifier).parameters["warmup"].default
-    warmup *= batch_size
+    warmup = _WARMUP * batch_size
     if n <= warmup:
         print(f"Warning: {what} within the controller's warm-up ({warmup} examples, every "
               f"minibatch trains): {consequence}", file=sys.stderr)

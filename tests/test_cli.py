@@ -707,6 +707,33 @@ def test_every_policy_has_its_own_line_in_the_legend():
     assert lines["every-4"] == "calibrate every 4-th minibatch, train the others"
 
 
+
+def test_the_legends_both_is_what_a_grid_runs_the_controller_after_its_warm_up():
+    # "both" in a grid is the controller, whose warm-up serves the raw score while the model
+    # trains alone: CalibratedClassifier's rule after it, not CalibratedClassifier (0.8.46's
+    # legend said so); the legend says how long the warm-up is
+    from streamboost import BanditCalibratedClassifier, CalibratedClassifier
+    from streamboost.experiments.models import make_model, pipeline
+    from streamboost.metrics import BrierScore
+
+    assert _describe("both").startswith("after the warm-up (10 minibatches that train only)")
+    cell = Cell("phishing", "both", seed=1, max_rows=500)
+    rows = list(cell.stream())[:500]
+    models = {"grid": cell.pipeline(),
+              "no warm-up": pipeline(BanditCalibratedClassifier(
+                  model=make_model("oza-lr", 10, 1), policy="both", warmup=0, seed=1),
+                  "phishing"),
+              "CalibratedClassifier": pipeline(CalibratedClassifier(
+                  make_model("oza-lr", 10, 1)), "phishing")}
+    brier = {}
+    for name, model in models.items():
+        metric = BrierScore()
+        for x, y in rows:
+            metric.update(y, model.predict_proba_one(x))
+            model.learn_one(x, y)
+        brier[name] = metric.get()
+    assert brier["no warm-up"] == brier["CalibratedClassifier"] != brier["grid"]
+
 def test_a_target_for_registered_datasets_alone_is_refused(capsys):
     # --target names a CSV file's label column: given with registered datasets only, it would
     # be ignored silently (0.8.32 ran phishing with --target nosuch)
