@@ -984,8 +984,9 @@ fail:
  * chosen[i]'s (WeakLearner._probabilities), from params (field x member x feature), scores
  * (member x feature) and xv[c]: a stump's accuracy ((seen + score) / 2 + 1/2) / (seen + 1),
  * at least 1/2, for its vote votes[i] (1 - it against); a univariate regression's
- * 1 / (1 + e^-m), m = coef x + bias (0 for m <= -700, as the twin, whose math.exp overflows
- * there); then soft_score's weighted mean, in member order. */
+ * 1 / (1 + e^-m), m = coef x + bias (0 for m <= -700, the learner's own cut); then
+ * soft_score's weighted mean, in member order. `chosen` is numpy's argmax, int64 (intp on a
+ * 64-bit build; the caller passes none elsewhere). */
 static PyObject *weak_soft(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     EXPECT_ARGS(7, "weak_soft");

@@ -20,8 +20,9 @@ from .base import ArrayMembers, floats, soft_score
 # `score="soft"` in C (the same floats; the twin for a module built before this kernel)
 _SOFT_SCORE = getattr(kernels.compiled, "soft_score", soft_score)
 # one example's soft score from its chosen candidates (None: numpy's arithmetic, `soft_score`'s
-# own below, the same floats)
-_WEAK_SOFT = getattr(kernels.compiled, "weak_soft", None)
+# own below, the same floats); the kernel reads numpy's argmax as int64, intp on 64-bit builds
+_WEAK_SOFT = (getattr(kernels.compiled, "weak_soft", None)
+              if np.dtype(np.intp).itemsize == 8 else None)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
