@@ -68,9 +68,9 @@ class BanditCalibratedClassifier(
         Any binary River classifier, trained in place (default: Oza boosting [^2] of 10 LRs);
         a `calibration.CALIBRATORS` name or a `Calibrator`; a `streamboost.bandits` name or
         instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
-    batch_size, warmup, trace_size, seed
-        Examples per minibatch; minibatches that train the model whatever the policy;
-        minibatches kept in `trace`; the seed of a named policy and of the default model.
+    batch_size, warmup, warmup_arm, trace_size, seed
+        Examples per minibatch; minibatches that train the model whatever the policy (and
+        calibrate: `"both"`); those kept in `trace`; a named policy's and default model's seed.
     c_fp, c_fn, pos_label, neg_label
         Costs of a false positive and a false negative; the labels (`neg_label`: inferred).
     reward, reward_map, reward_smoothing, counterfactual, arms
@@ -112,6 +112,7 @@ class BanditCalibratedClassifier(
         counterfactual: bool = True,
         arms: tuple[str, ...] = ("train", "calibrate", "both"),
         warmup: int = 10,
+        warmup_arm: str = "train",
         train_budget: float | None = None,
         budget_reserve: float = 0.0,
         budget_timing: str = "even",
@@ -130,6 +131,9 @@ class BanditCalibratedClassifier(
     ):
         _check_int("batch_size", batch_size, 1)
         _check_int("warmup", warmup, 0)
+        if warmup_arm not in ("train", "both"):
+            raise ValueError(f"warmup_arm must be 'train' or 'both' (the warm-up trains the model; "
+                             f"'both' calibrates too), got {warmup_arm!r}")
         _check_int("trace_size", trace_size, 1)
         if reward_examples is not None:
             _check_int("reward_examples", reward_examples, 1)
@@ -165,6 +169,7 @@ class BanditCalibratedClassifier(
         self.counterfactual = counterfactual
         self.arms = arms
         self.warmup = warmup
+        self.warmup_arm = warmup_arm
         self.train_budget = train_budget
         self.budget_reserve = budget_reserve
         self.budget_timing = budget_timing
@@ -182,6 +187,8 @@ class BanditCalibratedClassifier(
         self.seed = seed
 
         self._arms = resolve_arms(arms, policy)
+        if warmup_arm not in self._arms and "train" in self._arms:
+            raise ValueError(f"warmup_arm={warmup_arm!r} is not one of the arms {self._arms!r}")
         if train_budget is not None and "calibrate" not in self._arms:
             raise ValueError(
                 f"train_budget needs the 'calibrate' arm (what a minibatch the budget cannot "
@@ -257,6 +264,7 @@ class BanditCalibratedClassifier(
         yield {"policy": "both", "batch_size": 4, "warmup": 1, "train_budget": 0.5,
                "budget_timing": "loss"}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "counterfactual": False}
+        yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 2, "warmup_arm": "both"}
         yield {"policy": "kl-ucb", "batch_size": 6, "warmup": 1, "calibrator": "isotonic",
                "reward_every": 2, "reward_start": 3, "reward_examples": 3}
         yield {"policy": "discounted-ucb", "batch_size": 4, "warmup": 1, "rollback": "defer"}
@@ -301,9 +309,9 @@ class BanditCalibratedClassifier(
 
     @property
     def _warmup_arm(self) -> str:
-        """The warm-up's route: `"train"`, or `"both"` (which trains too) when the arms leave
+        """The warm-up's route: `warmup_arm`, or `"both"` (which trains too) when the arms leave
         `"train"` out, so that `arm_counts` and `trace` name only the arms."""
-        return "train" if "train" in self._arms else "both"
+        return self.warmup_arm if "train" in self._arms else "both"
 
     @property
     def current_arm(self) -> str:

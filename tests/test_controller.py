@@ -84,6 +84,53 @@ def test_warmup_trains_whatever_the_policy():
     assert [r["reward"] for r in model.trace][:4] == [None] * 4  # no reward before batch 4 ends
 
 
+@pytest.mark.parametrize("many", [False, True])
+def test_a_warm_up_that_calibrates_too_under_a_bandit_and_both(many):
+    # warmup_arm="both" (0.8.47): the warm-up trains the model and its calibrator learns every
+    # prequential score; the bandit starts choosing after it, the rounds as before (none in the
+    # warm-up); under the schedule "both" the warm-up then changes nothing (CalibratedClassifier)
+    from streamboost import CalibratedClassifier
+
+    data = phishing(200)
+
+    def learn(model, rows):
+        if many:
+            model.learn_many(pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows]))
+        else:
+            for x, y in rows:
+                model.learn_one(x, y)
+
+    bandit, default = (BanditCalibratedClassifier(model=booster(), policy="discounted-ucb",
+                                                  batch_size=8, warmup=5, seed=2, warmup_arm=arm)
+                       for arm in ("both", "train"))
+    for model in (bandit, default):
+        learn(model, data[:40])  # the warm-up
+    assert bandit.calibrator_.n_seen == 40 and default.calibrator_.n_seen == 0
+    assert bandit.arm_counts == {"train": 0, "calibrate": 0, "both": 5}
+    assert bandit.model_.score_one(data[0][0]) == default.model_.score_one(data[0][0])
+    assert all(r["reward"] is None for r in bandit.trace)
+    learn(bandit, data[40:])
+    assert sum(bandit.arm_counts.values()) == 25 and bandit.policy_.n_rounds > 0
+    schedule = BanditCalibratedClassifier(model=booster(), policy="both", batch_size=8,
+                                          warmup=5, warmup_arm="both")
+    wrapper = CalibratedClassifier(booster())
+    for x, y in data:
+        assert schedule.predict_proba_one(x) == wrapper.predict_proba_one(x)
+        schedule.learn_one(x, y)
+        wrapper.learn_one(x, y)
+
+
+def test_a_warm_up_arm_is_checked_before_anything():
+    with pytest.raises(ValueError, match="warmup_arm must be 'train' or 'both'.*'calibrate'"):
+        BanditCalibratedClassifier(warmup_arm="calibrate")
+    with pytest.raises(ValueError, match=r"warmup_arm='both' is not one of the arms \('train', "
+                                         r"'calibrate'\)"):
+        BanditCalibratedClassifier(policy="ucb1", arms=("train", "calibrate"), warmup_arm="both")
+    # without a "train" arm the warm-up is "both" whatever warmup_arm says (it must train)
+    model = BanditCalibratedClassifier(policy="ucb1", arms=("calibrate", "both"))
+    assert model.current_arm == "both"
+
+
 
 @pytest.mark.parametrize("policy", ["ucb1", "discounted-ucb", "every-2", "always", "both"])
 @pytest.mark.parametrize("many", [False, True])
