@@ -121,7 +121,7 @@ def test_a_warm_up_that_calibrates_too_under_a_bandit_and_both(many):
 
 
 def test_a_warm_up_arm_is_checked_before_anything():
-    with pytest.raises(ValueError, match="warmup_arm must be 'train' or 'both'.*'calibrate'"):
+    with pytest.raises(ValueError, match=r"warmup_arm must be 'train' or 'both'.*'calibrate'"):
         BanditCalibratedClassifier(warmup_arm="calibrate")
     with pytest.raises(ValueError, match=r"warmup_arm='both' is not one of the arms \('train', "
                                          r"'calibrate'\)"):
