@@ -13,7 +13,7 @@ import typing
 from . import bandits
 from .validation import did_you_mean, one_line
 
-__all__ = ["ARMS", "resolve_arms", "resolve_policy"]
+__all__ = ["ARMS", "check_warmup_arm", "resolve_arms", "resolve_policy"]
 
 ARMS = ("train", "calibrate", "both")
 
@@ -42,6 +42,27 @@ def resolve_arms(arms: typing.Iterable[str], policy: str | bandits.base.Policy) 
     if (policy == "always" or every_n) and "calibrate" not in arms:
         raise ValueError(f"policy {policy!r} needs the 'calibrate' arm, got arms={arms!r}")
     return arms
+
+
+def check_warmup_arm(warmup_arm: str, arms: tuple[str, ...]) -> None:
+    """Raise ValueError unless `warmup_arm`, what the warm-up's minibatches do, is `"train"` or
+    `"both"` and, where the resolved `arms` have a `"train"` arm, one of them (without one the
+    warm-up runs `"both"` whatever it says: it must train).
+
+    Examples
+    --------
+    >>> from streamboost.arms import check_warmup_arm
+    >>> check_warmup_arm("both", ("train", "calibrate"))
+    Traceback (most recent call last):
+    ...
+    ValueError: warmup_arm='both' is not one of the arms ('train', 'calibrate')
+
+    """
+    if warmup_arm not in ("train", "both"):
+        raise ValueError(f"warmup_arm must be 'train' or 'both' (the warm-up trains the model; "
+                         f"'both' calibrates too), got {warmup_arm!r}")
+    if warmup_arm not in arms and "train" in arms:
+        raise ValueError(f"warmup_arm={warmup_arm!r} is not one of the arms {arms!r}")
 
 
 def resolve_policy(policy: str | bandits.base.Policy, arms: tuple[str, ...],

@@ -280,6 +280,14 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "detector runs)",
     )
     parser.add_argument(
+        "--warmup-arm",
+        choices=("train", "both"),
+        default="train",
+        help=f"what the controller's warm-up (its first {_WARMUP} minibatches, whatever the "
+        "policy) does: train the model, or both, the calibrator learning too, so that a bandit "
+        "starts with a calibrator that has learned (docs/choosing.md) (train)",
+    )
+    parser.add_argument(
         "--rollback",
         choices=("auto", *ROLLBACKS),
         default="auto",
@@ -645,6 +653,7 @@ def _run(args: argparse.Namespace) -> int:
         reward_every=args.reward_every,
         reward_start=args.reward_start,
         reward_restart=args.reward_restart,
+        warmup_arm=args.warmup_arm,
         rollback=args.rollback,
         counterfactual=args.counterfactual,
         arms=tuple(args.arms),
@@ -823,6 +832,7 @@ def _compare(args: argparse.Namespace) -> int:
         "reward_every": args.reward_every,
         "reward_start": args.reward_start,
         "reward_restart": args.reward_restart,
+        "warmup_arm": args.warmup_arm,
         "rollback": args.rollback,
         "counterfactual": args.counterfactual,
         "arms": list(args.arms),

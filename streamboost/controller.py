@@ -10,7 +10,7 @@ import numpy as np
 from river import base, drift
 
 from . import bandits
-from .arms import resolve_arms, resolve_policy
+from .arms import check_warmup_arm, resolve_arms, resolve_policy
 from .boosting import OzaBoostClassifier
 from .budget import TrainBudget, check_budget
 from .calibrated import CalibratedPredictions, check_frame
@@ -131,9 +131,6 @@ class BanditCalibratedClassifier(
     ):
         _check_int("batch_size", batch_size, 1)
         _check_int("warmup", warmup, 0)
-        if warmup_arm not in ("train", "both"):
-            raise ValueError(f"warmup_arm must be 'train' or 'both' (the warm-up trains the model; "
-                             f"'both' calibrates too), got {warmup_arm!r}")
         _check_int("trace_size", trace_size, 1)
         if reward_examples is not None:
             _check_int("reward_examples", reward_examples, 1)
@@ -187,8 +184,7 @@ class BanditCalibratedClassifier(
         self.seed = seed
 
         self._arms = resolve_arms(arms, policy)
-        if warmup_arm not in self._arms and "train" in self._arms:
-            raise ValueError(f"warmup_arm={warmup_arm!r} is not one of the arms {self._arms!r}")
+        check_warmup_arm(warmup_arm, self._arms)
         if train_budget is not None and "calibrate" not in self._arms:
             raise ValueError(
                 f"train_budget needs the 'calibrate' arm (what a minibatch the budget cannot "

@@ -275,6 +275,29 @@ def test_arms_reach_the_controller(capsys):
     assert "train" in allocation and "calibrate" in allocation and "both" not in allocation
 
 
+def test_the_warm_up_arm_reaches_the_controller_and_the_results(tmp_path, capsys):
+    # --warmup-arm both (0.8.47): the warm-up's 10 minibatches calibrate too, which the
+    # allocation names, and compare's results and stored config carry it; a bad one is refused
+    lines = []
+    for flag in ([], ["--warmup-arm", "both"]):
+        main(["run", "--dataset", "weather", "--policy", "discounted-ucb", "--batch-size", "20",
+              "--max-rows", "400", "--no-progress", *flag])  # fmt: skip
+        out = capsys.readouterr().out
+        lines.append([line for line in out.splitlines() if "allocation" in line
+                      or "Brier score" in line])
+    assert lines[0] != lines[1]  # the calibrator learned the warm-up's 200 examples
+    out = tmp_path / "out"
+    assert main(["compare", "--datasets", "weather", "--policies", "both", "--seeds", "1",
+                 "--warmup-arm", "both", "--out", str(out), "--no-figures", *TINY]) == 0
+    with open(out / "results.csv", newline="") as handle:
+        assert [row["warmup_arm"] for row in csv.DictReader(handle)] == ["both"]
+    assert json.loads((out / "config.json").read_text())["grid"]["warmup_arm"] == "both"
+    capsys.readouterr()
+    assert main(["run", "--dataset", "weather", "--arms", "train", "calibrate",
+                 "--policy", "ucb1", "--warmup-arm", "both", *TINY]) == 2
+    assert "warmup_arm='both' is not one of the arms" in capsys.readouterr().err
+
+
 def test_no_counterfactual_reaches_the_controller(capsys):
     """UCB1 must try every arm it has no reward for: without counterfactual rewards that means
     pulling "calibrate" and "both" once each; with them, one training minibatch scores all."""

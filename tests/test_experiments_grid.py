@@ -60,6 +60,7 @@ def test_cell_costs_key_and_config():
         {"counterfactual": False},
         {"data_dir": "/elsewhere"},
         {"score": "soft"},
+        {"warmup_arm": "both"},
     ):
         other = Cell(**{**{k: config[k] for k in (
             "dataset", "policy", "cost_ratio", "c_fp", "seed", "batch_size", "n_models",

@@ -59,6 +59,7 @@ _CONFIG_COLUMNS = (
     "rollback",
     "counterfactual",
     "arms",
+    "warmup_arm",
     "data_dir",
     "model",
     "calibrator",

@@ -20,7 +20,7 @@ from pathlib import Path
 from river import compose
 
 from .. import __version__, bandits, datasets
-from ..arms import resolve_arms
+from ..arms import check_warmup_arm, resolve_arms
 from ..budget import check_budget
 from ..calibration import CALIBRATORS
 from ..controller import REWARDS, BanditCalibratedClassifier
@@ -138,8 +138,8 @@ class Cell:
         Seeds the stream's order (for datasets that are shuffled), the booster and the policy.
     batch_size, n_models, max_rows
         Examples per minibatch; members of an ensemble; the first rows evaluated (None: all).
-    reward, reward_map, counterfactual, arms, rollback, reward_examples, reward_every,
-    reward_start, reward_restart, train_budget, budget_reserve, budget_timing
+    reward, reward_map, counterfactual, arms, warmup_arm, rollback, reward_examples,
+    reward_every, reward_start, reward_restart, train_budget, budget_reserve, budget_timing
         The controller's parameters of these names; `arms=("train", "calibrate")` is the
         thesis's forced split.
     data_dir, target, pos_label
@@ -182,6 +182,7 @@ class Cell:
     rollback: str = "auto"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
+    warmup_arm: str = "train"
     data_dir: str | None = None
     model: str = "oza-lr"
     calibrator: str = "platt"
@@ -221,7 +222,8 @@ class Cell:
         if isinstance(self.arms, str):
             raise TypeError(f"arms must be a sequence of arm names, got {self.arms!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
-        resolve_arms(self.arms, self.policy)  # a bad set of arms fails here, not in every run
+        # a bad set of arms, or warm-up arm, fails here, not in every run
+        check_warmup_arm(self.warmup_arm, resolve_arms(self.arms, self.policy))
         check_score(self.model, self.score)  # an unknown model, too
         if self.calibrator not in CALIBRATORS:
             raise ValueError(
@@ -285,6 +287,7 @@ class Cell:
             rollback=self.rollback,
             counterfactual=self.counterfactual,
             arms=self.arms,
+            warmup_arm=self.warmup_arm,
             seed=self.seed,
         )
         # no scaler on one-hot indicators; the cost column's own after the cost is read
@@ -327,8 +330,8 @@ def make_grid(
 
     `settings` are the other `Cell` fields (batch_size, n_models, max_rows, reward,
     train_budget, budget_reserve, budget_timing, reward_examples, reward_every, reward_start,
-    reward_restart, rollback, counterfactual, arms, data_dir, model, calibrator), shared by all
-    cells. Duplicates are dropped; order is dataset, cost ratio, seed, policy.
+    reward_restart, rollback, counterfactual, arms, warmup_arm, data_dir, model, calibrator),
+    shared by all cells. Duplicates are dropped; order is dataset, cost ratio, seed, policy.
 
     Examples
     --------
