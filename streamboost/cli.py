@@ -194,8 +194,8 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default="oza-lr",
         help="the base model: oza-lr / oza-ht (Oza boosting of logistic regressions / "
         "Hoeffding trees), oza-stump / oza-ulr (of the thesis's weak learners: decision "
-        "stumps / univariate logistic regressions; it boosts 100), lr, ht, arf (River's own) "
-        "(oza-lr)",
+        "stumps / univariate logistic regressions; the thesis boosts 100 of them: "
+        "--n-models 100), lr, ht, arf (River's own) (oza-lr)",
     )
     parser.add_argument(
         "--calibrator",
