@@ -338,9 +338,10 @@ class _Probas(dict):
 
 @pytest.mark.parametrize("labels", [(False, True), (0, 1), ("ham", "spam"), (True, "x")])
 def test_the_fast_path_of_positive_proba_answers_as_the_general_one(labels):
-    from hypothesis import given
+    from hypothesis import given, settings
     from hypothesis import strategies as st
 
+    @settings(deadline=None)  # as every property here: a slow machine is no failure
     @given(st.floats(0.0, 1.0), st.sampled_from((*labels, "absent")))
     def check(p, pos_label):
         y_pred = {labels[0]: 1.0 - p, labels[1]: p}
@@ -381,11 +382,12 @@ def test_predict_many_is_predict_one_row_by_row_and_checks_the_frame_first():
 
 
 def test_cost_thresholds_are_cost_thresholds_one_by_one_to_the_last_bit():
-    from hypothesis import given
+    from hypothesis import given, settings
     from hypothesis import strategies as st
 
     costs = st.floats(min_value=5e-324, max_value=1.7e308, allow_nan=False, allow_infinity=False)
 
+    @settings(deadline=None)  # as every property here: a slow machine is no failure
     @given(st.lists(st.tuples(costs, costs), min_size=1, max_size=20), costs)
     def check(pairs, scalar):
         fps, fns = [fp for fp, _ in pairs], [fn for _, fn in pairs]

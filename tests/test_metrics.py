@@ -575,10 +575,11 @@ def _example_costs():
 def test_expected_cost_charges_each_example_its_own_costs_at_its_own_threshold():
     """Example-dependent costs (a missed fraud costs its amount): the metric's mean cost and
     normalised cost equal a direct computation, each example decided at its own threshold."""
-    from hypothesis import given
+    from hypothesis import given, settings
 
     examples, defaults = _example_costs()
 
+    @settings(deadline=None)  # as every property here: a slow machine is no failure
     @given(examples, defaults)
     def check(rows, default):
         metric = metrics.ExpectedCost(*default)
@@ -607,10 +608,11 @@ def test_expected_cost_charges_each_example_its_own_costs_at_its_own_threshold()
 def test_expected_cost_without_own_costs_is_the_same_floats_as_before():
     """The examples without costs of their own are counted at the metric's costs, as before
     0.8.38: (c_FP FP + c_FN FN) / N, to the last bit."""
-    from hypothesis import given
+    from hypothesis import given, settings
 
     examples, defaults = _example_costs()
 
+    @settings(deadline=None)  # as every property here: a slow machine is no failure
     @given(examples, defaults)
     def check(rows, default):
         c_fp, c_fn = default
