@@ -59,3 +59,11 @@ def test_a_floor_is_read_from_a_requirement(text, monkeypatch):
         "dependencies": [text], "optional-dependencies": {}}})
     name = canonicalize_name(Requirement(text).name)
     assert declared_floors() == {name: Version(text.split(">=")[1].split(",")[0])}
+
+
+def test_the_license_is_an_spdx_expression_with_its_text_shipped():
+    # setuptools stops building the table form (license = { text = ... }) after 2027-02-18
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "BSD-3-Clause"
+    assert [(ROOT / f).read_text().splitlines()[0] for f in project["license-files"]] == [
+        "BSD 3-Clause License"]
