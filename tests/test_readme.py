@@ -21,7 +21,7 @@ def test_readme_python_blocks_run(tmp_path, monkeypatch):
 def test_ci_runs_the_readme_test_command_and_stops_at_any_failure_in_a_list():
     """`.ci/run` runs the README's test command as written, and every `&&` list there exits
     when any of its commands fails: `set -e` looks only at a list's last command, so a red
-    `ruff check .` in the middle of one went on and CI ended green."""
+    `ruff check .` in the middle of one would go on, and CI end green."""
     commands = re.findall(r"```bash\n(.*?)\n```", README.read_text(), flags=re.S)
     assert len(commands) == 2 and "pytest" in commands[1]  # install and run; install and test
     script = (README.parent / ".ci" / "run").read_text()
