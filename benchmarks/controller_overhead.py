@@ -81,6 +81,8 @@ CONFIGS = {
     "D-UCB, 16 examples": {"policy": "discounted-ucb", "reward_examples": 16},
     "D-UCB, 8 examples": {"policy": "discounted-ucb", "reward_examples": 8},
     "D-UCB, 4 examples": {"policy": "discounted-ucb", "reward_examples": 4},
+    "D-UCB, 2 examples": {"policy": "discounted-ucb", "reward_examples": 2},
+    "D-UCB, 1 example": {"policy": "discounted-ucb", "reward_examples": 1},
     "D-UCB, defaults": {"policy": "discounted-ucb"},
     # the policy picks every minibatch's arm, no round is measured: what the rounds cost
     "D-UCB, nothing measured": {"policy": "discounted-ucb", "reward_every": 10**6,

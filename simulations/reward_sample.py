@@ -41,34 +41,41 @@ LABELS = ("both", *(f"{n} examples" for n in SAMPLES))
 def run(model: str, name: str, label: str, seed: int,
         data_dir: str | None) -> tuple[float, float, float]:
     """The prequential Brier score of one configuration `label` on one stream, and the shares
-    of its minibatches on `"train"` and on `"both"`."""
+    of its minibatches on `"train"` and on `"both"`. `label`: `"both"`, `"<n> examples"`
+    (`reward_examples` n, the rollback `"auto"` picks) or `"<n> held out"` (`rollback=
+    "holdout"` scoring its first n)."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model))
     params = ({"policy": "both"} if label == "both"
               else {"policy": "discounted-ucb", "reward_examples": int(label.split()[0])})
+    if label.endswith("held out"):
+        params["rollback"] = "holdout"
     wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), seed=seed, **params)
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     counts, n = wrapper.arm_counts, wrapper.n_batches
     return brier, counts["train"] / n, counts["both"] / n
 
 
-def report(results: dict, models, names, seeds: int) -> str:
-    """Per model: a row per stream, the mean Brier score of each label (shares of `"train"` and
-    `"both"` in brackets) and how far each smaller sample is from all 32; a summary line per
-    sample."""
-    smaller = list(LABELS[2:])
+def report(results: dict, models, names, seeds: int,
+           labels: tuple[str, ...] = LABELS) -> str:
+    """Per model: a row per stream, the mean Brier score of each of `labels` (shares of
+    `"train"` and `"both"` in brackets) and how far each other sample is from the reference,
+    `labels[1]` (after `"both"`); a summary line per sample."""
+    reference = labels[1]
+    ref = reference.split()[0]
+    others = list(labels[2:])
     lines = [f"Prequential Brier score, mean of {seeds} seed(s) (first {MAX_ROWS:,} rows); in "
-             "brackets the shares of minibatches on `train` alone and on `both`; `vs 32`: a "
-             "smaller sample against scoring every example of the next minibatch."]
+             "brackets the shares of minibatches on `train` alone and on `both`; "
+             f"`vs {ref}`: another sample against `{reference}`."]
     for model in models:
         lines += ["", f"### {model}", "",
-                  *table_head("stream", *LABELS,
-                              *(f"{label.split()[0]} vs 32" for label in smaller))]
-        gaps: dict = {label: [] for label in smaller}
-        stuck: dict = {label: 0 for label in LABELS[1:]}  # runs spent (nearly) all on "train"
+                  *table_head("stream", *labels,
+                              *(f"{label.split()[0]} vs {ref}" for label in others))]
+        gaps: dict = {label: [] for label in others}
+        stuck: dict = {label: 0 for label in labels[1:]}  # runs spent (nearly) all on "train"
         for name in names:
             cells, means = [], {}
-            for label in LABELS:
+            for label in labels:
                 runs = results[(model, name, label)]
                 means[label] = statistics.fmean(b for b, _, _ in runs)
                 train = statistics.fmean(t for _, t, _ in runs)
@@ -76,21 +83,21 @@ def report(results: dict, models, names, seeds: int) -> str:
                 if label in stuck:
                     stuck[label] += sum(t >= 0.9 for _, t, _ in runs)
                 cells.append(f"{means[label]:.4f} ({train:.2f} / {both:.2f})")
-            for label in smaller:
-                gap = means[label] / means[LABELS[1]] - 1.0
+            for label in others:
+                gap = means[label] / means[reference] - 1.0
                 gaps[label].append((gap, name))
                 cells.append(f"{100 * gap:+.2f} %")
             lines.append(table_row(name, *cells))
         lines.append("")
-        for label in smaller:
+        for label in others:
             worst, where = max(gaps[label])
             within = sum(gap <= 0.01 for gap, _ in gaps[label])
             mean = statistics.fmean(gap for gap, _ in gaps[label])
             lines.append(
-                f"- `{label}` against 32: mean {100 * mean:+.2f} %, "
+                f"- `{label}` against `{reference}`: mean {100 * mean:+.2f} %, "
                 f"worst {100 * worst:+.2f} % ({where}), within 1 % on {within} of {len(names)}; "
                 f"runs with 90 % or more of their minibatches on `train` alone: "
-                f"{stuck[label]} of {len(names) * seeds} (all 32: {stuck[LABELS[1]]}).")
+                f"{stuck[label]} of {len(names) * seeds} ({reference}: {stuck[reference]}).")
     return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ def test_the_report_compares_each_smaller_sample_with_all_32():
     text = sample.report(results, ["lr"], ["a", "b"], 2)
     assert "| a | 0.1000 (0.10 / 0.60) | 0.1000 (0.10 / 0.60) | 0.1020 (0.10 / 0.60) |" in text
     assert text.count("+2.00 % |") == 3  # a's row: 3 smaller samples
-    assert ("- `16 examples` against 32: mean +1.00 %, worst +2.00 % (a), within 1 % on 1 of 2; "
-            "runs with 90 % or more of their minibatches on `train` alone: 0 of 4 "
-            "(all 32: 0).") in text
-    assert "on `train` alone: 1 of 4 (all 32: 0)." in text
+    assert ("- `16 examples` against `32 examples`: mean +1.00 %, worst +2.00 % (a), within 1 % "
+            "on 1 of 2; runs with 90 % or more of their minibatches on `train` alone: 0 of 4 "
+            "(32 examples: 0).") in text
+    assert "on `train` alone: 1 of 4 (32 examples: 0)." in text
