@@ -33,6 +33,7 @@ from .scores import (
     positive_scores,
 )
 from .validation import (
+    cell,
     check_features,
     check_keywords,
     check_weight,
@@ -244,7 +245,7 @@ def check_frame(model: base.Classifier, X: pd.DataFrame) -> np.ndarray | None:
         row, column = np.argwhere(np.isnan(numeric))[0]
         X = X.drop(columns=non_numeric(X)) if values is None else X
         raise ValueError(
-            f"row {X.index[row]!r}, column {X.columns[column]!r} is missing (NaN); "
+            f"{cell(X.index[row], X.columns[column])} is missing (NaN); "
             f"{type(model).__name__}'s minibatch methods take no missing values: fill them, "
             "or learn row by row with learn_one (a missing key is an absent feature)"
         )

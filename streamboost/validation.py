@@ -426,9 +426,25 @@ class LazyRecords(collections.abc.Sequence):
 
 def _bad_cell(index, key, value) -> ValueError:
     return ValueError(
-        f"row {index!r}, column {key!r} is {value!r}; expected a finite number "
+        f"{cell(index, key)} is {value!r}; expected a finite number "
         f"within +/-{LIMIT:g} or NaN for a missing value"
     )
+
+
+def cell(index: typing.Hashable, key: typing.Hashable) -> str:
+    """A frame's cell named in an error, its labels as the user wrote them: numpy's scalars
+    (an integer index's labels, `X.index[i]`) as Python's, not their repr `np.int64(20)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import cell
+    >>> cell(np.int64(20), "a"), cell("r2", np.int64(8))
+    ("row 20, column 'a'", "row 'r2', column 8")
+
+    """
+    index, key = (v.item() if isinstance(v, np.generic) else v for v in (index, key))
+    return f"row {index!r}, column {key!r}"
 
 
 def matrix(X: pd.DataFrame) -> np.ndarray:

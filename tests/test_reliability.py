@@ -496,6 +496,28 @@ def test_records_of_a_mixed_frame_keep_each_cell_as_it_is_and_name_the_first_bad
         validation.records(X)
 
 
+@pytest.mark.parametrize("make", [
+    lambda: CalibratedClassifier(linear_model.LogisticRegression()),
+    lambda: BanditCalibratedClassifier(model=linear_model.LogisticRegression(), batch_size=2),
+    lambda: CostSensitiveClassifier(linear_model.LogisticRegression()),
+])
+def test_a_bad_cell_of_a_frame_with_integer_labels_is_named_as_the_user_wrote_them(make):
+    """An integer index's or columns' labels are numpy scalars to pandas (`X.index[i]`): an error
+    says `row 20`, not `row np.int64(20)`, for an infinite cell (every wrapper) and a missing
+    one (refused by a model whose minibatch methods take none)."""
+    y = pd.Series([True, False, True], index=[10, 20, 30])
+    infinite = pd.DataFrame({"a": [1.0, math.inf, 3.0]}, index=y.index)
+    missing = pd.DataFrame(np.array([[1.0, 2.0], [3.0, math.nan], [5.0, 6.0]]),
+                           index=y.index, columns=pd.Index([7, 8]))
+    for X, said in ((infinite, "row 20, column 'a' is inf"),
+                    (missing, "row 20, column 8 is missing (NaN)")):
+        model = make()
+        before = pickle.dumps(model)
+        with pytest.raises(ValueError, match=rf"^{re.escape(said)}"):
+            model.learn_many(X, y)
+        assert pickle.dumps(model) == before
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     cells=st.lists(st.lists(st.one_of(FEATURE, st.just(float("nan"))), min_size=3, max_size=3),
