@@ -17,7 +17,7 @@ from .decision import (
     BinaryLabels,
     Costs,
     CostSensitiveMixin,
-    _cost_keyword,
+    _no_costs,
     labelled,
     validate_costs,
 )
@@ -39,6 +39,7 @@ from .validation import (
     check_weight,
     matrix,
     non_numeric,
+    one_line,
     per_row,
     records,
     row_keywords,
@@ -49,6 +50,8 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["CalibratedClassifier"]
+
+_LEARN_WITHOUT_COSTS = "the model and its calibrator learn without costs"
 
 
 class CalibratedPredictions:
@@ -114,27 +117,18 @@ class CalibratedPredictions:
         frame of `rows` (`validation.check_weight`), and names the model takes
         (`validation.check_keywords`; an `OzaBoostClassifier`'s own rule); no cost (`_no_costs`)
         nor, for the controller, a served score (`CalibratedClassifier`'s own keyword)."""
-        self._no_costs(method, kwargs)
+        _no_costs(self, method, kwargs, _LEARN_WITHOUT_COSTS)
         if "score" in kwargs:
             raise TypeError(
-                f"{type(self).__name__}.{method} got score={kwargs['score']!r}: a served score "
-                "is CalibratedClassifier's (learn_one(x, y, score=...)); the controller "
-                "learns and rewards the scores it computes")
+                f"{type(self).__name__}.{method} got score={one_line(kwargs['score'])}: a "
+                "served score is CalibratedClassifier's (learn_one(x, y, score=...)); the "
+                "controller learns and rewards the scores it computes")
         model = self._wrapped_model
         if booster(model) is not None:
             model._check_kwargs(kwargs, method, rows)
             return
         check_weight(kwargs, rows)
         check_keywords(model, method, kwargs)
-
-    def _no_costs(self, method: str, kwargs: dict) -> None:
-        """Refuse a cost among a learning call's keywords: a model taking `**kwargs` (River's
-        forests) would take it silently, learning nothing from it."""
-        if (key := _cost_keyword(kwargs)) is not None:
-            raise TypeError(
-                f"{type(self).__name__}.{method} got {key}={kwargs[key]!r}: the model and its "
-                "calibrator learn without costs; the decisions take them (predict_one, "
-                "predict_many)")
 
     def _takes(self, kwargs: dict, method: str, rows: int) -> bool:
         """Whether the model's `method` takes these checked-to-be keyword arguments for a frame
@@ -485,7 +479,7 @@ class CalibratedClassifier(
         served = None if score is None else _served(score, len(X))
         by_frame = self._minibatch
         if kwargs:
-            self._no_costs("learn_many", kwargs)
+            _no_costs(self, "learn_many", kwargs, _LEARN_WITHOUT_COSTS)
             # a learn_many that does not take them: row by row, if the model's learn_one does
             by_frame = by_frame and self._takes(kwargs, "learn_many", len(X))
             if not by_frame:

@@ -30,6 +30,7 @@ from .validation import (
     check_features,
     check_keywords,
     check_weight,
+    one_line,
     per_row,
     records,
     row_keywords,
@@ -554,8 +555,17 @@ def _no_misspelt_costs(caller: str, kwargs: dict) -> None:
     """Refuse a keyword that reads as a cost but is not `c_fp` or `c_fn` (`c_FP`, `cfn`): a
     model taking `**kwargs` would ignore it, and the call would go on at other costs."""
     if (key := _cost_keyword(kwargs)) is not None:
-        raise TypeError(f"{caller} got {key}={kwargs[key]!r}: the costs are the keywords c_fp "
-                        "and c_fn")
+        raise TypeError(f"{caller} got {key}={one_line(kwargs[key])}: the costs are the "
+                        "keywords c_fp and c_fn")
+
+
+def _no_costs(owner: object, method: str, kwargs: dict, what: str) -> None:
+    """Refuse a cost among the keywords of a call of `owner` that does not decide (`what`
+    says why): a model taking `**kwargs` (River's forests) would take it silently and learn
+    nothing from it, and a probability does not depend on the costs."""
+    if (key := _cost_keyword(kwargs)) is not None:
+        raise TypeError(f"{type(owner).__name__}.{method} got {key}={one_line(kwargs[key])}: "
+                        f"{what}; the decisions take them (predict_one, predict_many)")
 
 
 class CostSensitiveMixin:
@@ -800,6 +810,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         # infinite one would turn a linear model's weights into NaN for good), the keywords
         # the model takes, and a third label
         check_features(x)
+        if kwargs:
+            _no_costs(self, "learn_one", kwargs, "the model learns without costs")
         check_keywords(self.classifier, "learn_one", check_weight(kwargs))
         self._labels.is_positive(y)
         if kwargs:
@@ -819,6 +831,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         from .calibrated import check_frame
 
         labels, _ = self._labels.check_many(y, len(X))
+        if kwargs:
+            _no_costs(self, "learn_many", kwargs, "the model learns without costs")
         check_weight(kwargs, len(X))
         by_frame = _learns_frames(self.classifier)
         if by_frame and kwargs:  # a learn_many that does not take them: row by row
@@ -844,7 +858,9 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
                 else set())
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict[base.typing.ClfTarget, float]:
-        if kwargs:
+        if kwargs:  # for the classifier's predict_proba_one, which must take them
+            _no_costs(self, "predict_proba_one", kwargs, "a probability takes no costs")
+            check_keywords(self.classifier, "predict_proba_one", kwargs)
             return self.classifier.predict_proba_one(check_features(x), **kwargs)
         return self.classifier.predict_proba_one(check_features(x))
 

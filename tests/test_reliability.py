@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import datasets, linear_model, preprocessing
+from river import datasets, forest, linear_model, preprocessing
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -108,14 +108,21 @@ def cost_sensitive():
     return CostSensitiveClassifier(linear_model.LogisticRegression(), c_fp=1.0, c_fn=4.0)
 
 
+def cost_sensitive_forest():
+    # a model that takes any keyword (`**kwargs`): before 0.8.49 it took a cost silently
+    return CostSensitiveClassifier(forest.ARFClassifier(n_models=2, seed=1), c_fn=4.0)
+
+
 MODELS = {"booster": booster, "reference booster": reference_booster, "controller": controller,
           "deferring": deferring, "holding out": holding_out, "wrapper": wrapper,
           "cost-sensitive": cost_sensitive, "soft booster": soft_booster}
+# beside them, cases of its own only (it takes any keyword, and River's forest its features)
+WRAPPED = {**MODELS, "cost-sensitive forest": cost_sensitive_forest}
 
 
 def trained(kind: str):
-    if kind in MODELS:
-        model = MODELS[kind]()
+    if kind in WRAPPED:
+        model = WRAPPED[kind]()
         for x, y in ROWS[:49]:
             model.predict_proba_one(x)
             model.learn_one(x, y)
@@ -140,7 +147,7 @@ def follow_up(kind: str, obj) -> list:
     """What the object does next: 100 steps, recorded (compared with an untouched twin's)."""
     rng = random.Random(11)
     out = []
-    if kind in MODELS:
+    if kind in WRAPPED:
         for x, y in ROWS[100:200]:
             out.append(obj.predict_proba_one(x))
             obj.learn_one(x, y)
@@ -193,6 +200,18 @@ COST_CASES = [
     ("predict_many misspelt cost", lambda m: m.predict_many(pd.DataFrame([X0]), cfn=10.0), TypeError, r"\.predict_many takes no keyword argument 'cfn'"),
     ("predict_proba_many keyword", lambda m: m.predict_proba_many(pd.DataFrame([X0]), c_fp=2.0), TypeError, r"\.predict_proba_many takes no keyword argument 'c_fp'"),
 ]
+# the wrappers that learn without costs: a cost given to learn is a mistake (the decisions take
+# them), refused before a model that takes any keyword swallows it
+LEARNING_COST_CASES = [
+    ("a cost to learn_one", lambda m: m.learn_one(X0, True, c_fn=5.0), TypeError, r"\.learn_one got c_fn=5\.0: the model (and its calibrator learn|learns) without costs; the decisions take them"),
+    ("a cost per row to learn_many", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, False]), c_fp=pd.Series([1.0, 2.0])), TypeError, r"\.learn_many got c_fp=0 1\.0 1 2\.0 dtype: float64: the model"),
+]
+# the decision wrapper hands a prediction's keywords to its model: a cost is refused (a
+# probability takes none), a keyword the model does not take is named
+PROBABILITY_CASES = [
+    ("a cost to predict_proba_one", lambda m: m.predict_proba_one(X0, c_fn=5.0), TypeError, r"^CostSensitiveClassifier\.predict_proba_one got c_fn=5\.0: a probability takes no costs"),
+    ("a keyword the model's predict_proba_one does not take", lambda m: m.predict_proba_one(X0, temperature=2.0), TypeError, r"^LogisticRegression\.predict_proba_one takes no keyword argument 'temperature'"),
+]
 FRAME_CASES = [
     ("frame with inf", lambda m: m.learn_many(pd.DataFrame([X0, with_value(INF)]), pd.Series([True, False])), ValueError, r"row 1, column 'empty_server_form_handler' is inf"),
     ("frame with a third label", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, "x"])), ValueError, r"label 'x' is neither"),
@@ -239,6 +258,10 @@ CATALOGUE = (
        for case in NONE_CASES]
     + [(kind, *case) for kind in ("controller", "deferring", "holding out", "wrapper")
        for case in COST_CASES]
+    + [(kind, *case) for kind in ("wrapper", "cost-sensitive", "cost-sensitive forest")
+       for case in LEARNING_COST_CASES]
+    + [("cost-sensitive", *case) for case in PROBABILITY_CASES]
+    + [("cost-sensitive forest", *PROBABILITY_CASES[0])]
     + [(kind, *case) for kind in ("booster", "reference booster", "soft booster", "controller",
                                   "deferring", "holding out", "wrapper") for case in FRAME_CASES]
     + [(kind, *case) for kind in sorted(calibration.CALIBRATORS) for case in CALIBRATOR_CASES]
