@@ -15,7 +15,9 @@ from .decision import BinaryLabels, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
 from .validation import (
     check_features,
+    check_int,
     check_keywords,
+    check_seed,
     check_weight,
     one_line,
     records,
@@ -97,8 +99,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     ):
         if not isinstance(model, base.Classifier):
             raise TypeError(f"model must be a river Classifier instance, got {one_line(model)}")
-        if isinstance(n_models, bool) or not isinstance(n_models, int) or n_models < 1:
-            raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
+        n_models = check_int("n_models", n_models, 1)
+        seed = check_seed(seed)  # River's ensemble seeds random.Random, which takes no numpy int
         if score not in SCORES:
             raise ValueError(f"score must be one of {SCORES}, got {score!r}")
         if weak_rule not in _WEAK_RULES:

@@ -35,6 +35,7 @@ from .scores import (
 from .validation import (
     cell,
     check_features,
+    check_int,
     check_keywords,
     check_weight,
     matrix,
@@ -401,10 +402,7 @@ class CalibratedClassifier(
     ):
         check_model(model, pos_label)
         validate_costs(c_fp, c_fn)
-        if window is not None and (
-            isinstance(window, bool) or not isinstance(window, int) or window < 1
-        ):
-            raise ValueError(f"window must be None or an integer >= 1, got {window!r}")
+        window = check_int("window", window, 1, none=True)
         self._labels = BinaryLabels(pos_label, neg_label, owner="CalibratedClassifier")
         self.model = model
         self.calibrator = calibrator

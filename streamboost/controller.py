@@ -40,7 +40,14 @@ from .scores import (
     learns_bools,
     positive_scores,
 )
-from .validation import lazy_records, records, row_keywords, row_weights
+from .validation import (
+    check_int,
+    check_seed,
+    lazy_records,
+    records,
+    row_keywords,
+    row_weights,
+)
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -129,13 +136,13 @@ class BanditCalibratedClassifier(
         neg_label: typing.Hashable | None = None,
         seed: int | None = None,
     ):
-        _check_int("batch_size", batch_size, 1)
-        _check_int("warmup", warmup, 0)
-        _check_int("trace_size", trace_size, 1)
-        if reward_examples is not None:
-            _check_int("reward_examples", reward_examples, 1)
-        _check_int("reward_every", reward_every, 1)
-        _check_int("reward_start", reward_start, 0)
+        batch_size = check_int("batch_size", batch_size, 1)
+        warmup = check_int("warmup", warmup, 0)
+        trace_size = check_int("trace_size", trace_size, 1)
+        reward_examples = check_int("reward_examples", reward_examples, 1, none=True)
+        reward_every = check_int("reward_every", reward_every, 1)
+        reward_start = check_int("reward_start", reward_start, 0)
+        seed = check_seed(seed)
         validate_costs(c_fp, c_fn)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
@@ -767,11 +774,6 @@ def _stake(c_fp: float, c_fn: float) -> float:
     """What an example's decision puts at stake, (c_FP + c_FN) / 2: the realised cost weighs
     each example by it (`reward.mean_losses`); halved, two finite costs never sum to inf."""
     return 0.5 * c_fp + 0.5 * c_fn
-
-
-def _check_int(name: str, value, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 def _default_member() -> base.Classifier:

@@ -25,6 +25,7 @@ from . import metrics
 from .controller import BanditCalibratedClassifier
 from .decision import positive_proba, validate_costs
 from .scores import final_step
+from .validation import check_int
 
 __all__ = ["RunResult", "find_controller", "prequential", "regret_curve"]
 
@@ -232,14 +233,6 @@ def _regrets(trace: typing.Sequence[typing.Mapping[str, typing.Any]]) -> tuple[l
     return curve, rounds
 
 
-def _check_positive_int(name: str, value, *, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        expected = "an int >= 1" + (" or None" if allow_none else "")
-        raise ValueError(f"{name} must be {expected}, got {value!r}")
-
-
 def prequential(
     model: base.Classifier,
     stream: typing.Iterable[tuple[dict, typing.Hashable]],
@@ -302,16 +295,16 @@ def prequential(
 
     """
     validate_costs(c_fp, c_fn)
-    _check_positive_int("final_window", final_window)
-    _check_positive_int("max_rows", max_rows, allow_none=True)
-    _check_positive_int("total", total, allow_none=True)
+    final_window = check_int("final_window", final_window, 1)
+    max_rows = check_int("max_rows", max_rows, 1, none=True)
+    total = check_int("total", total, 1, none=True)
     controller = find_controller(model)
     if controller is not None and trace_every is not None:
         raise ValueError(
             f"trace_every={trace_every!r} cannot be used with a BanditCalibratedClassifier: "
             "its trace has one row per minibatch"
         )
-    _check_positive_int("trace_every", trace_every, allow_none=True)
+    trace_every = check_int("trace_every", trace_every, 1, none=True)
     every = 32 if trace_every is None else trace_every
 
     brier = metrics.BrierScore()

@@ -26,6 +26,7 @@ import collections.abc
 import difflib
 import functools
 import inspect
+import numbers
 import typing
 
 import numpy as np
@@ -37,9 +38,10 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "LIMIT", "FiniteFeatures", "LazyRecords", "check_features", "check_keywords", "check_weight",
-    "did_you_mean", "lazy_records", "matrix", "non_numeric", "one_line", "per_row",
-    "plain_floats", "records", "row_keywords", "row_weights",
+    "LIMIT", "FiniteFeatures", "LazyRecords", "cell", "check_features", "check_int",
+    "check_keywords", "check_seed", "check_weight", "did_you_mean", "lazy_records", "matrix",
+    "non_numeric", "one_line", "per_row", "plain_floats", "records", "row_keywords",
+    "row_weights",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -260,6 +262,55 @@ def _keywords(cls: type, method: str) -> frozenset | None:
                      and p.name not in ("self", "x", "X", "y"))
 
 
+def check_int(name: str, value: object, minimum: int, *, none: bool = False) -> int | None:
+    """`value` as an int if it is an integer >= `minimum`, Python's or numpy's (a grid's
+    `np.arange` or a frame's column hands out numpy integers), not a bool, or None where `none`
+    allows it; else ValueError naming `name`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import check_int
+    >>> check_int("batch_size", np.int64(32), 1)
+    32
+    >>> check_int("batch_size", 0.5, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: batch_size must be an int >= 1, got 0.5
+
+    """
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        allowed = "None or an int" if none else "an int"
+        raise ValueError(f"{name} must be {allowed} >= {minimum}, got {_shown(value)}")
+    return int(value)
+
+
+def check_seed(seed: object) -> int | None:
+    """`seed` as an int, or None: an integer, Python's or numpy's (Python's `random.Random`
+    refuses numpy's), not a bool; else TypeError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import check_seed
+    >>> check_seed(np.int64(3)), check_seed(None)
+    (3, None)
+
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an int or None, got {_shown(seed)}")
+    return int(seed)
+
+
+def _shown(value: object) -> str:
+    """`value`'s repr for an error, a numpy scalar as Python's (`20`, not `np.int64(20)`)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def one_line(obj: object, width: int = 60) -> str:
     """`repr(obj)` on one line (River's reprs of estimators span several), cut at `width`
     characters: for error messages.
@@ -443,8 +494,7 @@ def cell(index: typing.Hashable, key: typing.Hashable) -> str:
     ("row 20, column 'a'", "row 'r2', column 8")
 
     """
-    index, key = (v.item() if isinstance(v, np.generic) else v for v in (index, key))
-    return f"row {index!r}, column {key!r}"
+    return f"row {_shown(index)}, column {_shown(key)}"
 
 
 def matrix(X: pd.DataFrame) -> np.ndarray:

@@ -206,7 +206,6 @@ def test_numpy_scalars_are_accepted():
     ("factory", "message"),
     [
         (lambda: bandits.UCB1(n_arms=0), "n_arms must be an int >= 1, got 0"),
-        (lambda: bandits.UCB1(n_arms=2, seed=1.5), "seed must be an int or None, got 1.5"),
         (lambda: bandits.DiscountedUCB(gamma=1.0), "gamma must be a number in \\(0, 1\\)"),
         (lambda: bandits.DiscountedThompson(gamma=0.0), "gamma must be a number in \\(0, 1\\]"),
         (lambda: bandits.SlidingWindowUCB(window=0), "window must be an int >= 1, got 0"),
@@ -233,6 +232,26 @@ def test_numpy_scalars_are_accepted():
 def test_bad_parameters(factory, message):
     with pytest.raises(ValueError, match=message):
         factory()
+
+
+def test_a_seed_that_is_no_integer_is_a_type_error_and_a_numpy_one_an_int():
+    """A seed is an int or None (a TypeError otherwise, as Python's random.Random raises, since
+    0.8.49; a ValueError before); numpy's integers are ints, kept as Python's (random.Random
+    refuses numpy's), so the same seed gives the same policy either way."""
+    np = pytest.importorskip("numpy")
+    with pytest.raises(TypeError, match=r"^seed must be an int or None, got 1\.5$"):
+        bandits.UCB1(n_arms=2, seed=1.5)
+    numpy_seeded = bandits.DiscountedThompson(n_arms=np.int64(3), seed=np.int64(7))
+    assert type(numpy_seeded.seed) is int and type(numpy_seeded.n_arms) is int
+    seeded = bandits.DiscountedThompson(n_arms=3, seed=7)
+    picks = []
+    for policy in (numpy_seeded, seeded):
+        arms = []
+        for t in range(50):
+            arms.append(policy.select())
+            policy.update(arms[-1], (t % 3) / 2)
+        picks.append(arms)
+    assert picks[0] == picks[1]
 
 
 @pytest.mark.parametrize("name", NAMES)

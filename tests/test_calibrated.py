@@ -310,7 +310,7 @@ def test_by_frames_the_window_keeps_every_row_as_one_by_one_does(model):
 def test_window_parameters_are_checked():
     lr = linear_model.LogisticRegression()
     for bad in (0, -3, 2.5, True, "10"):
-        expected = f"window must be None or an integer >= 1, got {bad!r}"
+        expected = f"window must be None or an int >= 1, got {bad!r}"
         with pytest.raises(ValueError, match=expected):
             CalibratedClassifier(lr, window=bad)
     with pytest.raises(ValueError, match="recalibrate needs the examples to refit on"):

@@ -501,9 +501,9 @@ def test_policy_instances_must_match_the_arms():
     [
         ({"policy": "sometimes"}, "unknown policy 'sometimes'"),
         ({"policy": "every-x"}, "every-N"),
-        ({"batch_size": 0}, "batch_size must be an integer >= 1, got 0"),
-        ({"reward_start": -1}, "reward_start must be an integer >= 0, got -1"),
-        ({"reward_start": 2.5}, "reward_start must be an integer >= 0, got 2.5"),
+        ({"batch_size": 0}, "batch_size must be an int >= 1, got 0"),
+        ({"reward_start": -1}, "reward_start must be an int >= 0, got -1"),
+        ({"reward_start": 2.5}, "reward_start must be an int >= 0, got 2.5"),
         ({"c_fp": -1.0}, "-1.0"),
         ({"reward": "accuracy"}, "reward must be one of"),
         ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),

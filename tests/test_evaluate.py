@@ -126,9 +126,9 @@ def test_max_rows_stops_the_stream_and_rejects_bad_values():
     ("kwargs", "error", "match"),
     [
         ({"c_fp": 0.0}, ValueError, "c_fp"),
-        ({"max_rows": 0}, ValueError, "max_rows must be an int >= 1 or None, got 0"),
+        ({"max_rows": 0}, ValueError, "max_rows must be None or an int >= 1, got 0"),
         ({"final_window": 0}, ValueError, "final_window must be an int >= 1, got 0"),
-        ({"trace_every": 2.5}, ValueError, "trace_every must be an int >= 1 or None, got 2.5"),
+        ({"trace_every": 2.5}, ValueError, "trace_every must be None or an int >= 1, got 2.5"),
     ],
 )
 def test_bad_arguments_are_named(kwargs, error, match):

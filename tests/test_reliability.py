@@ -909,3 +909,49 @@ def test_flush_with_a_model_that_raises_drops_what_waited(failing, rollback):
     assert not (model._held or model._waiting or model._held_out)
     failing.failing = frozenset()
     model.flush()  # nothing left to do
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=n(8),
+        warmup=n(1), trace_size=n(50), reward_examples=n(4), reward_every=n(2),
+        reward_start=n(3), seed=n(5)),
+    lambda n: BanditCalibratedClassifier(policy="kl-ucb", batch_size=n(8), seed=n(3)),
+    lambda n: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=n(3), seed=n(2)),
+    lambda n: CalibratedClassifier(linear_model.LogisticRegression(), window=n(30)),
+    lambda n: bandits.SlidingWindowThompson(n_arms=n(3), window=n(20), seed=n(4)),
+])
+def test_numpy_integers_are_integers_everywhere(make):
+    """A grid's parameters often come from numpy (`np.arange`, a frame's column): every integer
+    parameter and seed takes numpy's integers (refused, or a crash in Python's random.Random,
+    before 0.8.49), kept as Python's, to the same results as Python's."""
+    python, numpy = make(int), make(np.int64)
+    params = {k: v for k, v in vars(numpy).items() if not k.startswith("_")}
+    assert not [k for k, v in params.items() if isinstance(v, np.generic)]
+    if isinstance(python, bandits.base.Policy):
+        picks = []
+        for policy in (python, numpy):
+            arms = []
+            for t in range(30):
+                arms.append(policy.select())
+                policy.update(arms[-1], t % 2)
+            picks.append((arms, policy.means))
+        assert picks[0] == picks[1]
+        return
+    seen = []
+    for model in (python, numpy):
+        probabilities = []
+        for x, y in ROWS[:200]:
+            probabilities.append(model.predict_proba_one(x))
+            model.learn_one(x, y)
+        seen.append(probabilities)
+    assert seen[0] == seen[1]
+
+
+def test_a_stream_takes_numpy_integers_for_its_seed_and_passes():
+    from streamboost import datasets as sb_datasets
+
+    rows = list(sb_datasets.stream("phishing", seed=np.int64(4), passes=np.int64(2)))
+    assert rows == list(sb_datasets.stream("phishing", seed=4, passes=2))
+    with pytest.raises(TypeError, match=r"^seed must be an int or None, got 2\.5$"):
+        sb_datasets.stream("phishing", seed=2.5)

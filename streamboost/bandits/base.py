@@ -12,16 +12,9 @@ import typing
 from river import base
 
 from ..checkpoint import Checkpointable
+from ..validation import check_int, check_seed
 
 __all__ = ["Policy"]
-
-
-def _check_int(name: str, value, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return int(value)
 
 
 def _check_open_unit(name: str, value, *, closed_right: bool = False) -> float:
@@ -152,11 +145,8 @@ class Policy(Checkpointable, base.Base, abc.ABC):
     side_observations: bool = True
 
     def __init__(self, n_arms: int = 2, seed: int | None = None):
-        _check_int("n_arms", n_arms, 1)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be an int or None, got {seed!r}")
-        self.n_arms = n_arms
-        self.seed = seed
+        self.n_arms = check_int("n_arms", n_arms, 1)
+        self.seed = check_seed(seed)
         self.reset()
 
     # ------------------------------------------------------------------ public API

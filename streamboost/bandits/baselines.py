@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .base import Policy, _check_int
+from ..validation import check_int
+from .base import Policy
 
 __all__ = ["Constant", "EveryNth", "Random"]
 
@@ -42,9 +43,8 @@ class EveryNth(Policy):
     uses_rewards = False
 
     def __init__(self, n_arms: int = 2, n: int = 2, seed: int | None = None):
-        _check_int("n_arms", n_arms, 2)
-        _check_int("n", n, 1)
-        self.n = n
+        check_int("n_arms", n_arms, 2)
+        self.n = check_int("n", n, 1)
         super().__init__(n_arms=n_arms, seed=seed)
 
     def _reset(self) -> None:
@@ -80,8 +80,8 @@ class Constant(Policy):
     uses_rewards = False
 
     def __init__(self, n_arms: int = 2, arm: int = 0, seed: int | None = None):
-        _check_int("n_arms", n_arms, 1)
-        _check_int("arm", arm, 0)
+        n_arms = check_int("n_arms", n_arms, 1)
+        arm = check_int("arm", arm, 0)
         if arm >= n_arms:
             raise ValueError(f"arm must be in [0, {n_arms - 1}] for n_arms={n_arms}, got {arm!r}")
         self.arm = arm

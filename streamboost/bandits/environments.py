@@ -10,7 +10,8 @@ import random
 
 from river import base
 
-from .base import _check_int, _check_open_unit, _check_positive
+from ..validation import check_int
+from .base import _check_open_unit, _check_positive
 
 __all__ = ["BernoulliArms", "DiminishingReturns", "Environment", "PiecewiseBernoulli", "RisingArms"]
 
@@ -133,7 +134,7 @@ class PiecewiseBernoulli(Environment):
         self._segments = [_check_probabilities("each segment", s) for s in segments]
         if len({len(s) for s in self._segments}) != 1:
             raise ValueError(f"every segment must have the same number of arms, got {segments!r}")
-        points = [_check_int("a change point", c, 2) for c in change_points]
+        points = [check_int("a change point", c, 2) for c in change_points]
         if len(points) != len(self._segments) - 1 or points != sorted(set(points)):
             raise ValueError(
                 "change_points must be increasing rounds, one fewer than the segments, "

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from .base import Policy, _check_int, _check_open_unit, _ratios
+from ..validation import check_int
+from .base import Policy, _check_open_unit, _ratios
 from .kl_ucb import kl_upper_bound
 from .recent import RecentRewards
 
@@ -107,12 +108,10 @@ class GLRKLUCB(Policy):
     ):
         _check_open_unit("alpha", alpha)
         _check_open_unit("delta", delta)
-        _check_int("window", window, 2)
-        _check_int("check_every", check_every, 1)
+        self.window = check_int("window", window, 2)
+        self.check_every = check_int("check_every", check_every, 1)
         self.alpha = alpha
         self.delta = delta
-        self.window = window
-        self.check_every = check_every
         super().__init__(n_arms=n_arms, seed=seed)
 
     def _reset(self) -> None:

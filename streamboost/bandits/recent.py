@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Policy, _check_int, _check_positive
+from ..validation import check_int
+from .base import Policy, _check_positive
 
 __all__ = ["RecentRewards", "RecentRewardsPolicy"]
 
@@ -68,10 +69,9 @@ class RecentRewardsPolicy(Policy):
     ):  # fmt: skip
         _check_positive("alpha", alpha)
         _check_positive("sigma", sigma)
-        _check_int("window", window, min_window)
+        self.window = check_int("window", window, min_window)
         self.alpha = alpha
         self.sigma = sigma
-        self.window = window
         super().__init__(n_arms=n_arms, seed=seed)
 
     def _reset(self) -> None:

@@ -7,8 +7,8 @@ import random
 
 import numpy as np
 
-from ..validation import one_line
-from .base import Policy, _check_int
+from ..validation import check_int, one_line
+from .base import Policy
 from .environments import Environment
 
 __all__ = ["SimulationResult", "simulate"]
@@ -105,7 +105,7 @@ def simulate(
         raise TypeError(f"policy must be a streamboost.bandits Policy, got {one_line(policy)}")
     if not isinstance(environment, Environment):
         raise TypeError(f"environment must be a bandits Environment, got {environment!r}")
-    _check_int("n_rounds", n_rounds, 0)
+    check_int("n_rounds", n_rounds, 0)
     if policy.n_arms != environment.n_arms:
         raise ValueError(
             f"the policy has {policy.n_arms} arms but the environment has {environment.n_arms}"

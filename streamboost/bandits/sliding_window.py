@@ -6,7 +6,8 @@ from __future__ import annotations
 import collections
 import math
 
-from .base import Policy, _check_int, _check_positive, _ratios, _slide
+from ..validation import check_int
+from .base import Policy, _check_positive, _ratios, _slide
 from .kl_ucb import _check_c, _exploration, _kl_indices
 from .thompson import _beta_draw
 from .ucb_improved import UCBImproved
@@ -90,9 +91,8 @@ class SlidingWindowUCB(_Windowed):
     def __init__(
         self, n_arms: int = 2, window: int = 500, xi: float = 0.6, seed: int | None = None
     ):
-        _check_int("window", window, 1)
+        self.window = check_int("window", window, 1)
         _check_positive("xi", xi)
-        self.window = window
         self.xi = xi
         super().__init__(n_arms=n_arms, seed=seed)
 
@@ -154,8 +154,7 @@ class SlidingWindowKLUCB(_Windowed):
 
     def __init__(self, n_arms: int = 2, window: int = 500, c: float = 0.0,
                  seed: int | None = None):  # fmt: skip
-        _check_int("window", window, 1)
-        self.window = window
+        self.window = check_int("window", window, 1)
         self.c = _check_c(c)
         super().__init__(n_arms=n_arms, seed=seed)
 
@@ -212,10 +211,9 @@ class SlidingWindowThompson(_Windowed):
 
     def __init__(self, n_arms: int = 2, window: int = 500, prior_alpha: float = 1.0,
                  prior_beta: float = 1.0, seed: int | None = None):  # fmt: skip
-        _check_int("window", window, 1)
+        self.window = check_int("window", window, 1)
         _check_positive("prior_alpha", prior_alpha)
         _check_positive("prior_beta", prior_beta)
-        self.window = window
         self.prior_alpha = prior_alpha
         self.prior_beta = prior_beta
         super().__init__(n_arms=n_arms, seed=seed)
@@ -281,8 +279,7 @@ class SlidingWindowUCBImproved(UCBImproved):
     """
 
     def __init__(self, n_arms: int = 2, window: int = 1000, seed: int | None = None):
-        _check_int("window", window, 1)
-        self.window = window
+        self.window = check_int("window", window, 1)
         super().__init__(n_arms=n_arms, horizon=window, seed=seed)
 
     @property

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from .base import Policy, _argmax, _check_int, _first_unpulled, _ratios
+from ..validation import check_int
+from .base import Policy, _argmax, _first_unpulled, _ratios
 
 __all__ = ["UCBImproved"]
 
@@ -63,11 +64,8 @@ class UCBImproved(Policy):
         initial_horizon: int = 64,
         seed: int | None = None,
     ):
-        if horizon is not None:
-            _check_int("horizon", horizon, 1)
-        _check_int("initial_horizon", initial_horizon, 1)
-        self.horizon = horizon
-        self.initial_horizon = initial_horizon
+        self.horizon = None if horizon is None else check_int("horizon", horizon, 1)
+        self.initial_horizon = check_int("initial_horizon", initial_horizon, 1)
         super().__init__(n_arms=n_arms, seed=seed)
 
     def _reset(self) -> None:

@@ -29,12 +29,13 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..validation import check_int
+
 __all__ = ["ConceptSwitch", "Drift", "LabelFlip", "PriorShift"]
 
 
 def _check_position(position: int, width: float) -> None:
-    if not isinstance(position, int) or isinstance(position, bool) or position < 0:
-        raise ValueError(f"position must be an int >= 0, got {position!r}")
+    check_int("position", position, 0)
     if not (isinstance(width, int | float) and math.isfinite(width) and width >= 0):
         raise ValueError(f"width must be a finite number >= 0, got {width!r}")
 

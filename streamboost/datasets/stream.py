@@ -43,7 +43,7 @@ from typing import Any
 
 from river import preprocessing, stats
 
-from ..validation import did_you_mean
+from ..validation import check_int, check_seed, did_you_mean
 from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
 from .reader import CSVTable, Dataset, check_distinct, load
@@ -413,18 +413,14 @@ def _unscaled(names: Collection[Hashable], scale: bool) -> frozenset:
     return frozenset(names)
 
 
-def _check_options(seed, shuffle, balance, passes, positive_prior, encode, missing, scale,
-                   raw_labels, drop_ambiguous, drift) -> list[Drift]:
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise TypeError(f"seed must be an int or None, got {seed!r}")
+def _check_options(shuffle, balance, positive_prior, encode, missing, scale, raw_labels,
+                   drop_ambiguous, drift) -> list[Drift]:
     for name, value in (("balance", balance), ("scale", scale), ("raw_labels", raw_labels),
                         ("drop_ambiguous", drop_ambiguous)):
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be a bool, got {value!r}")
     if shuffle is not None and not isinstance(shuffle, bool):
         raise TypeError(f"shuffle must be a bool or None, got {shuffle!r}")
-    if not isinstance(passes, int) or isinstance(passes, bool) or passes < 1:
-        raise ValueError(f"passes must be an int >= 1, got {passes!r}")
     if positive_prior is not None:
         if not (isinstance(positive_prior, int | float) and 0 < positive_prior < 1):
             raise ValueError(f"positive_prior must be in (0, 1), got {positive_prior!r}")
@@ -512,8 +508,9 @@ def stream(
     0.1
 
     """
-    drifts = _check_options(seed, shuffle, balance, passes, positive_prior, encode, missing,
-                            scale, raw_labels, drop_ambiguous, drift)
+    seed, passes = check_seed(seed), check_int("passes", passes, 1)
+    drifts = _check_options(shuffle, balance, positive_prior, encode, missing, scale,
+                            raw_labels, drop_ambiguous, drift)
     unscaled = _unscaled(unscaled, scale)
     if not isinstance(target, str) or not target:
         raise ValueError(f"target must be the name of the label column, got {target!r}")

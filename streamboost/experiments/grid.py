@@ -28,7 +28,7 @@ from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
-from ..validation import did_you_mean
+from ..validation import check_int, did_you_mean
 from .models import check_score, encoding, make_model, pipeline
 
 __all__ = [
@@ -106,14 +106,6 @@ def check_dataset(name: str) -> str:
             "nor an http(s) address"
         )
     return name
-
-
-def _check_int(name: str, value, minimum: int, *, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        expected = f"an int >= {minimum}" + (" or None" if allow_none else "")
-        raise ValueError(f"{name} must be {expected}, got {value!r}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,13 +195,13 @@ class Cell:
         validate_costs(self.c_fp, self.cost_ratio)
         object.__setattr__(self, "c_fp", float(self.c_fp))
         validate_costs(self.c_fp, self.c_fn)  # the product must stay finite
-        _check_int("seed", self.seed, 0)
-        _check_int("batch_size", self.batch_size, 1)
-        _check_int("n_models", self.n_models, 1)
-        _check_int("max_rows", self.max_rows, 1, allow_none=True)
-        _check_int("reward_examples", self.reward_examples, 1, allow_none=True)
-        _check_int("reward_every", self.reward_every, 1)
-        _check_int("reward_start", self.reward_start, 0)
+        check_int("seed", self.seed, 0)
+        check_int("batch_size", self.batch_size, 1)
+        check_int("n_models", self.n_models, 1)
+        check_int("max_rows", self.max_rows, 1, none=True)
+        check_int("reward_examples", self.reward_examples, 1, none=True)
+        check_int("reward_every", self.reward_every, 1)
+        check_int("reward_start", self.reward_start, 0)
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         if self.reward_map not in MAPPINGS:  # else every run of a grid fails on its own
