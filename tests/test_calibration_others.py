@@ -145,8 +145,8 @@ def test_make_names_each_calibrator_and_refuses_others():
 @pytest.mark.parametrize(
     ("cls", "params", "message"),
     [
-        (HistogramCalibrator, {"n_bins": 0}, "n_bins must be an integer >= 1, got 0"),
-        (HistogramCalibrator, {"n_bins": 2.5}, "n_bins must be an integer"),
+        (HistogramCalibrator, {"n_bins": 0}, "n_bins must be an int >= 1, got 0"),
+        (HistogramCalibrator, {"n_bins": 2.5}, "n_bins must be an int >= 1, got 2.5"),
         (HistogramCalibrator, {"forgetting": 0.0}, r"forgetting must be in \(0, 1\], got 0.0"),
         (HistogramCalibrator, {"prior": -1.0}, "prior must be finite and >= 0, got -1.0"),
         (OnlineIsotonicCalibrator, {"prior": float("nan")}, "prior must be finite"),

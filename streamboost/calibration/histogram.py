@@ -3,11 +3,11 @@ r"""Histogram binning, online: the positive rate of each score bin, kept monoton
 from __future__ import annotations
 
 import bisect
-import numbers
 
 import numpy as np
 
 from .. import kernels
+from ..validation import check_int
 from .base import _UPDATE as _update
 from .base import Blocks, Calibrator, check_forgetting, check_positive
 
@@ -72,8 +72,7 @@ class HistogramCalibrator(Calibrator):
     )
 
     def __init__(self, n_bins: int = 10, forgetting: float = 1.0, prior: float = 1.0):
-        if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
-            raise ValueError(f"n_bins must be an integer >= 1, got {n_bins!r}")
+        n_bins = check_int("n_bins", n_bins, 1)
         if n_bins > 100_000:
             raise ValueError(f"n_bins must be at most 100000 (bounded memory), got {n_bins!r}")
         check_forgetting(forgetting)

@@ -35,6 +35,8 @@ import typing
 import numpy as np
 from scipy import stats
 
+from ..validation import check_int
+
 if typing.TYPE_CHECKING:
     import numpy.typing as npt
 
@@ -94,8 +96,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     (2.569, 2.92)
 
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 2:
-        raise ValueError(f"the number of methods k must be an int >= 2, got {k!r}")
+    k = check_int("the number of methods k", k, 2)
     alpha = _check_alpha(alpha)
     return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0))
 
@@ -112,8 +113,7 @@ def nemenyi_critical_difference(k: int, n: int, alpha: float = 0.05) -> float:
     1.254
 
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-        raise ValueError(f"the number of datasets n must be an int >= 1, got {n!r}")
+    n = check_int("the number of datasets n", n, 1)
     return nemenyi_q(k, alpha) * math.sqrt(k * (k + 1) / (6.0 * n))
 
 

@@ -12,7 +12,7 @@ import numpy
 from river import metrics
 
 from ..decision import BinaryLabels, positive_proba
-from ..validation import LIMIT
+from ..validation import LIMIT, check_int
 
 __all__ = ["BinnedProbabilityMetric", "ProbabilityMetric"]
 
@@ -152,8 +152,7 @@ class BinnedProbabilityMetric(ProbabilityMetric):
     """
 
     def __init__(self, n_bins: int = 10, pos_label: typing.Hashable = True):
-        if isinstance(n_bins, bool) or not isinstance(n_bins, numbers.Integral) or n_bins < 1:
-            raise ValueError(f"n_bins must be an int >= 1, got {n_bins!r}")
+        n_bins = check_int("n_bins", n_bins, 1)
         super().__init__(pos_label=pos_label)
         self.n_bins = n_bins
         # numpy's floats (3 * 0.1, not 3 / 10), so values on an edge bin as in scikit-learn.

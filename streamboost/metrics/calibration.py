@@ -3,12 +3,12 @@ r"""Calibration errors of the positive-class probability: binned (ECE) and smoot
 from __future__ import annotations
 
 import math
-import numbers
 import typing
 
 import numpy as np
 from scipy import signal
 
+from ..validation import check_int
 from .base import BinnedProbabilityMetric, ProbabilityMetric
 
 __all__ = ["ExpectedCalibrationError", "SmoothECE"]
@@ -106,8 +106,7 @@ class SmoothECE(ProbabilityMetric):
     _fmt = ".6f"
 
     def __init__(self, n_points: int = 2001, pos_label: typing.Hashable = True):
-        if isinstance(n_points, bool) or not isinstance(n_points, numbers.Integral) or n_points < 3:
-            raise ValueError(f"n_points must be an int >= 3, got {n_points!r}")
+        n_points = check_int("n_points", n_points, 3)
         super().__init__(pos_label=pos_label)
         self.n_points = n_points
         self._mass = np.zeros(n_points)  # weighted residuals p - y, split onto the grid
