@@ -258,11 +258,15 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
                       rows: int | None = None) -> None:
         """Keyword arguments for the members' `method`, checked before anything changes: a
         sample weight (`validation.check_weight`, one per row for a frame of `rows`), the only
-        one array members take; River members take the names their `method` takes
-        (`learn_one` for a `learn_many`: they learn a frame row by row)."""
+        one array members take, and only to learn; River members take the names their
+        `method` takes (`learn_one` for a `learn_many`: they learn a frame row by row)."""
         held = self._members
         if not isinstance(held, members.ArrayMembers):
             check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)
+        elif not method.startswith("learn"):  # a weight weighs what is learned, not a score
+            raise TypeError(f"the vectorised members' predictions take no keyword argument, got "
+                            f"{sorted(kwargs)}; use engine='reference' to pass them to River "
+                            "members")
         elif others := sorted(set(kwargs) - {"w"}):
             raise TypeError(f"the vectorised members take a sample weight w only, got {others}; "
                             "use engine='reference' to pass them to River members")

@@ -168,6 +168,22 @@ def test_a_wrapper_hands_a_frames_weights_to_the_booster_in_row_order():
     assert wrapper.model._lambda_sc == alone._lambda_sc
 
 
+@pytest.mark.parametrize("member", [linear_model.LogisticRegression, DecisionStump])
+def test_array_members_predictions_refuse_a_weight_by_name(member):
+    """A weight weighs what is learned: before 0.8.49 an array booster's predict_proba_one
+    passed `w` to its members' votes (an internal TypeError), and predict_proba_many ignored it."""
+    model = warmed(lambda: OzaBoostClassifier(member(), n_models=3, seed=0))
+    before = pickle.dumps(model)
+    for call in (lambda: model.predict_proba_one(ROWS[70][0], w=2.0),
+                 lambda: model.predict_one(ROWS[70][0], w=2.0),
+                 lambda: model.predict_proba_many(X, w=1.0),
+                 lambda: model.predict_many(X, w=1.0)):
+        with pytest.raises(TypeError, match=r"^the vectorised members' predictions take no "
+                                            r"keyword argument, got \['w'\]; use engine="):
+            call()
+    assert pickle.dumps(model) == before
+
+
 def test_weak_members_refuse_a_bad_weight_before_the_wrapper_changes():
     model = warmed(lambda: CalibratedClassifier(OzaBoostClassifier(DecisionStump(), seed=0)))
     before = pickle.dumps(model)
