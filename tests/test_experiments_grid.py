@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -69,6 +70,19 @@ def test_cell_costs_key_and_config():
     assert Cell("phishing", "every-4", cost_ratio=10.0, c_fp=2, seed=1, max_rows=ROWS).key() == (
         cell.key()
     )
+
+
+def test_a_cell_of_numpy_numbers_is_the_cell_of_python_ones():
+    """A grid built from numpy (`np.arange` seeds, a frame of settings) names the same cells:
+    before 0.8.49 numpy's integers and float32s passed the checks and `key()` failed in JSON."""
+    np = pytest.importorskip("numpy")
+    python = Cell("phishing", "discounted-ucb", seed=2, batch_size=16, max_rows=ROWS,
+                  reward_examples=4, train_budget=0.5, budget_reserve=0.25)
+    numpy = Cell("phishing", "discounted-ucb", seed=np.int64(2), batch_size=np.int32(16),
+                 max_rows=np.int64(ROWS), reward_examples=np.int64(4),
+                 train_budget=np.float32(0.5), budget_reserve=np.float32(0.25))
+    assert numpy == python and numpy.key() == python.key()
+    assert not [v for v in dataclasses.astuple(numpy) if isinstance(v, np.generic)]
 
 
 def test_cell_model_is_the_agreed_pipeline():

@@ -195,18 +195,21 @@ class Cell:
         validate_costs(self.c_fp, self.cost_ratio)
         object.__setattr__(self, "c_fp", float(self.c_fp))
         validate_costs(self.c_fp, self.c_fn)  # the product must stay finite
-        check_int("seed", self.seed, 0)
-        check_int("batch_size", self.batch_size, 1)
-        check_int("n_models", self.n_models, 1)
-        check_int("max_rows", self.max_rows, 1, none=True)
-        check_int("reward_examples", self.reward_examples, 1, none=True)
-        check_int("reward_every", self.reward_every, 1)
-        check_int("reward_start", self.reward_start, 0)
+        # kept as Python's ints: numpy's pass the check, and no JSON (`key`) takes them
+        for name, minimum, none in (("seed", 0, False), ("batch_size", 1, False),
+                                    ("n_models", 1, False), ("max_rows", 1, True),
+                                    ("reward_examples", 1, True), ("reward_every", 1, False),
+                                    ("reward_start", 0, False)):
+            object.__setattr__(self, name, check_int(name, getattr(self, name), minimum,
+                                                     none=none))
         if self.reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {self.reward!r}")
         if self.reward_map not in MAPPINGS:  # else every run of a grid fails on its own
             raise ValueError(f"reward_map must be one of {MAPPINGS}, got {self.reward_map!r}")
         check_budget(self.train_budget, self.budget_reserve, self.budget_timing)
+        object.__setattr__(self, "budget_reserve", float(self.budget_reserve))  # numpy's: JSON
+        if self.train_budget is not None:
+            object.__setattr__(self, "train_budget", float(self.train_budget))
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
         for name in ("counterfactual", "reward_restart"):
             if not isinstance(getattr(self, name), bool):
