@@ -307,8 +307,9 @@ def check_seed(seed: object) -> int | None:
 
 
 def _shown(value: object) -> str:
-    """`value`'s repr for an error, a numpy scalar as Python's (`20`, not `np.int64(20)`)."""
-    return repr(value.item() if isinstance(value, np.generic) else value)
+    """`value`'s repr for an error, on one line (`one_line`), a numpy scalar as Python's (`20`,
+    not `np.int64(20)`)."""
+    return one_line(value.item() if isinstance(value, np.generic) else value)
 
 
 def one_line(obj: object, width: int = 60) -> str:
