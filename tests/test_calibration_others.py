@@ -61,9 +61,10 @@ def test_every_calibrator_stays_monotone_and_in_the_unit_interval(name, pairs, o
 
 @pytest.mark.parametrize("name", sorted(CALIBRATORS))
 def test_memory_does_not_grow_with_the_stream(name):
-    """O(1) memory an example: the whole state (its pickle) after 80,000 pairs is no bigger
-    than after 20,000, but for a few bytes (counts past 65,535 take four bytes, a flag another
-    value); a calibrator that kept its scores would grow fourfold."""
+    """O(1) memory an example: the whole state (its pickle) after 80,000 pairs is within 5 % of
+    its size after 20,000 (counts past 65,535 take four bytes, and the ensemble's pickle shares
+    fewer equal floats: about 3 % for `"ewa"`); a calibrator that kept its scores would grow
+    fourfold."""
     cal, rng, sizes = make(name), random.Random(0), []
     for _ in range(2):
         for _ in range(20_000 if not sizes else 60_000):
