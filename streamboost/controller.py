@@ -41,6 +41,7 @@ from .scores import (
     positive_scores,
 )
 from .validation import (
+    check_bool,
     check_int,
     check_seed,
     lazy_records,
@@ -146,10 +147,8 @@ class BanditCalibratedClassifier(
         validate_costs(c_fp, c_fn)
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-        if not isinstance(counterfactual, bool):
-            raise ValueError(f"counterfactual must be True or False, got {counterfactual!r}")
-        if not isinstance(reward_restart, bool):
-            raise ValueError(f"reward_restart must be True or False, got {reward_restart!r}")
+        counterfactual = check_bool("counterfactual", counterfactual)
+        reward_restart = check_bool("reward_restart", reward_restart)
         if (
             isinstance(reward_smoothing, bool)
             or not isinstance(reward_smoothing, numbers.Real)

@@ -38,7 +38,7 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "LIMIT", "FiniteFeatures", "LazyRecords", "cell", "check_features", "check_int",
+    "LIMIT", "FiniteFeatures", "LazyRecords", "cell", "check_bool", "check_features", "check_int",
     "check_keywords", "check_seed", "check_weight", "did_you_mean", "lazy_records", "matrix",
     "non_numeric", "one_line", "per_row", "plain_floats", "records", "row_keywords",
     "row_weights",
@@ -285,6 +285,31 @@ def check_int(name: str, value: object, minimum: int, *, none: bool = False) -> 
         allowed = "None or an int" if none else "an int"
         raise ValueError(f"{name} must be {allowed} >= {minimum}, got {_shown(value)}")
     return int(value)
+
+
+def check_bool(name: str, value: object, *, none: bool = False) -> bool | None:
+    """`value` as Python's bool if it is a bool, Python's or numpy's (a frame's column and
+    numpy's comparisons hand out `np.True_`), or None where `none` allows it; else TypeError
+    naming `name` (an int, even 0 or 1, is no bool: a flag passed where a count was meant).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import check_bool
+    >>> check_bool("counterfactual", np.True_)
+    True
+    >>> check_bool("counterfactual", 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: counterfactual must be True or False, got 1
+
+    """
+    if value is None and none:
+        return None
+    if not isinstance(value, bool | np.bool_):
+        allowed = "None, True or False" if none else "True or False"
+        raise TypeError(f"{name} must be {allowed}, got {_shown(value)}")
+    return bool(value)
 
 
 def check_seed(seed: object) -> int | None:

@@ -506,7 +506,6 @@ def test_policy_instances_must_match_the_arms():
         ({"reward_start": 2.5}, "reward_start must be an int >= 0, got 2.5"),
         ({"c_fp": -1.0}, "-1.0"),
         ({"reward": "accuracy"}, "reward must be one of"),
-        ({"counterfactual": 1}, "counterfactual must be True or False, got 1"),
         ({"arms": ("train", "train")}, "distinct"),
         ({"rollback": "undo"},
          r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
@@ -526,6 +525,14 @@ def test_policy_instances_must_match_the_arms():
 def test_bad_parameters_are_named(params, message):
     with pytest.raises(ValueError, match=message):
         BanditCalibratedClassifier(**params)
+
+
+@pytest.mark.parametrize("name", ["counterfactual", "reward_restart"])
+@pytest.mark.parametrize("value", [1, 0, "yes", None])
+def test_a_flag_that_is_no_bool_is_a_type_error(name, value):
+    # an int is refused too: 1 for True is a count passed where a flag was meant
+    with pytest.raises(TypeError, match=f"^{name} must be True or False, got {value!r}$"):
+        BanditCalibratedClassifier(**{name: value})
 
 
 def test_a_rejected_label_leaves_the_model_unchanged():
@@ -1485,7 +1492,7 @@ def test_a_restart_needs_thinned_rewards_and_reads_the_detector_given():
     ddm = BanditCalibratedClassifier(model=lr(), policy="discounted-ucb", reward_every=16,
                                      drift_detector=drift.binary.DDM())
     assert isinstance(ddm.drift_detector_, drift.binary.DDM)
-    with pytest.raises(ValueError, match="reward_restart must be True or False, got 1"):
+    with pytest.raises(TypeError, match="reward_restart must be True or False, got 1"):
         BanditCalibratedClassifier(reward_restart=1)
 
 

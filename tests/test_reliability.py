@@ -948,6 +948,49 @@ def test_numpy_integers_are_integers_everywhere(make):
     assert seen[0] == seen[1]
 
 
+def test_numpy_bools_are_bools_everywhere():
+    """A frame's column or a numpy comparison hands out `np.True_`: every flag takes it, kept as
+    Python's bool (the controller refused it before 0.8.50, a stream and a grid as a TypeError,
+    Platt as a ValueError), to the same results as Python's; an int is no flag anywhere."""
+    from streamboost import datasets as sb_datasets
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.experiments.grid import Cell
+
+    def bandit(flag):
+        return BanditCalibratedClassifier(
+            model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=8,
+            warmup=1, reward_every=2, reward_start=3, counterfactual=flag(False),
+            reward_restart=flag(False), seed=1)
+
+    seen = []
+    for model in (bandit(bool), bandit(np.bool_)):
+        assert type(model.counterfactual) is bool and type(model.reward_restart) is bool
+        probabilities = []
+        for x, y in ROWS[:200]:
+            probabilities.append(model.predict_proba_one(x))
+            model.learn_one(x, y)
+        seen.append((probabilities, model.arm_counts))
+    assert seen[0] == seen[1]
+    platt = OnlinePlattCalibrator(smooth_targets=np.False_)
+    assert platt.smooth_targets is False
+    flags = dict(balance=True, scale=True, drop_ambiguous=True, shuffle=True)
+    rows = list(sb_datasets.stream("phishing", seed=1, **{k: np.bool_(v) for k, v in flags.items()}))
+    assert rows == list(sb_datasets.stream("phishing", seed=1, **flags))
+    cell = Cell("phishing", "ucb1", seed=0,
+                counterfactual=np.True_, reward_restart=np.False_)
+    assert cell == Cell("phishing", "ucb1", seed=0,
+                        counterfactual=True, reward_restart=False)
+    assert cell.key() == Cell("phishing", "ucb1", seed=0,
+                              counterfactual=True, reward_restart=False).key()
+    for refuse in (lambda: OnlinePlattCalibrator(smooth_targets=1),
+                   lambda: sb_datasets.stream("phishing", balance=1),
+                   lambda: sb_datasets.stream("phishing", shuffle=0),
+                   lambda: Cell("phishing", "ucb1", seed=0,
+                                counterfactual=1)):
+        with pytest.raises(TypeError, match=r"must be (None, )?True or False, got [01]$"):
+            refuse()
+
+
 def test_a_stream_takes_numpy_integers_for_its_seed_and_passes():
     from streamboost import datasets as sb_datasets
 

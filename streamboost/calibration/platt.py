@@ -34,6 +34,7 @@ from scipy.special import expit, log_expit
 
 from .. import kernels
 from ..state import get_state, set_state
+from ..validation import check_bool
 from .base import Calibrator, check_forgetting, check_label, check_score
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
@@ -190,8 +191,7 @@ class OnlinePlattCalibrator(Calibrator):
                 f"radius must be finite and contain the start {start} "
                 f"(> {math.hypot(*start):.4g}), got {radius!r}"
             )
-        if not isinstance(smooth_targets, bool):
-            raise ValueError(f"smooth_targets must be a bool, got {smooth_targets!r}")
+        smooth_targets = check_bool("smooth_targets", smooth_targets)
 
         self.objective = objective
         self.feature = feature

@@ -43,7 +43,7 @@ from typing import Any
 
 from river import preprocessing, stats
 
-from ..validation import check_int, check_seed, did_you_mean
+from ..validation import check_bool, check_int, check_seed, did_you_mean
 from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
 from .reader import CSVTable, Dataset, check_distinct, load
@@ -417,10 +417,8 @@ def _check_options(shuffle, balance, positive_prior, encode, missing, scale, raw
                    drop_ambiguous, drift) -> list[Drift]:
     for name, value in (("balance", balance), ("scale", scale), ("raw_labels", raw_labels),
                         ("drop_ambiguous", drop_ambiguous)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be a bool, got {value!r}")
-    if shuffle is not None and not isinstance(shuffle, bool):
-        raise TypeError(f"shuffle must be a bool or None, got {shuffle!r}")
+        check_bool(name, value)
+    check_bool("shuffle", shuffle, none=True)
     if positive_prior is not None:
         if not (isinstance(positive_prior, int | float) and 0 < positive_prior < 1):
             raise ValueError(f"positive_prior must be in (0, 1), got {positive_prior!r}")

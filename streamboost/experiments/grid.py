@@ -28,7 +28,7 @@ from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
-from ..validation import check_int, did_you_mean
+from ..validation import check_bool, check_int, did_you_mean
 from .models import check_score, encoding, make_model, pipeline
 
 __all__ = [
@@ -211,9 +211,8 @@ class Cell:
         if self.train_budget is not None:
             object.__setattr__(self, "train_budget", float(self.train_budget))
         check_rollback(self.rollback, self.batch_size, self.reward_examples)
-        for name in ("counterfactual", "reward_restart"):
-            if not isinstance(getattr(self, name), bool):
-                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        for name in ("counterfactual", "reward_restart"):  # numpy's as Python's: JSON
+            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
         if isinstance(self.arms, str):
             raise TypeError(f"arms must be a sequence of arm names, got {self.arms!r}")
         object.__setattr__(self, "arms", tuple(self.arms))
