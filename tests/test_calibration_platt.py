@@ -390,7 +390,6 @@ def test_numpy_scalars_are_accepted():
         ("radius", 0.5),
         ("eps", 0.0),
         ("eps", 0.5),
-        ("smooth_targets", 1),
         ("forgetting", "0.9"),
     ],
 )
