@@ -108,7 +108,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         weighted = _weighted(model, draws)
         if variant not in variants.VARIANTS:
             raise ValueError(f"variant must be one of {sorted(variants.VARIANTS)}, got {variant!r}")
-        validate_costs(c_fp, c_fn)
+        c_fp, c_fn = validate_costs(c_fp, c_fn)  # kept as floats (numpy.float32 too)
         labels = BinaryLabels(pos_label, neg_label, owner="OzaBoostClassifier")
         super().__init__(model, n_models, seed)
         self.score = score

@@ -401,7 +401,7 @@ class CalibratedClassifier(
         window: int | None = None,
     ):
         check_model(model, pos_label)
-        validate_costs(c_fp, c_fn)
+        c_fp, c_fn = validate_costs(c_fp, c_fn)  # as floats: set_costs stores them so too
         window = check_int("window", window, 1, none=True)
         self._labels = BinaryLabels(pos_label, neg_label, owner="CalibratedClassifier")
         self.model = model

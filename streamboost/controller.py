@@ -144,7 +144,7 @@ class BanditCalibratedClassifier(
         reward_every = check_int("reward_every", reward_every, 1)
         reward_start = check_int("reward_start", reward_start, 0)
         seed = check_seed(seed)
-        validate_costs(c_fp, c_fn)
+        c_fp, c_fn = validate_costs(c_fp, c_fn)  # as floats: set_costs stores them so too
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
         counterfactual = check_bool("counterfactual", counterfactual)

@@ -782,7 +782,7 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         from .scores import check_model  # scores reads its probabilities with this module
 
         check_model(classifier, pos_label, name="classifier")  # one that gives probabilities
-        validate_costs(c_fp, c_fn)
+        c_fp, c_fn = validate_costs(c_fp, c_fn)  # as floats: set_costs stores them so too
         self._labels = BinaryLabels(pos_label, neg_label, owner="CostSensitiveClassifier")
         self.classifier = classifier
         self.c_fp = c_fp

@@ -991,6 +991,32 @@ def test_numpy_bools_are_bools_everywhere():
             refuse()
 
 
+@pytest.mark.parametrize("make", [
+    lambda **costs: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=1,
+                                       variant="adac2", **costs),
+    lambda **costs: CalibratedClassifier(linear_model.LogisticRegression(), **costs),
+    lambda **costs: CostSensitiveClassifier(linear_model.LogisticRegression(), **costs),
+    lambda **costs: BanditCalibratedClassifier(
+        model=linear_model.LogisticRegression(), policy="discounted-ucb", batch_size=8,
+        warmup=1, reward="expected-cost", seed=1, **costs),
+])
+def test_costs_are_kept_as_python_floats(make):
+    """Costs given as numpy's float32 or integers, or as ints, are kept as Python's floats, as
+    `set_costs` keeps them (the constructors kept them as given before 0.8.50: a float32 in the
+    parameters, the repr and a checkpoint), with the decisions of the same costs as floats."""
+    given, floats = make(c_fp=np.float32(1.5), c_fn=np.int64(3)), make(c_fp=1.5, c_fn=3.0)
+    assert (type(given.c_fp), type(given.c_fn)) == (float, float)
+    assert (given.c_fp, given.c_fn) == (1.5, 3.0) and repr(given) == repr(floats)
+    decisions = []
+    for model in (given, floats):
+        seen = []
+        for x, y in ROWS[:120]:
+            seen.append((model.predict_proba_one(x), model.predict_one(x)))
+            model.learn_one(x, y)
+        decisions.append(seen)
+    assert decisions[0] == decisions[1]
+
+
 def test_a_stream_takes_numpy_integers_for_its_seed_and_passes():
     from streamboost import datasets as sb_datasets
 
