@@ -28,6 +28,15 @@ ready-made (recorded in a native run first, so the policy takes the same decisio
 the model alone. The second run is what a round scored in no instructions at all would keep.
 
     python benchmarks/round_pieces.py --data-dir ../shared/data --bound
+
+`--timed MODEL` times the same places instead of counting them, for any model of
+`controller_overhead.py` (a tree's rounds are held out, `rollback="auto"`): discounted UCB at
+its defaults learns `--rows` rows of `--dataset` prequentially, with `time.perf_counter` around
+each call of `TIMED`'s methods and of the model's own (`predict_proba_one`, a booster's
+`_score_one`, `learn_one`), printed in microseconds a call and an example, against the model
+alone timed the same way (the timers' own cost is in every figure, alike for both). No valgrind.
+
+    python benchmarks/round_pieces.py --data-dir ../shared/data --timed ht
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ import json
 import random
 import sys
 import tempfile
+import time
 
 import callgrind
 import numpy as np
@@ -65,6 +75,19 @@ IN_RUN = {
     "shadow (every example)": (PairedReward, "shadow"),
 }
 
+# `--timed`: where a round's time goes in a run of any model, the held-out rounds' steps included
+TIMED = {
+    "minibatch start": (BanditCalibratedClassifier, "_start_batch"),
+    "  select": (bandits.base.Policy, "select"),
+    "  meter.begin": (PairedReward, "begin"),
+    "minibatch close": (BanditCalibratedClassifier, "_close_round"),
+    "  meter.observe": (PairedReward, "observe"),
+    "  held examples scored": (BanditCalibratedClassifier, "_score_held_out"),
+    "  held examples routed": (BanditCalibratedClassifier, "_route_held_out"),
+    "  meter.end": (PairedReward, "end"),
+    "  update_round": (bandits.base.Policy, "update_round"),
+}
+MODEL_CALLS = ("predict_proba_one", "_score_one", "learn_one")
 
 def piece(name: str, dataset: str, data_dir: str | None):
     """A call of the piece `name` on its state, as a function of no arguments."""
@@ -154,6 +177,58 @@ def in_run(name: str, dataset: str, data_dir: str | None, rows: int = 5_000,
     return model.n_batches - start
 
 
+def _timer(function, totals: dict, name: str):
+    """`function` with its calls' time and count added to `totals[name]`."""
+    clock = time.perf_counter
+
+    def timed_call(*args, **kwargs):
+        start = clock()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            total = totals.setdefault(name, [0.0, 0])
+            total[0] += clock() - start
+            total[1] += 1
+
+    return timed_call
+
+
+def timed(model_name: str, dataset: str, data_dir: str | None, rows: int) -> str:
+    """`--timed`: the model alone, then discounted UCB at its defaults over it, each learning
+    `rows` rows prequentially with its model's own calls (`MODEL_CALLS`) and, for the
+    controller, `TIMED`'s methods timed; a table in microseconds."""
+    data = load_rows(dataset, data_dir, rows)
+    lines = [f"{model_name}, {dataset}, first {len(data):,} rows, discounted UCB at its "
+             f"defaults; time.perf_counter around each call; streamboost {__version__}",
+             f"{'':<28}{'calls':>8}{'us a call':>11}{'us an example':>15}"]
+    for config in ("model alone", "D-UCB, defaults"):
+        wrapper = make(model_name, config, {})
+        model = wrapper if config == "model alone" else wrapper.model_
+        totals: dict = {}
+        for name in MODEL_CALLS:  # on the instance: the controller calls it there
+            if hasattr(model, name):
+                setattr(model, name, _timer(getattr(model, name), totals, f"model.{name}"))
+        patched = [(owner, method, owner.__dict__[method]) for owner, method in TIMED.values()]
+        if config != "model alone":
+            for (owner, method, inner), label in zip(patched, TIMED, strict=True):
+                setattr(owner, method, _timer(inner, totals, label))
+        try:
+            start = time.perf_counter()
+            for x, y in data:
+                wrapper.predict_proba_one(x)
+                wrapper.learn_one(x, y)
+            elapsed = time.perf_counter() - start
+        finally:
+            for owner, method, inner in patched:
+                setattr(owner, method, inner)
+        lines.append(f"{config}: {elapsed / len(data) * 1e6:.2f} us an example in all")
+        for label in (*TIMED, *(f"model.{name}" for name in MODEL_CALLS)):
+            if label in totals:
+                seconds, calls = totals[label]
+                lines.append(f"{label:<28}{calls:>8,}{seconds / calls * 1e6:>11.2f}"
+                             f"{seconds / len(data) * 1e6:>15.3f}")
+    return "\n".join(lines)
+
 def bound_run(mode: str, dataset: str, data_dir: str | None, recorded: str,
               rows: int = 5_000) -> dict:
     """Discounted UCB over Oza-LR (or, `mode` "model", the model alone) on the first `rows` of
@@ -213,6 +288,9 @@ def main() -> None:
     parser.add_argument("--in-run", action="store_true", help="count IN_RUN's methods in a run")
     parser.add_argument("--bound", action="store_true",
                         help="what rounds scored for free would keep of the model's speed")
+    parser.add_argument("--timed", default=None, metavar="MODEL",
+                        help="time a run's round pieces for MODEL (no valgrind)")
+    parser.add_argument("--rows", type=int, default=20_000, help="rows of --timed's run")
     parser.add_argument("--child-bound", default=None, choices=("model", "real", "replay"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--recorded", default=None, help=argparse.SUPPRESS)
@@ -229,6 +307,9 @@ def main() -> None:
     if args.child_bound:
         print(json.dumps(bound_run(args.child_bound, args.dataset, args.data_dir,
                                    args.recorded)))
+        return
+    if args.timed:
+        print(timed(args.timed, args.dataset, args.data_dir, args.rows))
         return
     if not callgrind.available():
         sys.exit("round_pieces.py counts with valgrind's callgrind: install valgrind")

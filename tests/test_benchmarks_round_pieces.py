@@ -46,3 +46,23 @@ def test_the_bound_replays_the_rounds_improvements_with_the_same_decisions(tmp_p
     assert pieces.bound_run("replay", "phishing", None, recorded, rows=900) == arms
     assert PairedReward.__dict__["_improvements"] is before
     assert pieces.bound_run("model", "phishing", None, recorded, rows=900) == {}
+
+
+@pytest.mark.parametrize("model", ["ht", "oza-lr"])
+def test_timed_counts_every_call_and_puts_the_methods_back(model):
+    # each timed place's calls are counted where they happen, the model's own calls on the
+    # instance; the controller's methods are put back afterwards
+    from streamboost import BanditCalibratedClassifier
+
+    before = BanditCalibratedClassifier.__dict__["_close_round"]
+    table = pieces.timed(model, "phishing", None, rows=400)
+    rows = {line[:28].strip(): line[28:].split() for line in table.splitlines()[2:]
+            if not line.endswith("in all")}
+    assert BanditCalibratedClassifier.__dict__["_close_round"] is before
+    assert rows["minibatch close"][0] == "12"  # 400 rows: 12 whole minibatches of 32
+    if model == "ht":  # held out: 4 of each measured minibatch scored again, routed last
+        measured = int(rows["held examples scored"][0])
+        assert 0 < measured <= 12 and rows["held examples routed"][0] == str(measured)
+        assert rows["model.predict_proba_one"][0] == f"{400 + 4 * measured:,}"
+    else:  # the booster scores through _score_one; a copy is scored, never the model again
+        assert rows["model._score_one"][0] == "400" and "held examples scored" not in rows
