@@ -32,7 +32,7 @@ the model alone. The second run is what a round scored in no instructions at all
 `--timed MODEL` times the same places instead of counting them, for any model of
 `controller_overhead.py` (a tree's rounds are held out, `rollback="auto"`): discounted UCB at
 its defaults learns `--rows` rows of `--dataset` prequentially, with `time.perf_counter` around
-each call of `TIMED`'s methods and of the model's own (`predict_proba_one`, a booster's
+each call of `PLACES`' methods and of the model's own (`predict_proba_one`, a booster's
 `_score_one`, `learn_one`), printed in microseconds a call and an example, against the model
 alone timed the same way (the timers' own cost is in every figure, alike for both). No valgrind.
 
@@ -59,14 +59,17 @@ from streamboost.scores import FrozenScorer
 
 PIECES = ("select", "update_round", "copy", "pair", "mean_losses", "rewards", "observe",
           "frozen_copy", "frozen_scores")
-# `--in-run`: the controller's methods around a round, and what they call, by the name printed
-IN_RUN = {
+# the controller's methods around a round, and what they call, by the name printed: `--timed`
+# times them all; `--in-run` counts those an Oza-LR run calls (its rounds are copies, not held out)
+PLACES = {
     "minibatch start": (BanditCalibratedClassifier, "_start_batch"),
     "  select": (bandits.base.Policy, "select"),
     "  meter.begin": (PairedReward, "begin"),
     "    frozen copy": (FrozenScorer, "__init__"),
     "minibatch close": (BanditCalibratedClassifier, "_close_round"),
     "  meter.observe": (PairedReward, "observe"),
+    "  held examples scored": (BanditCalibratedClassifier, "_score_held_out"),
+    "  held examples routed": (BanditCalibratedClassifier, "_route_held_out"),
     "  meter.end": (PairedReward, "end"),
     "    improvements": (PairedReward, "_improvements"),
     "      frozen scores": (FrozenScorer, "scores"),
@@ -74,20 +77,9 @@ IN_RUN = {
     "  update_round": (bandits.base.Policy, "update_round"),
     "shadow (every example)": (PairedReward, "shadow"),
 }
-
-# `--timed`: where a round's time goes in a run of any model, the held-out rounds' steps included
-TIMED = {
-    "minibatch start": (BanditCalibratedClassifier, "_start_batch"),
-    "  select": (bandits.base.Policy, "select"),
-    "  meter.begin": (PairedReward, "begin"),
-    "minibatch close": (BanditCalibratedClassifier, "_close_round"),
-    "  meter.observe": (PairedReward, "observe"),
-    "  held examples scored": (BanditCalibratedClassifier, "_score_held_out"),
-    "  held examples routed": (BanditCalibratedClassifier, "_route_held_out"),
-    "  meter.end": (PairedReward, "end"),
-    "  update_round": (bandits.base.Policy, "update_round"),
-}
+IN_RUN = {name: place for name, place in PLACES.items() if "held" not in name}
 MODEL_CALLS = ("predict_proba_one", "_score_one", "learn_one")
+
 
 def piece(name: str, dataset: str, data_dir: str | None):
     """A call of the piece `name` on its state, as a function of no arguments."""
@@ -196,7 +188,7 @@ def _timer(function, totals: dict, name: str):
 def timed(model_name: str, dataset: str, data_dir: str | None, rows: int) -> str:
     """`--timed`: the model alone, then discounted UCB at its defaults over it, each learning
     `rows` rows prequentially with its model's own calls (`MODEL_CALLS`) and, for the
-    controller, `TIMED`'s methods timed; a table in microseconds."""
+    controller, `PLACES`' methods timed (those it calls); a table in microseconds."""
     data = load_rows(dataset, data_dir, rows)
     lines = [f"{model_name}, {dataset}, first {len(data):,} rows, discounted UCB at its "
              f"defaults; time.perf_counter around each call; streamboost {__version__}",
@@ -208,9 +200,9 @@ def timed(model_name: str, dataset: str, data_dir: str | None, rows: int) -> str
         for name in MODEL_CALLS:  # on the instance: the controller calls it there
             if hasattr(model, name):
                 setattr(model, name, _timer(getattr(model, name), totals, f"model.{name}"))
-        patched = [(owner, method, owner.__dict__[method]) for owner, method in TIMED.values()]
+        patched = [(owner, method, owner.__dict__[method]) for owner, method in PLACES.values()]
         if config != "model alone":
-            for (owner, method, inner), label in zip(patched, TIMED, strict=True):
+            for (owner, method, inner), label in zip(patched, PLACES, strict=True):
                 setattr(owner, method, _timer(inner, totals, label))
         try:
             start = time.perf_counter()
@@ -222,7 +214,7 @@ def timed(model_name: str, dataset: str, data_dir: str | None, rows: int) -> str
             for owner, method, inner in patched:
                 setattr(owner, method, inner)
         lines.append(f"{config}: {elapsed / len(data) * 1e6:.2f} us an example in all")
-        for label in (*TIMED, *(f"model.{name}" for name in MODEL_CALLS)):
+        for label in (*PLACES, *(f"model.{name}" for name in MODEL_CALLS)):
             if label in totals:
                 seconds, calls = totals[label]
                 lines.append(f"{label:<28}{calls:>8,}{seconds / calls * 1e6:>11.2f}"
