@@ -16,8 +16,8 @@
   the first `--weak-reference-rows`;
   their Brier score raw and calibrated online (`CalibratedClassifier`, Platt), since a vote of
   100 weak members is a distorted probability (thesis Chapter 7); and by minibatch
-  (`--weak-batches`), raw and calibrated ("+Platt": `CalibratedClassifier.learn_many`),
-  against the same River figure;
+  (`--weak-batches`), raw and calibrated ("+Platt": `CalibratedClassifier.learn_many`) and
+  scored from their probabilities ("soft"), against the same River figure;
 * scaling: the array engine's time per example and pickled size against n_models and the
   number of examples (electricity replayed), to show linear time and flat memory.
 
@@ -128,9 +128,12 @@ def main() -> None:
         X = pd.DataFrame([x for x, _ in rows])
         y = pd.Series([t for _, t in rows])
         sizes = [("minibatch", size, booster, "") for size in args.batches] + [
-            (label, size, lambda k=kind, w=wrap: w(OzaBoostClassifier(k(), 100, seed=42)), suffix)
+            (label, size, lambda k=kind, w=wrap, s=score: w(
+                OzaBoostClassifier(k(), 100, seed=42, score=s)), suffix)
             for label, kind in WEAK.items()
-            for suffix, wrap in (("", lambda m: m), (" +Platt", CalibratedClassifier))
+            for suffix, wrap, score in (("", lambda m: m, "vote"),
+                                        (" +Platt", CalibratedClassifier, "vote"),
+                                        (" soft", lambda m: m, "soft"))
             for size in args.weak_batches
         ]
         for label, size, make, suffix in sizes:

@@ -1060,6 +1060,27 @@ release_params:
     return result;
 }
 
+/* weak_sigmoids(margins, out): out[j] = 1 / (1 + e^-m), m = margins[j], or 0 for m <= -700
+ * (and NaN), UnivariateLogisticRegression._probabilities element by element with the C
+ * library's exp, which is math.exp's (numpy's own exp may differ in the last bit). */
+static PyObject *weak_sigmoids(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(2, "weak_sigmoids");
+    static const buffer_spec specs[] = {{'d', 0, "margins"}, {'d', 1, "out"}};
+    Py_buffer views[2];
+    Py_ssize_t n = -1;
+    if (get_buffers(args, specs, 2, views, &n))
+        return NULL;
+    const double *margins = views[0].buf;
+    double *out = views[1].buf;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        double m = margins[j];
+        out[j] = m > -700.0 ? 1.0 / (1.0 + exp(-m)) : 0.0;
+    }
+    release_buffers(views, 2);
+    Py_RETURN_NONE;
+}
+
 /* poisson_fill(capsule, lam, out): out[b] ~ Poisson(lam[b]) from the bit generator in
  * `capsule` (Generator.bit_generator.capsule), in order: Generator.poisson(lam)'s draws. */
 static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -2996,6 +3017,7 @@ static PyMethodDef methods[] = {
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),
     METHOD(stump_votes, "Every decision stump candidate's vote on x."),
     METHOD(weak_soft, "The soft score of weak members on an x with a feature."),
+    METHOD(weak_sigmoids, "Univariate logistic regressions' probabilities of margins."),
     METHOD(poisson, "k ~ Poisson(rate) as streamboost.poisson.poisson draws it."),
     METHOD(draws_in_place, "Whether a random.Random's uniforms are drawn from its state here."),
     METHOD(oza_alphas, "AdaMEC's vote weights from the members' lambda_sc and lambda_sw."),

@@ -21,7 +21,10 @@ is imported, `compiled` is None and the Python loops run.
   time;
   the weak members' best candidates (`best_candidates`), every stump candidate's vote
   (`stump_votes`) and, for `score="soft"`, their chosen candidates' probabilities averaged
-  (`weak_soft`, since 0.8.47: numpy's calls had made the soft score 1.2-1.3x the vote's time);
+  (`weak_soft`, since 0.8.47: numpy's calls had made the soft score 1.2-1.3x the vote's time),
+  and by minibatch their univariate regressions' probabilities (`weak_sigmoids`, since 0.8.51:
+  `math.exp`'s values, which numpy's exp may miss in the last bit, without a Python loop over
+  rows x members);
 * the uniforms of those draws: CPython's `random.Random` keeps its Mersenne Twister state in
   its C object, and where that layout is confirmed at import, by reading only (its
   `getstate()` shows the same words, then draws made here and by Python agree and leave the

@@ -1036,6 +1036,85 @@ def test_the_weak_members_soft_score_kernel_is_their_numpy_arithmetic_bit_for_bi
         COMPILED.weak_soft(False, held._params_x, held._scores_x[:, 1:], held._chosen,
                            held._xv, held._before, alphas)
 
+@needs_kernels
+def test_the_weak_sigmoids_kernel_is_math_exps_loop_bit_for_bit():
+    # `weak_sigmoids` (0.8.51), UnivariateLogisticRegression._probabilities in C, against its
+    # Python loop on margins spread over the whole range, the cut at -700 on either side, the
+    # overflows of e^-m both ways, signed zeros and NaN (cut to 0, as `m > -700` is False)
+    from streamboost.weak import univariate
+
+    rng = np.random.default_rng(5)
+    margins = np.concatenate([
+        rng.normal(0.0, 3.0, 2_000), rng.uniform(-800.0, 800.0, 2_000),
+        [-700.0, np.nextafter(-700.0, 0.0), -699.0, -701.0, -745.0, 709.0, 745.0, 1e308,
+         -1e308, 0.0, -0.0, 36.7, -36.7, np.inf, -np.inf, np.nan]])
+    out = np.empty(len(margins))
+    COMPILED.weak_sigmoids(margins, out)
+    twin = [1.0 / (1.0 + math.exp(-m)) if m > -700.0 else 0.0 for m in margins.tolist()]
+    assert out.tobytes() == np.array(twin).tobytes()
+    assert out[-1] == 0.0 and out[margins == -700.0].tolist() == [0.0]  # NaN, the cut
+    # through the learner, on a matrix (a minibatch's members x rows), F-ordered too
+    learner = UnivariateLogisticRegression()
+    params = {"coef": rng.normal(0.0, 40.0, (7, 5)), "bias": rng.normal(0.0, 40.0, (7, 5))}
+    xv = np.asfortranarray(rng.normal(0.0, 3.0, (7, 5)))
+    fast = learner._probabilities(params, xv, None, None)
+    with mock.patch.object(univariate, "_SIGMOIDS", None):
+        slow = learner._probabilities(params, xv, None, None)
+    assert fast.shape == (7, 5) and fast.tobytes() == slow.tobytes()
+    with pytest.raises(TypeError, match="out must be a 1-d array of format 'd' and the"):
+        COMPILED.weak_sigmoids(margins, np.empty(3))
+    with pytest.raises(TypeError, match="margins must be a 1-d array of format 'd'"):
+        COMPILED.weak_sigmoids(np.ones(len(out), dtype=np.float32), out)
+
+
+@given(st.lists(st.sampled_from([0.0, 0.0, 0.5, 1.0, 2.75, 1e-300, 1e300, -0.0, 3.0]),
+                min_size=1, max_size=9),
+       st.integers(1, 7), st.integers(0, 2**32 - 1))
+@settings(max_examples=150, deadline=None)
+def test_soft_scores_is_soft_score_of_each_row_bit_for_bit(alphas, rows, seed):
+    # the weak members' minibatch soft scores (0.8.51): numpy's running sums against the
+    # loop one row at a time, with alphas of 0 that skip a NaN, signed zeros and every alpha 0
+    from streamboost.members.base import soft_score, soft_scores
+
+    rng = np.random.default_rng(seed)
+    p = rng.choice([0.0, -0.0, 0.5, 1.0, 1e-310, rng.uniform()], size=(rows, len(alphas)))
+    p[:, [a == 0.0 for a in alphas]] = np.nan  # what a member of alpha 0 says is never read
+    fast = soft_scores(alphas, p)
+    slow = np.array([soft_score(alphas, row) for row in p.tolist()])
+    assert fast.tobytes() == slow.tobytes()
+
+
+@needs_kernels
+@pytest.mark.parametrize("kind", [DecisionStump, UnivariateLogisticRegression])
+def test_weak_boosters_minibatch_soft_scores_are_the_same_with_and_without_kernels(kind):
+    # end to end (0.8.51): 100 weak members' soft scores of each frame, predicted then learned,
+    # with `weak_sigmoids` and numpy's running sums against the Python loops they replace
+    from streamboost.members import base, weak
+    from streamboost.weak import univariate
+
+    rows = phishing(1_200)
+    X = pd.DataFrame([x for x, _ in rows])
+    y = pd.Series([t for _, t in rows])
+
+    def loop(alphas, probabilities):
+        return np.array([base.soft_score(alphas, row) for row in probabilities.tolist()])
+
+    results = []
+    for patches in ((), ((univariate, "_SIGMOIDS", None), (weak, "soft_scores", loop))):
+        with contextlib.ExitStack() as stack:
+            for target, name, value in patches:
+                stack.enter_context(mock.patch.object(target, name, value))
+            model = OzaBoostClassifier(kind(), n_models=100, seed=7, score="soft")
+            scores = []
+            for start in range(0, len(X), 100):
+                frame = X.iloc[start:start + 100]
+                scores.extend(model.score_many(frame).tolist())
+                model.learn_many(frame, y.iloc[start:start + 100])
+            results.append(np.array(scores))
+    assert results[0].tobytes() == results[1].tobytes()
+    assert len(np.unique(results[0])) > 100  # scores that differ, not a constant
+
+
 def test_the_soft_score_kernels_refuse_mismatched_arguments():
     if COMPILED is None:
         pytest.skip("the C kernels are not built")

@@ -297,6 +297,33 @@ def soft_score(alphas: list[float], values: list, margins: bool = False) -> floa
     return positive / total if total != 0.0 else 0.5
 
 
+def soft_scores(alphas: list[float], probabilities: np.ndarray) -> np.ndarray:
+    """`soft_score` of each row of `probabilities` (rows x members, none abstaining by None),
+    in numpy with the same floats: each row's sum of alpha * p is a running sum in member
+    order (`np.cumsum`, not `sum`'s pairwise order), a member of alpha 0 adds an exact 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.members.base import soft_score, soft_scores
+    >>> p = np.array([[0.2, 0.6, 0.9], [0.1, 0.3, float("nan")]])
+    >>> soft_scores([1.0, 3.0, 0.0], p).tolist() == [soft_score([1.0, 3.0, 0.0], list(r))
+    ...                                               for r in p.tolist()]
+    True
+
+    """
+    weights = np.asarray(alphas, dtype=float)
+    total = 0.0
+    for alpha in alphas:  # soft_score's order; an alpha of 0 adds nothing
+        total += alpha
+    if total == 0.0:
+        return np.full(len(probabilities), 0.5)
+    products = probabilities * weights
+    products[:, weights == 0.0] = 0.0  # skipped, as the loop skips them (a NaN p included)
+    # `0.0 +`: the loop's first sum, which turns a -0.0 into 0.0
+    return (0.0 + np.cumsum(products, axis=1)[:, -1]) / total
+
+
 def floats(x: dict, values: typing.Iterable, count: int) -> np.ndarray:
     """`values` (of `x`, `count` of them) as a float array, or the TypeError naming `x`'s first
     value that is not a number. A str or None is refused although numpy would take it ('2' ->

@@ -15,7 +15,7 @@ from ..validation import matrix
 from ..weak import DecisionStump, UnivariateLogisticRegression, WeakLearner
 from ..weak.stump import stump_vote
 from ..weak.univariate import gradients
-from .base import ArrayMembers, floats, soft_score
+from .base import ArrayMembers, floats, soft_score, soft_scores
 
 # `score="soft"` in C (the same floats; the twin for a module built before this kernel)
 _SOFT_SCORE = getattr(kernels.compiled, "soft_score", soft_score)
@@ -343,7 +343,7 @@ class WeakMembers(ArrayMembers):
     def batch_soft_scores(self, X: np.ndarray, alphas: list[float]) -> np.ndarray:
         probabilities = self._chosen_votes(self._score, self._params[:, :, : X.shape[1]], X,
                                            soft=True)
-        return np.array([_SOFT_SCORE(alphas, row, False) for row in probabilities.tolist()])
+        return soft_scores(alphas, probabilities)
 
     def learn_batch(self, i: int, X: np.ndarray, ks: np.ndarray, targets: np.ndarray,
                     w: np.ndarray | None = None) -> np.ndarray:

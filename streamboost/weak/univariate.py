@@ -7,9 +7,13 @@ import numbers
 
 import numpy as np
 
+from .. import kernels
 from .base import WeakLearner
 
 __all__ = ["UnivariateLogisticRegression", "gradients"]
+
+# `_probabilities` in C (the same floats; None: the Python loop, the twin)
+_SIGMOIDS = getattr(kernels.compiled, "weak_sigmoids", None)
 
 
 def gradients(margins: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -82,6 +86,11 @@ class UnivariateLogisticRegression(WeakLearner):
     def _probabilities(self, params: dict, xv: np.ndarray, votes: np.ndarray,
                        scores: np.ndarray) -> np.ndarray:
         margins = params["coef"] * xv + params["bias"]
-        # math.exp, item by item: numpy's exp may differ from it in the last bit
+        # math.exp's, item by item (numpy's exp may differ from it in the last bit): the
+        # kernel calls the C library's exp, which math.exp is
+        if _SIGMOIDS is not None:
+            out = np.empty(margins.size)
+            _SIGMOIDS(np.ascontiguousarray(margins, dtype=float).ravel(), out)
+            return out.reshape(margins.shape)
         return np.array([1.0 / (1.0 + math.exp(-m)) if m > -700.0 else 0.0
                          for m in margins.ravel().tolist()]).reshape(margins.shape)
