@@ -67,6 +67,8 @@ def _bad(value) -> bool:
         return not -LIMIT <= float(value) <= LIMIT
     except (OverflowError, ValueError):  # too large for a float; a signalling NaN
         return True
+    except TypeError:  # a float it cannot give (numpy's dates and durations): no number, as a str
+        return False
 
 
 def plain_floats(x: dict) -> bool:
@@ -379,7 +381,8 @@ def _loose(name: str) -> str:
 
 
 def records(X: pd.DataFrame) -> list[dict]:
-    """The rows of a frame as feature dicts, NaN cells left out as missing values; an infinite or
+    """The rows of a frame as feature dicts, missing cells left out (NaN, and the None that a
+    nullable column's `pd.NA` or a text column's missing cell becomes, NaT); an infinite or
     absurd number anywhere raises ValueError naming its row and column, before any row is used.
     A frame numpy reads as one float array (float columns, ints beside them too) gives floats.
 
@@ -389,6 +392,8 @@ def records(X: pd.DataFrame) -> list[dict]:
     >>> from streamboost.validation import records
     >>> records(pd.DataFrame({"a": [1.0, float("nan")], "b": [2.0, 3.0]}))
     [{'a': 1.0, 'b': 2.0}, {'b': 3.0}]
+    >>> records(pd.DataFrame({"a": pd.array([1, None], dtype="Int64"), "b": ["x", None]}))
+    [{'a': 1, 'b': 'x'}, {}]
     >>> records(pd.DataFrame({"a": [1.0, float("inf")]}, index=["r1", "r2"]))
     Traceback (most recent call last):
     ...
@@ -402,7 +407,7 @@ def records(X: pd.DataFrame) -> list[dict]:
     for index, row in zip(X.index, X.to_dict(orient="records"), strict=True):
         x = {}
         for key, value in row.items():
-            if value != value:  # NaN: a missing cell
+            if value is None or value != value:  # a missing cell: None, NaN, NaT
                 continue
             if _bad(value):
                 raise _bad_cell(index, key, value)

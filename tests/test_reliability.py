@@ -500,6 +500,11 @@ def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
         (decimal.Decimal("sNaN"), True),  # float() refuses it: refused here too, not an error
         (decimal.Decimal("1e400"), True),
         (np.str_("1.5"), False),  # text, as a str: left to the model
+        # numpy's dates and durations have a __float__ that raises TypeError: no number, left
+        # to the model as a pandas Timestamp is (0.8.50 let float()'s TypeError out, unnamed)
+        (np.datetime64("2020-01-01"), False),
+        (np.datetime64("NaT"), False),
+        (np.timedelta64(5, "s"), False),
     ],
 )
 def test_check_features_judges_other_number_types_by_their_float_value(value, bad):
@@ -517,6 +522,34 @@ def test_records_of_a_mixed_frame_keep_each_cell_as_it_is_and_name_the_first_bad
     X.loc["r3", "v"] = float("-inf")
     with pytest.raises(ValueError, match=r"^row 'r3', column 'v' is -inf; expected a finite"):
         validation.records(X)
+
+
+def test_a_nullable_columns_missing_cells_are_missing_values_as_nan_cells_are():
+    # pandas' nullable columns (Int64, Float64, boolean, string) hand their pd.NA out as None,
+    # a text column its missing cell as None, a date column NaT: left out, as a NaN cell is
+    # (0.8.50 kept None in the row, so River's logistic regression raised its own TypeError
+    # scoring a frame with a missing Int64 cell, where a float NaN cell was scored absent)
+    X = pd.DataFrame({"i": pd.array([1, None, 3], dtype="Int64"),
+                      "f": pd.array([1.5, 2.5, None], dtype="Float64"),
+                      "b": pd.array([None, True, False], dtype="boolean"),
+                      "s": pd.array(["x", None, "z"], dtype="string"),
+                      "o": pd.Series(["x", "y", None], dtype=object),
+                      "t": [pd.Timestamp("2020"), pd.NaT, pd.Timestamp("2021")]})
+    assert validation.records(X) == [
+        {"i": 1, "f": 1.5, "s": "x", "o": "x", "t": pd.Timestamp("2020")},
+        {"f": 2.5, "b": True, "o": "y"},
+        {"i": 3, "b": False, "s": "z", "t": pd.Timestamp("2021")}]
+    # the numbers alone: scored as the float frame with NaN where the nullable one has NA
+    numbers = X[["i", "f", "b"]]
+    floats = pd.DataFrame({"i": [1.0, math.nan, 3.0], "f": [1.5, 2.5, math.nan],
+                           "b": [math.nan, 1.0, 0.0]})
+    model = CalibratedClassifier(linear_model.LogisticRegression())
+    for x, y in [({"i": 1.0, "f": -1.0, "b": 1.0}, True), ({"i": -2.0, "f": 0.5}, False)] * 5:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    got = model.predict_proba_many(numbers)
+    assert got.to_numpy().tolist() == model.predict_proba_many(floats).to_numpy().tolist()
+    assert len(set(got[True])) == 3
 
 
 @pytest.mark.parametrize("make", [
