@@ -190,9 +190,14 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         labels = self._labels
         # the stream's two labels compared here, not in a call (every example comes here); any
-        # other goes to `is_positive`, where a third label raises before any change
-        target = (True if y == labels.pos_label else False if y == labels.negative
-                  else labels.is_positive(y))
+        # other goes to `is_positive`, where a third or a missing label (None before the
+        # negative is known; pd.NA, whose comparisons raise) raises before any change
+        try:
+            target = (True if y == labels.pos_label else False
+                      if y == labels.negative and labels.negative is not None
+                      else labels.is_positive(y))
+        except TypeError:
+            target = labels.is_positive(y)
         held = self._members
         if not held.knows(x):  # a prequential loop has just scored (and checked) this x
             check_features(x)

@@ -447,9 +447,14 @@ class CalibratedClassifier(
             self._check_kwargs(kwargs)
         labels = self._labels
         # checked, and x scored, before anything changes; the two labels compared here, not in
-        # a call (a third raises in `is_positive`)
-        positive = (True if y == labels.pos_label else False if y == labels.negative
-                    else labels.is_positive(y))
+        # a call; a third or a missing one (None before the negative is known; pd.NA, whose
+        # comparisons raise) raises in `is_positive`
+        try:
+            positive = (True if y == labels.pos_label else False
+                        if y == labels.negative and labels.negative is not None
+                        else labels.is_positive(y))
+        except TypeError:
+            positive = labels.is_positive(y)
         if score is None:
             score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as is)
         else:  # served: checked, as x is, and the model about to learn

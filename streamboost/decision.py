@@ -452,6 +452,16 @@ def labelled(positive: np.ndarray, pos_label: typing.Hashable,
     return labels[positive.astype(np.intp)]
 
 
+def _missing(label: typing.Any) -> bool:
+    """Whether `label` is a missing value: None, or one unequal to itself (NaN, NaT, pd.NA)."""
+    if label is None:
+        return True
+    try:
+        return bool(label != label)
+    except TypeError:  # pd.NA != pd.NA is NA, whose truth pandas refuses
+        return True
+
+
 class BinaryLabels:
     """The two labels of a binary stream: the positive one given, the negative given or learned.
 
@@ -504,11 +514,23 @@ class BinaryLabels:
         self.negative = neg_label
 
     def is_positive(self, y: typing.Hashable) -> bool:
-        """Whether `y` is the positive label; a third label raises ValueError (nothing changes)."""
-        if y == self.pos_label:
-            return True
-        if self.negative is None or y == self.negative:
-            return False
+        """Whether `y` is the positive label; a missing label (None, NaN, NaT, `pd.NA`) or a
+        third one raises ValueError (nothing changes)."""
+        try:
+            if y == self.pos_label:
+                return True
+            if self.negative is None:
+                if not _missing(y):
+                    return False
+            elif y == self.negative:
+                return False
+        except TypeError:  # pd.NA: its comparisons are NA, which no `if` takes
+            pass
+        if _missing(y):  # not a class: else the first would become the negative label
+            raise ValueError(
+                f"label {y!r} is missing; {self.owner} takes labelled examples only (leave "
+                "this one out until its label is known)"
+            )
         raise ValueError(
             f"label {y!r} is neither pos_label={self.pos_label!r} nor the negative label "
             f"{self.negative!r}: {self.owner} is binary (for a multiclass stream, choose a "

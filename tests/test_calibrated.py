@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 
 import pandas as pd
 import pytest
@@ -137,6 +138,45 @@ def test_a_third_label_is_refused_and_changes_nothing(cls):
     with pytest.raises(ValueError, match="label 'c' is neither pos_label='a' nor the negative"):
         model.learn_one(ROWS[0][0], "c")
     assert pickle.dumps(model) == before
+
+
+MISSING = [None, math.nan, pd.NA, pd.NaT]
+
+
+@pytest.mark.parametrize("make", [
+    lambda pos: CalibratedClassifier(linear_model.LogisticRegression(), pos_label=pos),
+    lambda pos: BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
+                                           batch_size=4, pos_label=pos, seed=0),
+    lambda pos: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0,
+                                   pos_label=pos),
+    lambda pos: CostSensitiveClassifier(tree.HoeffdingTreeClassifier(), pos_label=pos),
+    lambda pos: BrierScore(pos_label=pos),
+], ids=["calibrated", "controller", "booster", "cost-sensitive", "metric"])
+@pytest.mark.parametrize("pos", [True, "fraud"])
+def test_a_missing_label_is_refused_and_changes_nothing(make, pos):
+    # None, NaN, NaT and pd.NA are no class (0.8.51): before, with string labels and the
+    # negative not yet seen, a NaN became the negative label (the real one was then refused as
+    # a third) and a None was learned as a negative; pd.NA raised pandas' "boolean value of NA
+    # is ambiguous"; one at a time and in a frame, before anything changes
+    x = ROWS[0][0]
+    other = not pos if pos is True else "ok"
+    for label in MISSING:
+        for learned in ([], [pos]):  # the negative unknown, then a stream that began
+            model = make(pos)
+            learn = model.update if isinstance(model, BrierScore) else model.learn_one
+            for y in learned:
+                learn(*((y, 0.5) if isinstance(model, BrierScore) else (x, y)))
+            before = pickle.dumps(model)
+            with pytest.raises(ValueError, match=rf"^label {re.escape(repr(label))} is missing; "
+                                                 rf"{type(model).__name__} takes labelled"):
+                learn(*((label, 0.5) if isinstance(model, BrierScore) else (x, label)))
+            assert pickle.dumps(model) == before
+            if hasattr(model, "learn_many"):
+                X = pd.DataFrame([x, x])
+                with pytest.raises(ValueError, match=r"is missing; "):
+                    model.learn_many(X, pd.Series([pos, label], dtype=object))
+                assert pickle.dumps(model) == before
+            learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))  # still binary
 
 
 @pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])

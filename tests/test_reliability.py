@@ -177,7 +177,7 @@ MODEL_CASES = [
     ("absurd feature", lambda m: m.learn_one(with_value(1e300), True), ValueError, r"is 1e\+300; expected a finite number within \+/-1e\+150"),
     ("huge int feature", lambda m: m.learn_one(with_value(10**400), True), ValueError, r"expected a finite number"),
     ("third label", lambda m: m.learn_one(X0, "maybe"), ValueError, r"label 'maybe' is neither pos_label=True"),
-    ("None label", lambda m: m.learn_one(X0, None), ValueError, r"label None is neither pos_label=True"),
+    ("None label", lambda m: m.learn_one(X0, None), ValueError, r"label None is missing; \w+ takes labelled examples only"),
     ("label 2", lambda m: m.learn_one(X0, 2), ValueError, r"label 2 is neither"),
     ("x not a dict", lambda m: m.learn_one([1.0, 2.0], True), TypeError, r"x must be a dict of features, got list"),
     ("predict on nan", lambda m: m.predict_proba_one(with_value(NAN)), ValueError, r"is nan; expected"),
@@ -230,7 +230,7 @@ CALIBRATOR_CASES = [
     ("a bad pair in a batch", lambda c: c.learn_many([0.3, INF], [True, False]), ValueError, r"got inf"),
 ]
 METRIC_CASES = [
-    ("y_true None", lambda m: m.update(None, 0.5), ValueError, r"label None is neither pos_label=True"),
+    ("y_true None", lambda m: m.update(None, 0.5), ValueError, r"label None is missing; \w+ takes labelled examples only"),
     ("y_true 2", lambda m: m.update(2, 0.5), ValueError, r"label 2 is neither"),
     ("y_true 'True'", lambda m: m.update("True", 0.5), ValueError, r"label 'True' is neither"),
     ("string-keyed proba", lambda m: m.update(True, {"True": 0.9}), ValueError, r"positive label True is not among the predicted labels \['True'\]"),
