@@ -563,6 +563,26 @@ def test_binarized_label_metrics_score_the_models_decisions_not_an_argmax():
         ours.update("yes", "maybe")  # a third label as a decision
 
 
+@pytest.mark.parametrize("pos_label", [True, "yes"])
+def test_binarized_counts_no_prediction_as_no_positive_decision_as_river_does(pos_label):
+    # an untrained River model's predict_one is None: River's F1 counts it as a decision that
+    # is not the positive class; Binarized does so whether or not the negative label is known
+    # yet (0.8.50 took it as negative before, refused it as a third label after), and a
+    # missing true label is refused (0.8.51)
+    from river import metrics as river_metrics
+
+    negative = not pos_label if pos_label is True else "no"
+    ours = metrics.Binarized(river_metrics.Recall(), pos_label=pos_label)
+    river = river_metrics.Recall()
+    for y, decided in [(pos_label, None), (negative, pos_label), (pos_label, None),
+                       (pos_label, pos_label), (negative, None)]:
+        ours.update(y, decided)
+        river.update(y == pos_label, None if decided is None else decided == pos_label)
+    assert ours.get() == river.get() == 1 / 3
+    with pytest.raises(ValueError, match="label None is missing; Binarized takes labelled"):
+        ours.update(None, pos_label)
+
+
 def _example_costs():
     from hypothesis import strategies as st
 

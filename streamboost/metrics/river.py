@@ -57,7 +57,9 @@ class Binarized(metrics.base.Metric):
     def _convert(self, y_true, y_pred) -> tuple[bool, typing.Any]:
         positive = self._labels.is_positive(y_true)
         if self.metric.requires_labels and not isinstance(y_pred, dict):
-            decision = self._labels.is_positive(y_pred)  # a label: a third one raises
+            # a label: a third one raises; None, River's "no prediction" (an untrained tree's
+            # `predict_one`), decides no positive, as River's own metrics count it
+            decision = y_pred is not None and self._labels.is_positive(y_pred)
         else:
             p = positive_proba(y_pred, self.pos_label)
             decision = None if not self.metric.requires_labels else p > 0.5
