@@ -14,6 +14,7 @@ from .checkpoint import Checkpointable
 from .decision import BinaryLabels, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
 from .validation import (
+    check_dataframe,
     check_features,
     check_int,
     check_keywords,
@@ -295,6 +296,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         minibatch of one row is `learn_one`'s rule exactly. The prequential loss of larger
         batches is measured in docs/boosting.md.
         """
+        check_dataframe(X, "learn_many")
         if kwargs:
             self._check_kwargs(kwargs, rows=len(X))
         self._learn_many(X, y, None, **kwargs)
@@ -467,6 +469,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The probabilities of every row, equal to `predict_proba_one`'s row by row; with
         array members every member scores the whole frame at once."""
+        check_dataframe(X, "predict_proba_many")
         import pandas as pd
 
         if kwargs:
@@ -505,6 +508,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         True
 
         """
+        check_dataframe(X, "score_many")
         held = self._members
         if not held.minibatch:
             return np.array([self._score_one(x) for x in records(X)], dtype=float)
@@ -514,6 +518,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return table_scores(self._members, table, self._vote_weights(), self.score)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
+        check_dataframe(X, "predict_many")
         import pandas as pd
 
         labels = [self.predict_one(x, **kwargs) for x in records(X)]

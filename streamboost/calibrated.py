@@ -34,6 +34,7 @@ from .scores import (
 )
 from .validation import (
     cell,
+    check_dataframe,
     check_features,
     check_int,
     check_keywords,
@@ -154,6 +155,7 @@ class CalibratedPredictions:
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
         with the model's `predict_proba_many` when it has one."""
+        check_dataframe(X, "predict_proba_many")
         import pandas as pd
 
         self._no_keywords("predict_proba_many", kwargs)
@@ -172,6 +174,7 @@ class CalibratedPredictions:
     ) -> pd.Series:
         """The minimum-expected-cost label of every row of `X`: `predict_one`'s, costs per call
         (a number, or one per row: `decision.cost_thresholds`) or from `set_costs`."""
+        check_dataframe(X, "predict_many")
         import pandas as pd
 
         self._no_keywords("predict_many", kwargs)
@@ -478,6 +481,7 @@ class CalibratedClassifier(
         is checked (a sample weight `w`: one for every row, or one per row, in row order), and
         every row scored, before the calibrator or the model learns anything. `score`: the
         rows' served scores (one per row, in row order; `learn_one`'s), for the calibrator."""
+        check_dataframe(X, "learn_many")
         labels, positive = self._labels.check_many(y, len(X))
         served = None if score is None else _served(score, len(X))
         by_frame = self._minibatch

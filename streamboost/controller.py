@@ -42,6 +42,7 @@ from .scores import (
 )
 from .validation import (
     check_bool,
+    check_dataframe,
     check_int,
     check_seed,
     lazy_records,
@@ -631,6 +632,7 @@ class BanditCalibratedClassifier(
         is learned by minibatch (`_learn_minibatch`, with its rows' weights and costs); the
         rows before the first boundary and after the last are `learn_one`'s, as every row is
         with other keywords."""
+        check_dataframe(X, "learn_many")
         labels, positive = self._labels.check_many(y, len(X))
         weighted = self._minibatch and kwargs.keys() == {"w"}
         if kwargs:

@@ -27,6 +27,7 @@ from river import base
 
 from .checkpoint import Checkpointable
 from .validation import (
+    check_dataframe,
     check_features,
     check_keywords,
     check_weight,
@@ -545,8 +546,13 @@ class BinaryLabels:
     def check_many(self, y: typing.Iterable, rows: int) -> tuple[list, dict]:
         """A minibatch's labels `y` (for `rows` rows) as a list, and whether each distinct one
         is positive, checked in order as a stream shows them (the first other label names the
-        negative) without changing anything: a third label, or as many labels as rows, raises
-        ValueError before the minibatch's first row is learned."""
+        negative) without changing anything: a third or a missing label, or a count other than
+        `rows`, raises ValueError, and a `y` that is no sequence of labels (a str, a frame)
+        TypeError, before the minibatch's first row is learned."""
+        if (isinstance(y, str | bytes | dict) or hasattr(y, "columns")
+                or getattr(y, "ndim", 1) != 1):  # a frame's list is its column names
+            raise TypeError(f"y must hold one label per row (a Series, a list or a 1-d array), "
+                            f"got {type(y).__name__}: {one_line(y)}")
         labels = y.tolist() if hasattr(y, "tolist") else list(y)
         if len(labels) != rows:
             raise ValueError(f"X has {rows} rows but y has {len(labels)} labels")
@@ -695,6 +701,7 @@ class CostSensitiveMixin:
         [True, True]
 
         """
+        check_dataframe(X, "predict_many")
         import pandas as pd
 
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
@@ -848,6 +855,7 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         labels (`BinaryLabels.check_many`, in row order), the cells (`calibrated.check_frame`:
         River's minibatch models take no missing cell) and the keywords (a weight `w`: a
         number, or one per row) are all checked before the model learns anything."""
+        check_dataframe(X, "learn_many")
         import pandas as pd
 
         from .calibrated import check_frame
@@ -891,6 +899,7 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         `predict_proba_many`, the frame checked first, where it scores the frame
         (`_scores_frame`), else (or given keywords, which go to its `predict_proba_one`) row
         by row, a label missing from a row's dict at probability 0."""
+        check_dataframe(X, "predict_proba_many")
         import pandas as pd
 
         if not kwargs and self._scores_frame(X):
@@ -906,6 +915,7 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         """`CostSensitiveMixin.predict_many`, deciding on one `predict_proba_many` of the frame
         where the classifier scores it (`_scores_frame`; without keywords for its
         `predict_proba_one`): the same decisions, from the model's probabilities of a frame."""
+        check_dataframe(X, "predict_many")
         if kwargs or not _learns_frames(self.classifier):
             return super().predict_many(X, c_fp=c_fp, c_fn=c_fn, **kwargs)
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)

@@ -22,11 +22,13 @@ value is refused before a preprocessing step (e.g. `StandardScaler`, whose runni
 
 from __future__ import annotations
 
+import collections
 import collections.abc
 import difflib
 import functools
 import inspect
 import numbers
+import sys
 import typing
 
 import numpy as np
@@ -38,10 +40,10 @@ if typing.TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "LIMIT", "FiniteFeatures", "LazyRecords", "cell", "check_bool", "check_features", "check_int",
-    "check_keywords", "check_seed", "check_weight", "did_you_mean", "lazy_records", "matrix",
-    "non_numeric", "one_line", "per_row", "plain_floats", "records", "row_keywords",
-    "row_weights",
+    "LIMIT", "FiniteFeatures", "LazyRecords", "cell", "check_bool", "check_dataframe",
+    "check_distinct", "check_features", "check_int", "check_keywords", "check_seed",
+    "check_weight", "did_you_mean", "lazy_records", "matrix", "non_numeric", "one_line",
+    "per_row", "plain_floats", "records", "row_keywords", "row_weights",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -555,6 +557,50 @@ def matrix(X: pd.DataFrame) -> np.ndarray:
         value = X.iat[row, col]
         raise _bad_cell(X.index[row], X.columns[col], getattr(value, "item", lambda: value)())
     return values
+
+
+def check_distinct(names: typing.Iterable, where: str) -> None:
+    """Raise ValueError if `names` (a header, a frame's columns) holds a name twice: a row as a
+    dict keeps the last of them and drops the others (a second label column would be read as
+    features). `where` names what holds them.
+
+    Examples
+    --------
+    >>> from streamboost.validation import check_distinct
+    >>> check_distinct(["a", "b", "a"], "the header")
+    Traceback (most recent call last):
+    ...
+    ValueError: the header names column(s) 'a' more than once; expected distinct column names
+
+    """
+    repeated = [name for name, n in collections.Counter(names).items() if n > 1]
+    if repeated:
+        raise ValueError(f"{where} names column(s) {', '.join(map(repr, repeated))} more than "
+                         "once; expected distinct column names")
+
+
+def check_dataframe(X: typing.Any, method: str) -> None:
+    """Raise TypeError unless `X`, handed to `method` (`learn_many`, `predict_proba_many`,
+    ...), is a pandas DataFrame, as River's minibatch methods take it, and ValueError if it
+    names a column twice (`check_distinct`: as a dict, a row would keep one of them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import check_dataframe
+    >>> check_dataframe(np.ones((2, 3)), "learn_many")
+    Traceback (most recent call last):
+    ...
+    TypeError: learn_many takes X as a pandas DataFrame (River's minibatch methods do), got ...
+
+    """
+    pd = sys.modules.get("pandas")  # a frame is pandas', so pandas is imported if X is one
+    if pd is None or not isinstance(X, pd.DataFrame):
+        raise TypeError(f"{method} takes X as a pandas DataFrame (River's minibatch methods do), "
+                        f"got {type(X).__name__}: one example at a time is a dict "
+                        "(`learn_one`), a matrix is pd.DataFrame(matrix, columns=names)")
+    if not X.columns.is_unique:
+        check_distinct(X.columns, "X")
 
 
 def non_numeric(X: pd.DataFrame) -> list:

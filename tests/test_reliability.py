@@ -1057,3 +1057,43 @@ def test_a_stream_takes_numpy_integers_for_its_seed_and_passes():
     assert rows == list(sb_datasets.stream("phishing", seed=4, passes=2))
     with pytest.raises(TypeError, match=r"^seed must be an int or None, got 2\.5$"):
         sb_datasets.stream("phishing", seed=2.5)
+
+
+FRAME_LEARNERS = {
+    "booster": lambda: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=0),
+    "calibrated": lambda: CalibratedClassifier(linear_model.LogisticRegression()),
+    "controller": lambda: BanditCalibratedClassifier(batch_size=2, seed=0),
+    "cost-sensitive": lambda: CostSensitiveClassifier(linear_model.LogisticRegression()),
+}
+
+
+@pytest.mark.parametrize("make", FRAME_LEARNERS.values(), ids=FRAME_LEARNERS.keys())
+def test_a_frame_that_is_no_dataframe_and_labels_that_are_no_sequence_are_refused_by_name(make):
+    # 0.8.51: a matrix, a Series or a list of dicts handed to a minibatch method raised
+    # AttributeError ('numpy.ndarray' object has no attribute 'to_numpy'); a y that is a frame
+    # was read as its column names ("X has 3 rows but y has 1 labels"), a str as its letters;
+    # a column named twice was the model's business (pandas' DuplicateError, or our booster
+    # learning two columns of one name where a dict has one); all before anything changes
+    X = pd.DataFrame({"a": [1.0, -1.0, 0.5], "b": [0.0, 1.0, -2.0]})
+    y = pd.Series([True, False, True])
+    model = make()
+    model.learn_many(X, y)
+    before = pickle.dumps(model)
+    for method in ("learn_many", "predict_proba_many", "predict_many"):
+        for frame in (X.to_numpy(), X["a"], X.to_dict("records")):
+            args = (frame, y) if method == "learn_many" else (frame,)
+            with pytest.raises(TypeError, match=rf"^{method} takes X as a pandas DataFrame "
+                                                rf"\(River's minibatch methods do\), got "
+                                                rf"{type(frame).__name__}: "):
+                getattr(model, method)(*args)
+        twice = pd.DataFrame(X.to_numpy(), columns=["a", "a"])
+        args = (twice, y) if method == "learn_many" else (twice,)
+        with pytest.raises(ValueError, match=r"^X names column\(s\) 'a' more than once"):
+            getattr(model, method)(*args)
+    for labels in ("abc", y.to_frame(), y.to_numpy()[:, None], {0: True}):
+        with pytest.raises(TypeError, match=rf"^y must hold one label per row \(a Series, a "
+                                            rf"list or a 1-d array\), got {type(labels).__name__}"):
+            model.learn_many(X, labels)
+    assert pickle.dumps(model) == before
+    model.learn_many(X, y.tolist())  # a list of labels, and a 1-d array, are taken
+    model.learn_many(X, y.to_numpy())

@@ -17,12 +17,12 @@ import itertools
 import os
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from river.datasets import base
 
-from ..validation import LIMIT, did_you_mean
+from ..validation import LIMIT, check_distinct, did_you_mean
 from .files import _spec, fetch, verify
 from .registry import DatasetSpec
 
@@ -63,16 +63,6 @@ def _open_text(path: Path) -> io.TextIOBase:
     if gzipped:
         return gzip.open(path, "rt", encoding="utf-8-sig", newline="")
     return open(path, encoding="utf-8-sig", newline="")
-
-
-def check_distinct(names: Iterable, where: str) -> None:
-    """Raise ValueError if `names` (a header, a frame's columns) holds a name twice: a row as a
-    dict keeps the last of them and drops the others (a second label column would be read as
-    features). `where` names what holds them."""
-    repeated = [name for name, n in Counter(names).items() if n > 1]
-    if repeated:
-        raise ValueError(f"{where} names column(s) {', '.join(map(repr, repeated))} more than "
-                         "once; expected distinct column names")
 
 
 class CSVTable:

@@ -43,10 +43,10 @@ from typing import Any
 
 from river import preprocessing, stats
 
-from ..validation import check_bool, check_int, check_seed, did_you_mean
+from ..validation import check_bool, check_distinct, check_int, check_seed, did_you_mean
 from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
-from .reader import CSVTable, Dataset, check_distinct, load
+from .reader import CSVTable, Dataset, load
 from .registry import REGISTRY, DatasetSpec
 
 __all__ = ["ENCODINGS", "MISSING", "stream"]
