@@ -11,7 +11,7 @@ from river import base, linear_model, tree
 
 from . import kernels, members, variants, weak
 from .checkpoint import Checkpointable
-from .decision import BinaryLabels, validate_costs
+from .decision import BinaryLabels, _cost_keyword, validate_costs
 from .poisson import KNUTH_MAX_RATE, poisson
 from .validation import (
     check_dataframe,
@@ -266,6 +266,12 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         sample weight (`validation.check_weight`, one per row for a frame of `rows`), the only
         one array members take, and only to learn; River members take the names their
         `method` takes (`learn_one` for a `learn_many`: they learn a frame row by row)."""
+        if (key := _cost_keyword(kwargs)) is not None:  # whatever the engine or the members
+            raise TypeError(
+                f"OzaBoostClassifier got {key}={one_line(kwargs[key])}: the booster "
+                "takes no costs per call (its c_fp and c_fn, set when it is built, are what a "
+                "cost-sensitive variant trains with); to decide with costs, wrap it: "
+                "CostSensitiveClassifier(booster, c_fp=..., c_fn=...) or CalibratedClassifier")
         held = self._members
         if not isinstance(held, members.ArrayMembers):
             check_keywords(self.model, "learn_one" if method == "learn_many" else method, kwargs)

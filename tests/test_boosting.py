@@ -331,3 +331,28 @@ def test_the_negative_label_is_inferred_from_the_stream():
     assert pickle.dumps(model) == before
     bools = OzaBoostClassifier(linear_model.LogisticRegression())
     assert set(bools.predict_proba_one({"x": 1.0})) == {False, True}
+
+
+@pytest.mark.parametrize("engine", ["auto", "reference"])
+@pytest.mark.parametrize("member", [linear_model.LogisticRegression, tree.HoeffdingTreeClassifier])
+def test_a_cost_given_to_the_booster_per_call_is_refused_and_says_to_wrap_it(engine, member):
+    # the booster's c_fp and c_fn are a variant's training costs: a cost per call is no
+    # decision's (0.8.51: the array engine said to use engine="reference", where a member
+    # taking **kwargs would have taken it silently)
+    model = OzaBoostClassifier(member(), n_models=2, seed=0, engine=engine)
+    model.learn_one({"a": 1.0}, True)
+    model.learn_one({"a": -1.0}, False)
+    before = pickle.dumps(model)
+    X = pd.DataFrame({"a": [1.0, -1.0]})
+    calls = [lambda: model.predict_one({"a": 1.0}, c_fn=10.0),
+             lambda: model.predict_proba_one({"a": 1.0}, c_fp=2.0),
+             lambda: model.predict_many(X, c_fn=[1.0, 2.0]),
+             lambda: model.predict_proba_many(X, cFN=3.0),
+             lambda: model.learn_one({"a": 1.0}, True, c_fn=5.0),
+             lambda: model.learn_many(X, pd.Series([True, False]), c_fp=5.0)]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"^OzaBoostClassifier got c_?[fF][pPnN]=.*: the "
+                                            r"booster takes no costs per call .* wrap it: "
+                                            r"CostSensitiveClassifier\(booster"):
+            call()
+    assert pickle.dumps(model) == before
