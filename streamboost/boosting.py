@@ -475,9 +475,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The probabilities of every row, equal to `predict_proba_one`'s row by row; with
         array members every member scores the whole frame at once."""
-        check_dataframe(X, "predict_proba_many")
         import pandas as pd
 
+        check_dataframe(X, "predict_proba_many")
         if kwargs:
             self._check_kwargs(kwargs, "predict_one")
         if not self._members.minibatch:
@@ -524,9 +524,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return table_scores(self._members, table, self._vote_weights(), self.score)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
-        check_dataframe(X, "predict_many")
         import pandas as pd
 
+        check_dataframe(X, "predict_many")
         labels = [self.predict_one(x, **kwargs) for x in records(X)]
         return pd.Series(labels, index=X.index, dtype=object)
 

@@ -155,9 +155,9 @@ class CalibratedPredictions:
     def predict_proba_many(self, X: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """The calibrated probabilities of every row of `X`: `predict_proba_one`'s, scored
         with the model's `predict_proba_many` when it has one."""
-        check_dataframe(X, "predict_proba_many")
         import pandas as pd
 
+        check_dataframe(X, "predict_proba_many")
         self._no_keywords("predict_proba_many", kwargs)
         p = calibrated_many(self._calibrator, self._frame_scores(X))
         labels = self._labels
@@ -174,9 +174,9 @@ class CalibratedPredictions:
     ) -> pd.Series:
         """The minimum-expected-cost label of every row of `X`: `predict_one`'s, costs per call
         (a number, or one per row: `decision.cost_thresholds`) or from `set_costs`."""
-        check_dataframe(X, "predict_many")
         import pandas as pd
 
+        check_dataframe(X, "predict_many")
         self._no_keywords("predict_many", kwargs)
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, {})
         p = calibrated_many(self._calibrator, self._frame_scores(X))

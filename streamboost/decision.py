@@ -701,9 +701,9 @@ class CostSensitiveMixin:
         [True, True]
 
         """
-        check_dataframe(X, "predict_many")
         import pandas as pd
 
+        check_dataframe(X, "predict_many")
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
         thresholds = ([threshold] * len(X) if type(threshold) is float
                       else threshold.tolist())
@@ -855,11 +855,11 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         labels (`BinaryLabels.check_many`, in row order), the cells (`calibrated.check_frame`:
         River's minibatch models take no missing cell) and the keywords (a weight `w`: a
         number, or one per row) are all checked before the model learns anything."""
-        check_dataframe(X, "learn_many")
         import pandas as pd
 
         from .calibrated import check_frame
 
+        check_dataframe(X, "learn_many")
         labels, _ = self._labels.check_many(y, len(X))
         if kwargs:
             _no_costs(self, "learn_many", kwargs, "the model learns without costs")
@@ -899,9 +899,9 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         `predict_proba_many`, the frame checked first, where it scores the frame
         (`_scores_frame`), else (or given keywords, which go to its `predict_proba_one`) row
         by row, a label missing from a row's dict at probability 0."""
-        check_dataframe(X, "predict_proba_many")
         import pandas as pd
 
+        check_dataframe(X, "predict_proba_many")
         if not kwargs and self._scores_frame(X):
             return self.classifier.predict_proba_many(X)
         proba = functools.partial(self.predict_proba_one, **kwargs)
