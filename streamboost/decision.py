@@ -504,6 +504,13 @@ class BinaryLabels:
         neg_label: typing.Hashable | None = None,
         owner: str = "the classifier",
     ):
+        for name, label in (("pos_label", pos_label), ("neg_label", neg_label)):
+            if not isinstance(label, typing.Hashable):
+                raise TypeError(f"{name} must be a label (hashable), got {one_line(label)}")
+            if _missing(label) and (label is not None or name == "pos_label"):
+                raise ValueError(f"{name} must be a class label, got {label!r}, a missing "
+                                 "value" + (" (neg_label=None infers the negative label)"
+                                            if name == "neg_label" else ""))
         if neg_label is not None and neg_label == pos_label:
             raise ValueError(
                 f"pos_label and neg_label must differ, got {pos_label!r} and {neg_label!r}"

@@ -179,6 +179,30 @@ def test_a_missing_label_is_refused_and_changes_nothing(make, pos):
             learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))  # still binary
 
 
+@pytest.mark.parametrize(("make", "negative"), [
+    (lambda **kw: CalibratedClassifier(linear_model.LogisticRegression(), **kw), True),
+    (lambda **kw: BanditCalibratedClassifier(**kw), True),
+    (lambda **kw: OzaBoostClassifier(linear_model.LogisticRegression(), **kw), True),
+    (lambda **kw: CostSensitiveClassifier(linear_model.LogisticRegression(), **kw), True),
+    (lambda **kw: BrierScore(**kw), False),  # a metric takes the positive label only
+], ids=["calibrated", "controller", "booster", "cost-sensitive", "metric"])
+def test_a_missing_or_unhashable_class_label_is_refused_when_built(make, negative):
+    # 0.8.51: pos_label=None made the missing label the positive class, a NaN one matched no
+    # label, a list failed later as a dict key; neg_label=None still infers the negative
+    for label in MISSING:
+        with pytest.raises(ValueError, match=rf"^pos_label must be a class label, got "
+                                             rf"{re.escape(repr(label))}, a missing value"):
+            make(pos_label=label)
+    with pytest.raises(TypeError, match=r"^pos_label must be a label \(hashable\), got \[1\]"):
+        make(pos_label=[1])
+    if negative:
+        for label in MISSING[1:]:
+            with pytest.raises(ValueError, match=r"^neg_label must be a class label, got .*, a "
+                                                 r"missing value \(neg_label=None infers"):
+                make(pos_label="a", neg_label=label)
+        assert make(pos_label="a", neg_label=None).neg_label is None
+
+
 @pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
 @pytest.mark.parametrize(
     "model",
