@@ -190,14 +190,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, **kwargs) -> None:
         labels = self._labels
-        # the stream's two labels compared here, not in a call (every example comes here); any
-        # other goes to `is_positive`, where a third or a missing label (None before the
-        # negative is known; pd.NA, whose comparisons raise) raises before any change
-        try:
-            target = (True if y == labels.pos_label else False
-                      if y == labels.negative and labels.negative is not None
-                      else labels.is_positive(y))
-        except TypeError:
+        # the stream's known labels looked up, not compared in a call (every example comes
+        # here); any other goes to `is_positive`, where a third or a missing one raises
+        target = labels.known.get(y)
+        if target is None:
             target = labels.is_positive(y)
         held = self._members
         if not held.knows(x):  # a prequential loop has just scored (and checked) this x

@@ -449,14 +449,10 @@ class CalibratedClassifier(
         if kwargs:
             self._check_kwargs(kwargs)
         labels = self._labels
-        # checked, and x scored, before anything changes; the two labels compared here, not in
-        # a call; a third or a missing one (None before the negative is known; pd.NA, whose
-        # comparisons raise) raises in `is_positive`
-        try:
-            positive = (True if y == labels.pos_label else False
-                        if y == labels.negative and labels.negative is not None
-                        else labels.is_positive(y))
-        except TypeError:
+        # checked, and x scored, before anything changes: any label but the known two (a
+        # third, a missing one) is judged, and a bad one refused, by `is_positive`
+        positive = labels.known.get(y)
+        if positive is None:
             positive = labels.is_positive(y)
         if score is None:
             score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as is)

@@ -336,13 +336,10 @@ class BanditCalibratedClassifier(
         costs = (None if c_fp is None and c_fn is None else validate_costs(
             self.c_fp if c_fp is None else c_fp, self.c_fn if c_fn is None else c_fn))
         labels = self._labels
-        # the two labels compared here, not in a call; a third or a missing one (None before
-        # the negative is known; pd.NA, whose comparisons raise) raises in `is_positive`
-        try:
-            positive = (True if y == labels.pos_label else False
-                        if y == labels.negative and labels.negative is not None
-                        else labels.is_positive(y))
-        except TypeError:
+        # any label but the known two (a third, a missing one) is judged, and a bad one
+        # refused, by `is_positive`
+        positive = labels.known.get(y)
+        if positive is None:
             positive = labels.is_positive(y)
         # a bad x or model output raises; `taken`: x, or the scorer's copy of it
         score, taken = self._scorer.take(x)

@@ -468,10 +468,10 @@ class BinaryLabels:
 
     `neg_label=None` infers the negative label: `not pos_label` when `pos_label` is a bool,
     otherwise the first other label the stream shows. `is_positive` checks a label without
-    changing anything (a third label raises ValueError); `learn` then records it, and changes
-    nothing once the negative is known (the learners' hot paths compare a label with
-    `pos_label` and `negative` themselves, and call these for any other). River's convention
-    holds: the int 1 equals True.
+    changing anything (a third or a missing label raises ValueError); `learn` then records it,
+    and changes nothing once the negative is known (the learners' hot paths look a label up in
+    `known`, the labels known so far by hash, and call these for any other). River's
+    convention holds: the int 1 equals True.
 
     Parameters
     ----------
@@ -520,6 +520,10 @@ class BinaryLabels:
         if neg_label is None and isinstance(pos_label, bool):
             neg_label = not pos_label
         self.negative = neg_label
+        # the known labels by hash, for the learners' hot paths: `known.get(y)` is True, False,
+        # or None for any other label (a third, a missing one), which `is_positive` judges
+        self.known = {pos_label: True} if neg_label is None else {pos_label: True,
+                                                                   neg_label: False}
 
     def is_positive(self, y: typing.Hashable) -> bool:
         """Whether `y` is the positive label; a missing label (None, NaN, NaT, `pd.NA`) or a
@@ -549,6 +553,7 @@ class BinaryLabels:
         """Record `y` (checked by `is_positive`): the first non-positive label is the negative."""
         if self.negative is None and y != self.pos_label:
             self.negative = y
+            self.known[y] = False
 
     def check_many(self, y: typing.Iterable, rows: int) -> tuple[list, dict]:
         """A minibatch's labels `y` (for `rows` rows) as a list, and whether each distinct one
