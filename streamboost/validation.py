@@ -318,7 +318,8 @@ def check_bool(name: str, value: object, *, none: bool = False) -> bool | None:
 
 def check_seed(seed: object) -> int | None:
     """`seed` as an int, or None: an integer, Python's or numpy's (Python's `random.Random`
-    refuses numpy's), not a bool; else TypeError.
+    refuses numpy's), not a bool, else TypeError; and >= 0, else ValueError (numpy's
+    generators, which a seed also starts, take no negative seed).
 
     Examples
     --------
@@ -326,12 +327,19 @@ def check_seed(seed: object) -> int | None:
     >>> from streamboost.validation import check_seed
     >>> check_seed(np.int64(3)), check_seed(None)
     (3, None)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be None or an int >= 0 (numpy's generators take no negative seed), ...
 
     """
     if seed is None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an int or None, got {_shown(seed)}")
+    if seed < 0:
+        raise ValueError("seed must be None or an int >= 0 (numpy's generators take no negative "
+                         f"seed), got {_shown(seed)}")
     return int(seed)
 
 

@@ -43,6 +43,7 @@ from streamboost import (
 )
 from streamboost.cli import main
 from streamboost.datasets import CSVTable
+from streamboost.datasets import stream as streamboost_stream
 from streamboost.validation import LIMIT, FiniteFeatures, check_features
 
 ROWS = list(datasets.Phishing().take(400))
@@ -1097,3 +1098,30 @@ def test_a_frame_that_is_no_dataframe_and_labels_that_are_no_sequence_are_refuse
     assert pickle.dumps(model) == before
     model.learn_many(X, y.tolist())  # a list of labels, and a 1-d array, are taken
     model.learn_many(X, y.to_numpy())
+
+
+@pytest.mark.parametrize("make", [
+    lambda seed: BanditCalibratedClassifier(seed=seed),
+    lambda seed: OzaBoostClassifier(linear_model.LogisticRegression(), seed=seed),
+    lambda seed: bandits.make("beta-thompson", n_arms=3, seed=seed),
+    lambda seed: streamboost_stream("phishing", seed=seed),
+], ids=["controller", "booster", "policy", "stream"])
+def test_a_negative_seed_is_refused_when_built(make):
+    # 0.8.51: Python's random.Random takes -1, numpy's default_rng does not: a booster or a
+    # controller seeded -1 learned one example at a time and raised numpy's bare "expected
+    # non-negative integer" at its first learn_many
+    with pytest.raises(ValueError, match=r"^seed must be None or an int >= 0 \(numpy's "
+                                         r"generators take no negative seed\), got -1$"):
+        make(-1)
+    with pytest.raises(ValueError, match=r"got -3$"):
+        make(np.int64(-3))
+    make(0)
+
+
+def test_a_seeded_booster_learns_a_frame_from_seed_0():
+    X = pd.DataFrame({"a": [1.0, -1.0] * 8})
+    y = pd.Series([True, False] * 8)
+    for seed in (0, 2**40):
+        model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=2, seed=seed)
+        model.learn_many(X, y)
+        assert model.predict_proba_many(X).shape == (16, 2)
