@@ -25,7 +25,7 @@ from . import metrics
 from .controller import BanditCalibratedClassifier
 from .decision import positive_proba, validate_costs
 from .scores import final_step
-from .validation import check_int
+from .validation import check_bool, check_int
 
 __all__ = ["RunResult", "find_controller", "prequential", "regret_curve"]
 
@@ -295,6 +295,7 @@ def prequential(
 
     """
     validate_costs(c_fp, c_fn)
+    progress = check_bool("progress", progress)
     final_window = check_int("final_window", final_window, 1)
     max_rows = check_int("max_rows", max_rows, 1, none=True)
     total = check_int("total", total, 1, none=True)

@@ -1016,11 +1016,23 @@ def test_numpy_bools_are_bools_everywhere():
                         counterfactual=True, reward_restart=False)
     assert cell.key() == Cell("phishing", "ucb1", seed=0,
                               counterfactual=True, reward_restart=False).key()
+    # the display and download flags too (0.8.51: read as truthy before)
+    assert type(sb_datasets.load("weather", raw_labels=np.True_).raw_labels) is bool
+    assert sb_datasets.fetch("weather", download=np.False_, progress=np.False_).is_file()
+    from streamboost.evaluate import prequential
+
+    assert prequential(CalibratedClassifier(linear_model.LogisticRegression()), ROWS[:50],
+                       progress=np.False_).n == 50
     for refuse in (lambda: OnlinePlattCalibrator(smooth_targets=1),
                    lambda: sb_datasets.stream("phishing", balance=1),
                    lambda: sb_datasets.stream("phishing", shuffle=0),
                    lambda: Cell("phishing", "ucb1", seed=0,
-                                counterfactual=1)):
+                                counterfactual=1),
+                   lambda: sb_datasets.load("weather", raw_labels=1),
+                   lambda: sb_datasets.fetch("weather", download=1),
+                   lambda: sb_datasets.fetch_url("file:///nowhere.csv", progress=0),
+                   lambda: prequential(CalibratedClassifier(linear_model.LogisticRegression()),
+                                       ROWS[:5], progress=1)):
         with pytest.raises(TypeError, match=r"must be (None, )?True or False, got [01]$"):
             refuse()
 

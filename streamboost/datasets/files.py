@@ -22,7 +22,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from ..validation import did_you_mean
+from ..validation import check_bool, did_you_mean
 from .registry import REGISTRY, DatasetSpec, _package_data_dir
 
 __all__ = [
@@ -157,6 +157,7 @@ def fetch(
     'weather.csv.gz'
 
     """
+    download, progress = check_bool("download", download), check_bool("progress", progress)
     spec = _spec(name)
     found = locate(spec, data_dir)
     if found is not None:
@@ -206,6 +207,7 @@ def fetch_url(url: str, *, sha256: str | None = None, progress: bool = True) -> 
     ValueError: 'ftp://example.org/data.csv' is not an http(s) or file address
 
     """
+    progress = check_bool("progress", progress)
     if not is_url(url):
         raise ValueError(f"{url!r} is not an http(s) or file address")
     if sha256 is not None and (len(sha256) != 64 or not set(sha256) <= set("0123456789abcdef")):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from river.datasets import base
 
-from ..validation import LIMIT, check_distinct, did_you_mean
+from ..validation import LIMIT, check_bool, check_distinct, did_you_mean
 from .files import _spec, fetch, verify
 from .registry import DatasetSpec
 
@@ -351,6 +351,7 @@ def load(
     True
 
     """
+    raw_labels = check_bool("raw_labels", raw_labels)
     spec = _spec(name)
     return Dataset(spec, fetch(spec, data_dir, download=download, progress=progress),
                    raw_labels=raw_labels)

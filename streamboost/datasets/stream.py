@@ -413,12 +413,8 @@ def _unscaled(names: Collection[Hashable], scale: bool) -> frozenset:
     return frozenset(names)
 
 
-def _check_options(shuffle, balance, positive_prior, encode, missing, scale, raw_labels,
-                   drop_ambiguous, drift) -> list[Drift]:
-    for name, value in (("balance", balance), ("scale", scale), ("raw_labels", raw_labels),
-                        ("drop_ambiguous", drop_ambiguous)):
-        check_bool(name, value)
-    check_bool("shuffle", shuffle, none=True)
+def _check_options(balance, positive_prior, encode, missing, raw_labels,
+                   drift) -> list[Drift]:
     if positive_prior is not None:
         if not (isinstance(positive_prior, int | float) and 0 < positive_prior < 1):
             raise ValueError(f"positive_prior must be in (0, 1), got {positive_prior!r}")
@@ -507,8 +503,13 @@ def stream(
 
     """
     seed, passes = check_seed(seed), check_int("passes", passes, 1)
-    drifts = _check_options(shuffle, balance, positive_prior, encode, missing, scale,
-                            raw_labels, drop_ambiguous, drift)
+    # the flags as Python's bools (numpy's taken), checked before anything else
+    balance, scale, raw_labels, drop_ambiguous = (
+        check_bool(name, value) for name, value in (
+            ("balance", balance), ("scale", scale), ("raw_labels", raw_labels),
+            ("drop_ambiguous", drop_ambiguous)))
+    shuffle = check_bool("shuffle", shuffle, none=True)
+    drifts = _check_options(balance, positive_prior, encode, missing, raw_labels, drift)
     unscaled = _unscaled(unscaled, scale)
     if not isinstance(target, str) or not target:
         raise ValueError(f"target must be the name of the label column, got {target!r}")
