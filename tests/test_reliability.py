@@ -504,7 +504,7 @@ def _records_by_to_dict(X: pd.DataFrame) -> list[dict]:
         # numpy's dates and durations have a __float__ that raises TypeError: no number, left
         # to the model as a pandas Timestamp is (0.8.50 let float()'s TypeError out, unnamed)
         (np.datetime64("2020-01-01"), False),
-        (np.datetime64("NaT"), False),
+        (np.datetime64("NaT", "ns"), False),
         (np.timedelta64(5, "s"), False),
     ],
 )
