@@ -74,9 +74,9 @@ class BanditCalibratedClassifier(
     Parameters
     ----------
     model, calibrator, policy
-        Any binary River classifier, trained in place (default: Oza boosting [^2] of 10 LRs);
-        a `calibration.CALIBRATORS` name or a `Calibrator`; a `streamboost.bandits` name or
-        instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
+        Any binary River classifier, trained in place (default: Oza boosting [^2] of 10 LRs,
+        `score="soft"`); a `calibration.CALIBRATORS` name or a `Calibrator`; a `streamboost.bandits`
+        name or instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
     batch_size, warmup, warmup_arm, trace_size, seed
         Examples per minibatch; minibatches that train the model whatever the policy (and
         calibrate: `"both"`); those kept in `trace`; a named policy's and default model's seed.
@@ -205,8 +205,9 @@ class BanditCalibratedClassifier(
         self._model = (
             model
             if model is not None
-            else OzaBoostClassifier(
-                _default_member(), pos_label=pos_label, neg_label=neg_label, seed=seed
+            else OzaBoostClassifier(  # beside a calibrator, the members' probabilities
+                _default_member(), pos_label=pos_label, neg_label=neg_label, seed=seed,
+                score="soft",
             )
         )
         self._calibrator = calibrator_for(calibrator, self._model)
