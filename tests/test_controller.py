@@ -2196,3 +2196,23 @@ def test_learn_many_takes_a_cost_per_row_as_learn_one_does(make, size, monkeypat
         by_frames.learn_many(X, y, c_fn=[1.0, 1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match="the costs are given for 3 rows; X has 8"):
         by_frames.learn_many(X, y, c_fn=[1.0, 2.0, 3.0])
+
+
+def test_the_default_model_is_a_soft_scored_booster_of_ten_logistic_regressions():
+    # 0.8.51: the members' probabilities (score="soft"), the better score beside a calibrator;
+    # the same predictions as that booster passed explicitly, and not the vote's
+    rows = phishing(600)
+    runs = []
+    for model in (None,
+                  OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=4,
+                                     score="soft"),
+                  OzaBoostClassifier(linear_model.LogisticRegression(), n_models=10, seed=4)):
+        controller = BanditCalibratedClassifier(model=model, policy="both", seed=4)
+        probabilities = []
+        for x, y in rows:
+            probabilities.append(controller.predict_proba_one(x)[True])
+            controller.learn_one(x, y)
+        runs.append(probabilities)
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+    assert BanditCalibratedClassifier().model_.score == "soft"
