@@ -21,7 +21,7 @@ from ..validation import matrix, plain_floats
 if typing.TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ArrayMembers", "soft_score"]
+__all__ = ["ArrayMembers", "soft_score", "soft_scores"]
 
 # `rows`'s common case in C (streamboost.kernels), and its case of rows that hold only some of
 # the known features (one-hot indicators), with `vector`'s; None: numpy's conversion (no
