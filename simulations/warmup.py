@@ -6,8 +6,10 @@ examples) to `"train"` whatever the policy, so that a bandit does not judge its 
 untrained model; meanwhile the calibrator learns nothing and the raw score is served. For the
 schedule `"both"` (the controller's default policy) there is nothing to judge: with
 `warmup=0` it is `CalibratedClassifier`, whose calibrator learns from the first example. For
-each base model (River's logistic regression, `lr`, and Oza-LR, 10 boosted logistic
-regressions; after a `StandardScaler` on numeric streams), stream (the 7 of
+each base model (River's logistic regression, `lr`; Oza-LR, 10 boosted logistic
+regressions, `oza-lr`, scored by their vote; and `oza-lr-soft`, the same scored by their
+probabilities, the controller's default model since 0.8.51; after a `StandardScaler` on
+numeric streams), stream (the 7 of
 `calibrate_any_model.py`, first 20,000 rows) and seed: the prequential Brier score of the raw
 model and of the controller with `"both"` and with discounted UCB, each at `warmup` 10 and 0,
 and of discounted UCB whose warm-up calibrates too (`warmup_arm="both"`, 0.8.47), over the
@@ -15,7 +17,7 @@ whole run and over its first 2,000 examples (where a warm-up's 320 weigh most).
 
     python simulations/warmup.py --data-dir ../shared/data
 
-About 7 minutes on 2 cores. Writes `simulations/warmup.md`.
+About 11 minutes on 2 cores. Writes `simulations/warmup.md`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from streamboost import BanditCalibratedClassifier, datasets
 from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore
 
-MODELS = ("lr", "oza-lr")
+SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
+
+MODELS = ("lr", "oza-lr", SOFT)
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 POLICIES = ("both", "discounted-ucb")
 WARMUPS = (10, 0)
@@ -42,7 +46,8 @@ HEAD = 2_000  # the first examples, scored apart
 def model_for(model_name: str, variant: str, dataset: str, seed: int):
     """A fresh `model_name` (10 members for a booster), alone (`"raw"`) or in the controller
     with the variant's policy and warm-up, after the stream's scaler."""
-    model = make_model(model_name, 10, seed)
+    model = (make_model("oza-lr", 10, seed, "soft") if model_name == SOFT
+             else make_model(model_name, 10, seed))
     if variant.endswith("warm-up both"):
         model = BanditCalibratedClassifier(model=model, policy="discounted-ucb",
                                            warmup_arm="both", seed=seed)
@@ -57,7 +62,8 @@ def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
         max_rows: int = MAX_ROWS) -> dict:
     """Each variant's prequential Brier score over the stream and over its first `HEAD`
     examples, and the stream's length (`"rows"`)."""
-    rows = list(datasets.stream(dataset, seed=seed, encode=encoding(model_name),
+    encode = encoding("oza-lr" if model_name == SOFT else model_name)
+    rows = list(datasets.stream(dataset, seed=seed, encode=encode,
                                 data_dir=data_dir))[:max_rows]
     result: dict = {"rows": len(rows)}
     for variant in VARIANTS:
