@@ -42,7 +42,7 @@ import statistics
 import time
 from pathlib import Path
 
-from reporting import table_head, table_row
+from reporting import WARMUP_ARM, table_head, table_row
 from river import metrics
 
 from streamboost import BanditCalibratedClassifier, datasets
@@ -108,7 +108,8 @@ def task(dataset: str, model_name: str, seed: int, data_dir: str | None, max_row
     bandit = pipeline(BanditCalibratedClassifier(model=make_model(model_name, 10, seed),
                                                policy="discounted-ucb", seed=seed,
                                                reward_every=REWARD_EVERY[model_name],
-                                               reward_start=REWARD_START), dataset)
+                                               reward_start=REWARD_START,
+                                               warmup_arm=WARMUP_ARM), dataset)
     scores["D-UCB"] = bandit_scores = Scores()
     for x, y in rows:  # timed as the raw model is: its calls, not the metrics' updates
         t = clock()

@@ -32,7 +32,15 @@ import sys
 from pathlib import Path
 
 from example_costs import C_FN, C_FP, applicants
-from reporting import mean_and_error, run_grid, seeds_parser, table_head, table_row, write_report
+from reporting import (
+    WARMUP_ARM,
+    mean_and_error,
+    run_grid,
+    seeds_parser,
+    table_head,
+    table_row,
+    write_report,
+)
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, metrics
@@ -53,7 +61,8 @@ def run(name: str, seed: int, data_dir: str | None, passes: int) -> dict:
     its own threshold, and the share of minibatches on each arm."""
     policy, reward, given = POLICIES[name]
     controller = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
-                                            reward=reward, c_fp=C_FP, c_fn=C_FN, seed=seed)
+                                            reward=reward, c_fp=C_FP, c_fn=C_FN, seed=seed,
+                                            warmup_arm=WARMUP_ARM)
     model = preprocessing.StandardScaler() | controller
     cost = metrics.ExpectedCost(c_fp=C_FP, c_fn=C_FN)
     for x, y, c_fn in applicants(seed, data_dir, passes=passes):

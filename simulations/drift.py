@@ -75,7 +75,7 @@ import sys
 import typing
 from pathlib import Path
 
-from reporting import mean_and_error, run_grid, table_head, table_row, write_report
+from reporting import WARMUP_ARM, mean_and_error, run_grid, table_head, table_row, write_report
 from river import preprocessing
 from river.datasets import synth
 
@@ -237,7 +237,7 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
         wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
                                              batch_size=BATCH, warmup=WARMUP, train_budget=budget,
                                              budget_reserve=reserve, budget_timing=timing,
-                                             seed=seed)  # fmt: skip
+                                             seed=seed, warmup_arm=WARMUP_ARM)  # fmt: skip
     else:
         wrapper = BanditCalibratedClassifier(
             model=make_model(model, 10, seed), policy=policy, arms=("train", "calibrate"),

@@ -52,7 +52,7 @@ import time
 import typing
 from pathlib import Path
 
-from reporting import table_head, table_row
+from reporting import WARMUP_ARM, table_head, table_row
 from river import compose, linear_model, preprocessing
 from scipy.special import expit
 
@@ -239,6 +239,7 @@ def online_model(
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,
+        warmup_arm=WARMUP_ARM,
         seed=seed,
     )
     return pipeline(controller, scale)
