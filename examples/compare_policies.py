@@ -5,7 +5,7 @@ per minibatch whether it trains the booster ("train"), the calibrator ("calibrat
 ("both"). On the bundled `phishing` stream (11,055 websites, positive = phishing) this runs
 each policy test-then-train with the same seed and prints its prequential Brier score, its
 realised cost at c_FN/c_FP = 5 and how many minibatches went to each arm (`arm_counts`; the
-first 10 minibatches always train, as there is nothing to calibrate yet):
+first 10, the warm-up, train whatever the policy, and calibrate too but under "never"):
 
 - "never": the raw booster, never calibrated;
 - "every-4": calibrate every 4th minibatch (a fixed schedule);

@@ -13,7 +13,7 @@ import typing
 from . import bandits
 from .validation import did_you_mean, one_line
 
-__all__ = ["ARMS", "check_warmup_arm", "resolve_arms", "resolve_policy"]
+__all__ = ["ARMS", "check_warmup_arm", "resolve_arms", "resolve_policy", "warmup_route"]
 
 ARMS = ("train", "calibrate", "both")
 
@@ -44,10 +44,10 @@ def resolve_arms(arms: typing.Iterable[str], policy: str | bandits.base.Policy) 
     return arms
 
 
-def check_warmup_arm(warmup_arm: str, arms: tuple[str, ...]) -> None:
-    """Raise ValueError unless `warmup_arm`, what the warm-up's minibatches do, is `"train"` or
-    `"both"` and, where the resolved `arms` have a `"train"` arm, one of them (without one the
-    warm-up runs `"both"` whatever it says: it must train).
+def check_warmup_arm(warmup_arm: str | None, arms: tuple[str, ...]) -> None:
+    """Raise ValueError unless `warmup_arm`, what the warm-up's minibatches do, is None (chosen
+    by `warmup_route`), `"train"` or `"both"` and, where the resolved `arms` have a `"train"`
+    arm, one of them (without one the warm-up runs `"both"` whatever it says: it must train).
 
     Examples
     --------
@@ -58,11 +58,41 @@ def check_warmup_arm(warmup_arm: str, arms: tuple[str, ...]) -> None:
     ValueError: warmup_arm='both' is not one of the arms ('train', 'calibrate')
 
     """
+    if warmup_arm is None:
+        return
     if warmup_arm not in ("train", "both"):
-        raise ValueError(f"warmup_arm must be 'train' or 'both' (the warm-up trains the model; "
-                         f"'both' calibrates too), got {warmup_arm!r}")
+        raise ValueError(f"warmup_arm must be None, 'train' or 'both' (the warm-up trains the "
+                         f"model; 'both' calibrates too), got {warmup_arm!r}")
     if warmup_arm not in arms and "train" in arms:
         raise ValueError(f"warmup_arm={warmup_arm!r} is not one of the arms {arms!r}")
+
+
+def warmup_route(warmup_arm: str | None, arms: tuple[str, ...],
+                 policy: bandits.base.Policy) -> str:
+    """What the warm-up's minibatches do, `"train"` or `"both"`, for a checked `warmup_arm` over
+    the resolved `arms` and `policy`. None chooses `"both"` where it is an arm and the policy
+    ever calibrates: a warm-up that serves the raw score while the calibrator waits cost on 7
+    of 7 streams with the default model (simulations/warmup.md, 0.8.52); `"never"` keeps its
+    calibrator untouched. Without a `"train"` arm, the warm-up is `"both"` (it must train).
+
+    Examples
+    --------
+    >>> from streamboost.arms import resolve_policy, warmup_route
+    >>> arms = ("train", "calibrate", "both")
+    >>> warmup_route(None, arms, resolve_policy("discounted-ucb", arms, seed=0))
+    'both'
+    >>> warmup_route(None, arms, resolve_policy("never", arms, seed=0))
+    'train'
+    >>> warmup_route("train", arms, resolve_policy("both", arms, seed=0))
+    'train'
+
+    """
+    if "train" not in arms:
+        return "both"
+    if warmup_arm is not None:
+        return warmup_arm
+    never = isinstance(policy, bandits.Constant) and arms[policy.arm] == "train"
+    return "both" if "both" in arms and not never else "train"
 
 
 def resolve_policy(policy: str | bandits.base.Policy, arms: tuple[str, ...],

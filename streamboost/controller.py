@@ -10,7 +10,7 @@ import numpy as np
 from river import base, drift
 
 from . import bandits
-from .arms import check_warmup_arm, resolve_arms, resolve_policy
+from .arms import check_warmup_arm, resolve_arms, resolve_policy, warmup_route
 from .boosting import OzaBoostClassifier
 from .budget import TrainBudget, check_budget
 from .calibrated import CalibratedPredictions, check_frame
@@ -79,7 +79,7 @@ class BanditCalibratedClassifier(
         name or instance, or `"never"`, `"every-N"`, `"always"`, `"both"`.
     batch_size, warmup, warmup_arm, trace_size, seed
         Examples per minibatch; minibatches that train the model whatever the policy (and
-        calibrate: `"both"`); those kept in `trace`; a named policy's and default model's seed.
+        calibrate: `"both"`, but under `"never"`); those in `trace`; the policy's, model's seed.
     c_fp, c_fn, pos_label, neg_label
         Costs of a false positive and a false negative; the labels (`neg_label`: inferred).
     reward, reward_map, reward_smoothing, counterfactual, arms
@@ -121,7 +121,7 @@ class BanditCalibratedClassifier(
         counterfactual: bool = True,
         arms: tuple[str, ...] = ("train", "calibrate", "both"),
         warmup: int = 10,
-        warmup_arm: str = "train",
+        warmup_arm: str | None = None,
         train_budget: float | None = None,
         budget_reserve: float = 0.0,
         budget_timing: str = "even",
@@ -313,9 +313,10 @@ class BanditCalibratedClassifier(
 
     @property
     def _warmup_arm(self) -> str:
-        """The warm-up's route: `warmup_arm`, or `"both"` (which trains too) when the arms leave
-        `"train"` out, so that `arm_counts` and `trace` name only the arms."""
-        return self.warmup_arm if "train" in self._arms else "both"
+        """The warm-up's route (`arms.warmup_route`): `"both"` where the arms and the policy
+        allow, `"train"` or `warmup_arm` as given; `"both"` when the arms leave `"train"` out,
+        so that `arm_counts` and `trace` name only the arms."""
+        return warmup_route(self.warmup_arm, self._arms, self._policy)
 
     @property
     def current_arm(self) -> str:
