@@ -1,23 +1,26 @@
 """What the controller's warm-up costs: `warmup` minibatches that train the model while the
 calibrator waits, under the schedule `"both"` and under discounted UCB.
 
-`BanditCalibratedClassifier(warmup=10)`, the default, routes its first 10 minibatches (320
-examples) to `"train"` whatever the policy, so that a bandit does not judge its arms on an
-untrained model; meanwhile the calibrator learns nothing and the raw score is served. For the
-schedule `"both"` (the controller's default policy) there is nothing to judge: with
-`warmup=0` it is `CalibratedClassifier`, whose calibrator learns from the first example. For
-each base model (River's logistic regression, `lr`; Oza-LR, 10 boosted logistic
-regressions, `oza-lr`, scored by their vote; and `oza-lr-soft`, the same scored by their
-probabilities, the controller's default model since 0.8.51; after a `StandardScaler` on
-numeric streams), stream (the 7 of
-`calibrate_any_model.py`, first 20,000 rows) and seed: the prequential Brier score of the raw
-model and of the controller with `"both"` and with discounted UCB, each at `warmup` 10 and 0,
-and of discounted UCB whose warm-up calibrates too (`warmup_arm="both"`, 0.8.47), over the
-whole run and over its first 2,000 examples (where a warm-up's 320 weigh most).
+`BanditCalibratedClassifier(warmup=10)` routes its first 10 minibatches (320 examples) to
+`"train"` or `"both"` whatever the policy, so that a bandit does not judge its arms on an
+untrained model. Until 0.8.52 the warm-up trained the model only (`warmup_arm="train"`): the
+calibrator learned nothing and the raw score was served. Since then, by this report, it
+calibrates too by default (`warmup_arm=None`: `"both"` unless the policy never calibrates).
+For the schedule `"both"` there is nothing to judge: with `warmup=0` (or a warm-up that
+calibrates) it is `CalibratedClassifier`, whose calibrator learns from the first example. For
+each base model (River's logistic regression, `lr`; Oza-LR, 10 boosted logistic regressions
+scored by their vote, `oza-lr`; and `oza-lr-soft`, the same scored by their probabilities,
+the controller's default model since 0.8.51; River's Hoeffding tree, `ht`, and adaptive
+random forest of 10 trees, `arf`; after a `StandardScaler` on numeric streams),
+stream (the 7 of `calibrate_any_model.py`, first 20,000 rows) and seed: the prequential Brier
+score of the raw model and of the controller with `"both"` and with discounted UCB, each with
+a warm-up of 10 minibatches that train only and with none, and of discounted UCB whose
+warm-up calibrates too (`warmup_arm="both"`), over the whole run and over its first 2,000
+examples (where a warm-up's 320 weigh most).
 
     python simulations/warmup.py --data-dir ../shared/data
 
-About 11 minutes on 2 cores. Writes `simulations/warmup.md`.
+About 25 minutes on 2 cores. Writes `simulations/warmup.md`.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from streamboost.metrics import BrierScore
 
 SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
 
-MODELS = ("lr", "oza-lr", SOFT)
+MODELS = ("lr", "oza-lr", SOFT, "ht", "arf")
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 POLICIES = ("both", "discounted-ucb")
 WARMUPS = (10, 0)
@@ -54,7 +57,7 @@ def model_for(model_name: str, variant: str, dataset: str, seed: int):
     elif variant != "raw":
         policy, warmup = variant.split(", warmup ")
         model = BanditCalibratedClassifier(model=model, policy=policy, warmup=int(warmup),
-                                           seed=seed)
+                                           warmup_arm="train", seed=seed)
     return pipeline(model, dataset)
 
 
@@ -91,7 +94,9 @@ def report(results: dict, models: list[str], names: list[str], seeds: int) -> st
     lines = [f"Prequential Brier score, first {MAX_ROWS:,} rows, mean over {seeds} seeds; in "
              f"brackets, over the first {HEAD:,} examples; lower is better. `raw` is the model "
              "alone; the others `BanditCalibratedClassifier(model, policy=..., warmup=...)`, "
-             "batch size 32 (a warm-up of 10 minibatches is 320 examples).", ""]
+             "batch size 32 (a warm-up of 10 minibatches is 320 examples); `warmup 10` trains "
+             "only (`warmup_arm=\"train\"`, the default until 0.8.52), `warm-up both` "
+             "calibrates too (the default since).", ""]
     for model in models:
         lines += [f"## {model}", "", *table_head("stream", *VARIANTS)]
         for name in names:
@@ -100,10 +105,12 @@ def report(results: dict, models: list[str], names: list[str], seeds: int) -> st
                 f"({_mean(results, (model, name), v, 1):.4f})" for v in VARIANTS)))
         lines.append("")
     lines += ["## Mean over the streams", "",
-              "Each row: the default warm-up (10 minibatches that train only) against another "
-              "warm-up, the second's wins counted where its Brier score is lower.", "",
-              *table_head("model", "policy", "against", "default", "other",
-                          "other wins (run)", f"first {HEAD:,}: default",
+              "Each row: the warm-up of 10 minibatches that train only (the default until "
+              "0.8.52) against another warm-up, the second's wins counted where its Brier score "
+              "is lower; for the schedule `both`, `warmup 0` is what a warm-up that calibrates "
+              "too does (the default since).", "",
+              *table_head("model", "policy", "against", "train only", "other",
+                          "other wins (run)", f"first {HEAD:,}: train only",
                           f"first {HEAD:,}: other", f"other wins (first {HEAD:,})", left=3)]
     others = [(p, f"{p}, warmup 0", "warmup 0") for p in POLICIES]
     others.append(("discounted-ucb", "discounted-ucb, warm-up both", "warm-up both"))
