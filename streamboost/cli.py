@@ -285,7 +285,8 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default="train",
         help=f"what the controller's warm-up (its first {_WARMUP} minibatches, whatever the "
         "policy) does: train the model, or both, the calibrator learning too, so that a bandit "
-        "starts with a calibrator that has learned (docs/choosing.md) (train)",
+        "starts with a calibrator that has learned (docs/choosing.md) (train, with which the "
+        "recorded grids ran; the library's default is both, but under never)",
     )
     parser.add_argument(
         "--rollback",
