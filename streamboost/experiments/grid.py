@@ -133,7 +133,8 @@ class Cell:
     reward, reward_map, counterfactual, arms, warmup_arm, rollback, reward_examples,
     reward_every, reward_start, reward_restart, train_budget, budget_reserve, budget_timing
         The controller's parameters of these names; `arms=("train", "calibrate")` is the
-        thesis's forced split.
+        thesis's forced split; `warmup_arm` is `"train"`, with which the recorded grids ran
+        (the controller's own default, None, calibrates in the warm-up since 0.8.52).
     data_dir, target, pos_label
         Where the dataset files are (None: bundled / default); a CSV path's label column; the
         positive class as written (None: the registry's, or a CSV's minority class).
