@@ -1,0 +1,72 @@
+"""simulations/platt_step.py: Platt's step by name against smaller ones, beside one model."""
+
+from __future__ import annotations
+
+import pytest
+from river import compose
+
+from streamboost import CalibratedClassifier, datasets
+from streamboost.calibration import OnlinePlattCalibrator
+from streamboost.experiments.models import make_model
+from streamboost.metrics import BrierScore
+from streamboost.scores import positive_score
+from tests.simulation_loader import load, prequential
+
+platt_step = load("platt_step")
+
+
+@pytest.mark.parametrize("model_name", ["ht", platt_step.SOFT])
+def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypatch):
+    # one pass serves every calibrator: each variant must score as the wrapper alone does,
+    # "gamma 1" as the name "platt", the others with the name's eps and their own gamma (no
+    # scaler: River's pipeline updates one before the next step learns, so a wrapper behind it
+    # learns the score of x scaled anew)
+    monkeypatch.setattr(platt_step, "HEAD", 200)
+    monkeypatch.setattr(platt_step, "pipeline", lambda model, dataset: compose.Pipeline(model))
+    encode = "onehot" if model_name == platt_step.SOFT else None
+    rows = list(datasets.stream("phishing", seed=1, encode=encode))[:500]
+    result = platt_step.run(model_name, "phishing", 1, None, max_rows=500)
+    assert set(result) == {"rows", "extreme", *platt_step.VARIANTS} and result["rows"] == 500
+
+    def wrapped(calibrator):
+        return CalibratedClassifier(platt_step.base(model_name, 1), calibrator)
+
+    eps = {"ht": 1e-3, platt_step.SOFT: 1e-3}[model_name]  # neither scores by the vote
+    cases = {"gamma 1": "platt", "gamma 0.1": OnlinePlattCalibrator(gamma=0.1, eps=eps)}
+    for variant, calibrator in cases.items():
+        assert result[variant][0] == pytest.approx(prequential(wrapped(calibrator), rows)[0],
+                                                   rel=1e-12), variant
+        assert result[variant][1] == pytest.approx(
+            prequential(wrapped(calibrator), rows[:200])[0], rel=1e-12), variant
+    raw, brier, extreme = platt_step.base(model_name, 1), BrierScore(), 0
+    for x, y in rows:  # the raw score as the wrappers read it (an empty dict: 1/2)
+        score = positive_score(raw, x, True)
+        brier.update(y, score)
+        extreme += score in (0.0, 1.0)
+        raw.learn_one(x, y)
+    assert result["raw"][0] == pytest.approx(brier.get(), rel=1e-12)
+    assert result["extreme"] == extreme / 500
+    assert result["gamma 0.3"] != result["gamma 1"] != result["gamma 0.1"]
+    # a young Hoeffding tree scores some examples 0 or 1 exactly; averaged probabilities never
+    assert (result["extreme"] > 0.0) == (model_name == "ht")
+
+
+def test_the_soft_model_is_the_controllers_default_booster():
+    model = platt_step.base(platt_step.SOFT, 3)
+    assert model.score == "soft" and model.n_models == 10
+    assert make_model("oza-lr", 10, 3).score == "vote"
+
+
+def test_the_report_counts_the_streams_where_a_smaller_step_wins():
+    def result(named, small):
+        return {"rows": 100, "extreme": 0.25, "raw": (0.3, 0.4), "gamma 1": (named, named),
+                "gamma 0.3": (named, small), "gamma 0.1": (small, named)}
+
+    results = {("ht", "a"): [result(0.10, 0.08)] * 2, ("ht", "b"): [result(0.20, 0.21)] * 2}
+    text = platt_step.report(results, ["ht"], ["a", "b"], 2)
+    assert ("| a | 0.3000 (0.4000) | 0.1000 (0.1000) | 0.1000 (0.0800) | 0.0800 (0.1000) "
+            "| 25.0% |") in text
+    # gamma 0.3 ties over the run (a win is strictly lower) and wins on a over the head;
+    # gamma 0.1 wins on a over the run and ties over the head
+    assert "| ht | gamma 0.3 | 0.1500 | 0.1500 | 0/2 | 0.1500 | 0.1450 | 1/2 |" in text
+    assert "| ht | gamma 0.1 | 0.1500 | 0.1450 | 1/2 | 0.1500 | 0.1500 | 0/2 |" in text
