@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from streamboost import CalibratedClassifier, datasets
+from streamboost import BanditCalibratedClassifier, CalibratedClassifier, datasets
 from streamboost.experiments.models import make_model, pipeline
 from tests.simulation_loader import load, prequential
 
@@ -60,3 +60,16 @@ def test_the_report_counts_the_streams_where_another_warm_up_wins():
             "| 0/2 |") in text
     assert ("| lr | discounted-ucb | warm-up both | 0.1500 | 0.1450 | 1/2 | 0.1500 | 0.1500 "
             "| 0/2 |") in text
+
+
+def test_the_soft_model_is_the_controllers_default_and_the_old_warm_up_is_pinned():
+    # "oza-lr-soft" is what BanditCalibratedClassifier() builds; "warmup 10" is the warm-up
+    # that trains only (the default until 0.8.52), which the report compares against
+    both = warmup.model_for(warmup.SOFT, "both, warmup 10", "phishing", 4)[
+        "BanditCalibratedClassifier"]
+    default = BanditCalibratedClassifier(seed=4)
+    assert both.warmup_arm == "train" and default.warmup_arm is None
+    assert both.model.score == "soft" == default._model.score
+    assert both.model.n_models == default._model.n_models == 10
+    assert warmup.model_for("lr", "discounted-ucb, warm-up both", "phishing", 4)[
+        "BanditCalibratedClassifier"]._warmup_arm == "both"
