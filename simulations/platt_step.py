@@ -1,27 +1,27 @@
-"""Platt's step by name against Gupta & Ramdas's: Newton-sized (`gamma=1`) or ten times that.
+"""Platt's and beta's step by name against Gupta & Ramdas's: Newton-sized or ten times that.
 
-By name (`calibrator="platt"`, `calibration.resolve`) the Platt calibrator takes Newton-sized
-Online Newton Steps (`gamma=1`: initial curvature H0 = I, step 1); `OnlinePlattCalibrator`'s
-own default is Gupta & Ramdas's `gamma=0.1` (H0 = 100 I, step 10). docs/controller.md chose
-`gamma=1` because 0.1 overshoots on minibatches of autocorrelated examples. This asks what the
-choice costs for each base model when the calibrator learns every prequential score
-(`CalibratedClassifier`, or the controller's `"both"`, whose warm-up calibrates since 0.8.52),
-where a young model's first scores are extreme (a young forest's leaf frequencies are 0 or 1).
+By name (`calibrator="platt"` or `"beta"`, `calibration.resolve`) the two calibrators fitted by
+Online Newton Step take Newton-sized steps (`gamma=1`: initial curvature H0 = I, step 1);
+`OnlinePlattCalibrator`'s own default is Gupta & Ramdas's `gamma=0.1` (H0 = 100 I, step 10).
+docs/controller.md chose `gamma=1` because 0.1 overshoots on minibatches of autocorrelated
+examples. This asks what the choice costs for each base model when the calibrator learns every
+prequential score (`CalibratedClassifier`, or the controller's `"both"`, whose warm-up
+calibrates since 0.8.52), where a young model's first scores are far from calibrated.
 
-For each base model (`lr`, `ht`, `arf`, `oza-lr`, and `oza-lr-soft`: Oza-LR scored by its
-members' probabilities, the controller's default model), stream (the 7 of
+For each base model (`lr`, `ht`, `arf`, `oza-lr`, `oza-ht`, and `oza-lr-soft`: Oza-LR scored
+by its members' probabilities, the controller's default model), stream (the 7 of
 `calibrate_any_model.py`, first 20,000 rows) and seed, one prequential pass: the model learns
 every example, and beside it calibrators learn its prequential score before it learns the
 example (the model's training does not depend on them, so one pass serves all; without a
 scaler, or within River's `compose.learn_during_predict()`, each is `CalibratedClassifier`'s
 result: a pipeline otherwise updates its scaler before the wrapper learns): Platt by name
-(`gamma=1`, the name's `eps`), the same with `gamma=0.3` and `gamma=0.1`. Per variant: the
-Brier score over the run and over its first 2,000 examples; per model, the share of its scores
-that are 0 or 1 exactly.
+(`gamma=1`, the name's `eps`), the same with `gamma=0.3` and `gamma=0.1`, and beta by name
+and with `gamma=0.1`. Per variant: the Brier score over the run and over its first 2,000
+examples; per model, the share of its scores that are 0 or 1 exactly.
 
     python simulations/platt_step.py --data-dir ../shared/data
 
-About 6 minutes on 2 cores. Writes `simulations/platt_step.md`.
+About 12 minutes on 2 cores. Writes `simulations/platt_step.md`.
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ from streamboost.reward import calibrated
 from streamboost.scores import calibrator_for, positive_score
 
 SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
-MODELS = ("lr", "ht", "arf", "oza-lr", SOFT)
+MODELS = ("lr", "ht", "arf", "oza-lr", "oza-ht", SOFT)
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
-GAMMAS = (1.0, 0.3, 0.1)  # the first is the name's
-VARIANTS = ("raw", *(f"gamma {g:g}" for g in GAMMAS))
+# each calibrator's steps, the name's first
+STEPS = {"platt": (1.0, 0.3, 0.1), "beta": (1.0, 0.1)}
+VARIANTS = ("raw", *(f"{name} gamma {g:g}" for name, steps in STEPS.items() for g in steps))
 MAX_ROWS = 20_000
 HEAD = 2_000  # the first examples, scored apart
 
@@ -60,8 +61,10 @@ def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
     encode = encoding("oza-lr" if model_name == SOFT else model_name)
     rows = list(datasets.stream(dataset, seed=seed, encode=encode, data_dir=data_dir))[:max_rows]
     model = base(model_name, seed)
-    named = calibrator_for("platt", model)  # gamma=1 and the name's eps
-    calibrators = {f"gamma {g:g}": named.clone({"gamma": g}) for g in GAMMAS}
+    calibrators = {}
+    for name, steps in STEPS.items():
+        named = calibrator_for(name, model)  # gamma=1 and the name's eps
+        calibrators.update({f"{name} gamma {g:g}": named.clone({"gamma": g}) for g in steps})
     model = pipeline(model, dataset)
     whole = {v: BrierScore() for v in VARIANTS}
     head = {v: BrierScore() for v in VARIANTS}
@@ -92,9 +95,10 @@ def report(results: dict, models: list[str], names: list[str], seeds: int) -> st
     the streams and the streams on which each smaller step beats the name's."""
     lines = [f"Prequential Brier score, first {MAX_ROWS:,} rows, mean over {seeds} seeds; in "
              f"brackets, over the first {HEAD:,} examples; lower is better. `raw` is the model "
-             "alone; `gamma g` is `CalibratedClassifier(model, OnlinePlattCalibrator(gamma=g))` "
-             "with the name's `eps`; `gamma 1` is `calibrator=\"platt\"`. `0/1 scores`: the "
-             "share of the model's prequential scores that are exactly 0 or 1.", ""]
+             "alone; `platt gamma g` is `CalibratedClassifier(model, OnlinePlattCalibrator("
+             "gamma=g))` with the name's `eps`, `beta gamma g` the same with "
+             "`OnlineBetaCalibrator`; `gamma 1` is the name's. `0/1 scores`: the share of the "
+             "model's prequential scores that are exactly 0 or 1.", ""]
     for model in models:
         lines += [f"## {model}", "", *table_head("stream", *VARIANTS, "0/1 scores")]
         for name in names:
@@ -104,17 +108,19 @@ def report(results: dict, models: list[str], names: list[str], seeds: int) -> st
                 for v in VARIANTS), f"{statistics.fmean(r['extreme'] for r in results[key]):.1%}"))
         lines.append("")
     lines += ["## Mean over the streams", "",
-              "Each smaller step against the name's (`gamma 1`), its wins counted where its Brier "
-              "score is lower.", "",
+              "Each smaller step against the name's (`gamma 1`) of the same calibrator, its "
+              "wins counted where its Brier score is lower.", "",
               *table_head("model", "step", "gamma 1", "other", "other wins (run)",
                           f"first {HEAD:,}: gamma 1", f"first {HEAD:,}: other",
                           f"other wins (first {HEAD:,})", left=2)]
+    smaller = [(f"{name} gamma 1", f"{name} gamma {g:g}")
+               for name, steps in STEPS.items() for g in steps[1:]]
     for model in models:
-        for variant in VARIANTS[2:]:
+        for first, variant in smaller:
             cells = []
             for which in (0, 1):
                 named, other = ([_mean(results, (model, n), v, which) for n in names]
-                                for v in ("gamma 1", variant))
+                                for v in (first, variant))
                 wins = sum(o < d for o, d in zip(other, named, strict=True))
                 cells += [f"{statistics.fmean(named):.4f}", f"{statistics.fmean(other):.4f}",
                           f"{wins}/{len(names)}"]
@@ -123,7 +129,8 @@ def report(results: dict, models: list[str], names: list[str], seeds: int) -> st
 
 
 def main(argv: list[str] | None = None) -> int:
-    return grid_main(argv, __doc__, "platt_step.py", "Platt's step: Newton-sized or ten times",
+    return grid_main(argv, __doc__, "platt_step.py",
+                     "Platt's and beta's step: Newton-sized or ten times",
                      (MODELS, DATASETS, 3), [], run, report)
 
 

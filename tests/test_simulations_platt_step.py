@@ -6,7 +6,7 @@ import pytest
 from river import compose
 
 from streamboost import CalibratedClassifier, datasets
-from streamboost.calibration import OnlinePlattCalibrator
+from streamboost.calibration import OnlineBetaCalibrator, OnlinePlattCalibrator
 from streamboost.experiments.models import make_model
 from streamboost.metrics import BrierScore
 from streamboost.scores import positive_score
@@ -18,7 +18,7 @@ platt_step = load("platt_step")
 @pytest.mark.parametrize("model_name", ["ht", platt_step.SOFT])
 def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypatch):
     # one pass serves every calibrator: each variant must score as the wrapper alone does,
-    # "gamma 1" as the name "platt", the others with the name's eps and their own gamma (no
+    # "gamma 1" as the name, the others with the name's eps and their own gamma (no
     # scaler: River's pipeline updates one before the next step learns, so a wrapper behind it
     # learns the score of x scaled anew)
     monkeypatch.setattr(platt_step, "HEAD", 200)
@@ -32,7 +32,9 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
         return CalibratedClassifier(platt_step.base(model_name, 1), calibrator)
 
     eps = {"ht": 1e-3, platt_step.SOFT: 1e-3}[model_name]  # neither scores by the vote
-    cases = {"gamma 1": "platt", "gamma 0.1": OnlinePlattCalibrator(gamma=0.1, eps=eps)}
+    cases = {"platt gamma 1": "platt",
+             "platt gamma 0.1": OnlinePlattCalibrator(gamma=0.1, eps=eps),
+             "beta gamma 1": "beta", "beta gamma 0.1": OnlineBetaCalibrator(gamma=0.1, eps=eps)}
     for variant, calibrator in cases.items():
         assert result[variant][0] == pytest.approx(prequential(wrapped(calibrator), rows)[0],
                                                    rel=1e-12), variant
@@ -46,7 +48,8 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
         raw.learn_one(x, y)
     assert result["raw"][0] == pytest.approx(brier.get(), rel=1e-12)
     assert result["extreme"] == extreme / 500
-    assert result["gamma 0.3"] != result["gamma 1"] != result["gamma 0.1"]
+    assert result["platt gamma 0.3"] != result["platt gamma 1"] != result["platt gamma 0.1"]
+    assert result["beta gamma 1"] != result["beta gamma 0.1"]
     # a young Hoeffding tree scores some examples 0 or 1 exactly; averaged probabilities never
     assert (result["extreme"] > 0.0) == (model_name == "ht")
 
@@ -59,14 +62,18 @@ def test_the_soft_model_is_the_controllers_default_booster():
 
 def test_the_report_counts_the_streams_where_a_smaller_step_wins():
     def result(named, small):
-        return {"rows": 100, "extreme": 0.25, "raw": (0.3, 0.4), "gamma 1": (named, named),
-                "gamma 0.3": (named, small), "gamma 0.1": (small, named)}
+        return {"rows": 100, "extreme": 0.25, "raw": (0.3, 0.4),
+                "platt gamma 1": (named, named), "platt gamma 0.3": (named, small),
+                "platt gamma 0.1": (small, named), "beta gamma 1": (small, small),
+                "beta gamma 0.1": (named, named)}
 
     results = {("ht", "a"): [result(0.10, 0.08)] * 2, ("ht", "b"): [result(0.20, 0.21)] * 2}
     text = platt_step.report(results, ["ht"], ["a", "b"], 2)
     assert ("| a | 0.3000 (0.4000) | 0.1000 (0.1000) | 0.1000 (0.0800) | 0.0800 (0.1000) "
-            "| 25.0% |") in text
-    # gamma 0.3 ties over the run (a win is strictly lower) and wins on a over the head;
-    # gamma 0.1 wins on a over the run and ties over the head
-    assert "| ht | gamma 0.3 | 0.1500 | 0.1500 | 0/2 | 0.1500 | 0.1450 | 1/2 |" in text
-    assert "| ht | gamma 0.1 | 0.1500 | 0.1450 | 1/2 | 0.1500 | 0.1500 | 0/2 |" in text
+            "| 0.0800 (0.0800) | 0.1000 (0.1000) | 25.0% |") in text
+    # platt 0.3 ties over the run (a win is strictly lower) and wins on a over the head;
+    # platt 0.1 wins on a over the run and ties over the head; beta's smaller step, against
+    # beta's name, wins on b and loses on a, both over the run and over the head
+    assert "| ht | platt gamma 0.3 | 0.1500 | 0.1500 | 0/2 | 0.1500 | 0.1450 | 1/2 |" in text
+    assert "| ht | platt gamma 0.1 | 0.1500 | 0.1450 | 1/2 | 0.1500 | 0.1500 | 0/2 |" in text
+    assert "| ht | beta gamma 0.1 | 0.1450 | 0.1500 | 1/2 | 0.1450 | 0.1500 | 1/2 |" in text
