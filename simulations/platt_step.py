@@ -29,12 +29,11 @@ from __future__ import annotations
 import statistics
 import sys
 
-from reporting import grid_main, table_head, table_row
+from reporting import beside, grid_main, table_head, table_row
 
 from streamboost import datasets
 from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore
-from streamboost.reward import calibrated
 from streamboost.scores import calibrator_for, positive_score
 
 SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
@@ -72,11 +71,7 @@ def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
     for i, (x, y) in enumerate(rows):
         s = positive_score(model, x, True)  # the stream's labels are bools
         extreme += s in (0.0, 1.0)
-        for variant in VARIANTS:
-            cal = calibrators.get(variant)
-            p = s if cal is None else calibrated(cal, s)
-            if cal is not None:
-                cal.learn_one(s, y)  # after its prediction: the score is out of sample
+        for variant, p in beside(calibrators, s, y).items():
             whole[variant].update(y, p)
             if i < HEAD:
                 head[variant].update(y, p)

@@ -1,5 +1,5 @@
 """What a simulation does with its report: the command that made it, above the text; and the
-grid of runs a report is made from; its tables' rows.
+grid of runs a report is made from; its tables' rows; calibrators beside one model's scores.
 
     from reporting import table_head, table_row, write_report
     text = "\n".join([*table_head("stream", "Brier"), table_row("phishing", f"{0.0557:.4f}")])
@@ -16,10 +16,24 @@ import sys
 import typing
 from pathlib import Path
 
+from streamboost.reward import calibrated
+
 # The controller's warm-up as the reports were measured, pinned so that each script still makes
 # its report: until 0.8.52 the warm-up trained the model only; since then it calibrates too by
 # default (`warmup_arm=None`), which simulations/warmup.md measures.
 WARMUP_ARM = "train"
+
+
+def beside(calibrators: dict, score: float, y: bool) -> dict:
+    """`"raw"`: a model's prequential `score`, then each calibrator's probability of it (by
+    name, in order), each calibrator learning (`score`, `y`) after its prediction: calibrators
+    beside one model, on its scores out of sample (`CalibratedClassifier`'s, one pass for
+    all)."""
+    probabilities = {"raw": score}
+    for name, calibrator in calibrators.items():
+        probabilities[name] = calibrated(calibrator, score)
+        calibrator.learn_one(score, y)
+    return probabilities
 
 
 def write_report(out: Path, title: str, script: str, argv: list[str] | None, text: str) -> None:

@@ -29,13 +29,12 @@ import statistics
 import sys
 import time
 
-from reporting import grid_main, table_head, table_row
+from reporting import beside, grid_main, table_head, table_row
 from river import metrics
 
 from streamboost import OzaBoostClassifier, datasets
 from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore
-from streamboost.reward import calibrated
 from streamboost.scores import calibrator_for, positive_score
 
 MODELS = ("oza-lr", "oza-ht")
@@ -69,11 +68,7 @@ def run(model_name: str, dataset: str, score: str, seed: int, data_dir: str | No
         s = positive_score(model, x, True)  # the stream's labels are bools
         model.learn_one(x, y)
         seconds += time.perf_counter() - start
-        for variant in VARIANTS:
-            cal = calibrators.get(variant)
-            p = s if cal is None else calibrated(cal, s)
-            if cal is not None:
-                cal.learn_one(s, y)  # after its prediction: the score is out of sample
+        for variant, p in beside(calibrators, s, y).items():
             brier[variant].update(y, p)
             log_loss[variant].update(y, {True: p, False: 1.0 - p})
     return {"seconds": seconds,

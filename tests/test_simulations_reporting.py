@@ -65,3 +65,19 @@ def test_brier_table_averages_each_policys_runs_per_stream():
                     "| a | 0.2000 (0.75) | 0.2000 (0.00) |",
                     "| b | 0.4000 (0.25) | 0.5000 (0.75) |"]
     assert brier == {("a", "p"): 0.2, ("a", "q"): 0.2, ("b", "p"): 0.4, ("b", "q"): 0.5}
+
+
+def test_calibrators_beside_a_model_predict_its_score_before_they_learn_it():
+    from streamboost.calibration import OnlinePlattCalibrator
+
+    calibrators = {"+a": OnlinePlattCalibrator(), "+b": OnlinePlattCalibrator(gamma=1.0)}
+    twins = {name: cal.clone() for name, cal in calibrators.items()}
+    first = reporting.beside(calibrators, 0.9, False)
+    assert first == {"raw": 0.9, "+a": 0.9, "+b": 0.9}  # nothing learned yet: the identity
+    second = reporting.beside(calibrators, 0.9, False)
+    assert list(second) == ["raw", "+a", "+b"] and second["raw"] == 0.9
+    for name, twin in twins.items():  # each learned (0.9, False) once, after predicting
+        twin.learn_one(0.9, False)
+        assert second[name] == twin.predict_one(0.9) < 0.9
+        assert calibrators[name].n_seen == 2
+    assert second["+a"] != second["+b"]
