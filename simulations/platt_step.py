@@ -8,8 +8,9 @@ examples. This asks what the choice costs for each base model when the calibrato
 prequential score (`CalibratedClassifier`, or the controller's `"both"`, whose warm-up
 calibrates since 0.8.52), where a young model's first scores are far from calibrated.
 
-For each base model (`lr`, `ht`, `arf`, `oza-lr`, `oza-ht`, and `oza-lr-soft`: Oza-LR scored
-by its members' probabilities, the controller's default model), stream (the 7 of
+For each base model (`lr`, `ht`, `arf`, `oza-lr`, `oza-ht`, and `oza-lr-soft` and
+`oza-ht-soft`: the boosters scored by their members' probabilities, the first the
+controller's default model), stream (the 7 of
 `calibrate_any_model.py`, first 20,000 rows) and seed, one prequential pass: the model learns
 every example, and beside it calibrators learn its prequential score before it learns the
 example (the model's training does not depend on them, so one pass serves all; without a
@@ -21,7 +22,7 @@ examples; per model, the share of its scores that are 0 or 1 exactly.
 
     python simulations/platt_step.py --data-dir ../shared/data
 
-About 12 minutes on 2 cores. Writes `simulations/platt_step.md`.
+About 16 minutes on 2 cores. Writes `simulations/platt_step.md`.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from streamboost.metrics import BrierScore
 from streamboost.scores import calibrator_for, positive_score
 
 SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
-MODELS = ("lr", "ht", "arf", "oza-lr", "oza-ht", SOFT)
+MODELS = ("lr", "ht", "arf", "oza-lr", "oza-ht", SOFT, "oza-ht-soft")
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 # each calibrator's steps, the name's first
 STEPS = {"platt": (1.0, 0.3, 0.1), "beta": (1.0, 0.1)}
@@ -47,9 +48,10 @@ HEAD = 2_000  # the first examples, scored apart
 
 
 def base(model_name: str, seed: int):
-    """A fresh `model_name` (10 members for an ensemble)."""
-    if model_name == SOFT:
-        return make_model("oza-lr", 10, seed, "soft")
+    """A fresh `model_name` (10 members for an ensemble); a booster's name ending in `-soft`
+    scores by its members' probabilities."""
+    if model_name.endswith("-soft"):
+        return make_model(model_name.removesuffix("-soft"), 10, seed, "soft")
     return make_model(model_name, 10, seed)
 
 
@@ -57,7 +59,7 @@ def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
         max_rows: int = MAX_ROWS) -> dict:
     """Each variant's (Brier score over the run, over its first `HEAD` examples), the share of
     the model's scores that are 0 or 1, and the stream's length (`"rows"`)."""
-    encode = encoding("oza-lr" if model_name == SOFT else model_name)
+    encode = encoding(model_name.removesuffix("-soft"))
     rows = list(datasets.stream(dataset, seed=seed, encode=encode, data_dir=data_dir))[:max_rows]
     model = base(model_name, seed)
     calibrators = {}

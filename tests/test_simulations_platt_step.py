@@ -54,10 +54,15 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
     assert (result["extreme"] > 0.0) == (model_name == "ht")
 
 
-def test_the_soft_model_is_the_controllers_default_booster():
-    model = platt_step.base(platt_step.SOFT, 3)
+def test_the_soft_models_are_the_boosters_scored_by_their_members_probabilities():
+    from river import linear_model, tree
+
+    model = platt_step.base(platt_step.SOFT, 3)  # the controller's default booster
     assert model.score == "soft" and model.n_models == 10
-    assert make_model("oza-lr", 10, 3).score == "vote"
+    assert type(model.model) is linear_model.LogisticRegression
+    trees = platt_step.base("oza-ht-soft", 3)
+    assert trees.score == "soft" and type(trees.model) is tree.HoeffdingTreeClassifier
+    assert make_model("oza-lr", 10, 3).score == platt_step.base("oza-ht", 3).score == "vote"
 
 
 def test_the_report_counts_the_streams_where_a_smaller_step_wins():
