@@ -30,14 +30,13 @@ from __future__ import annotations
 import statistics
 import sys
 
-from reporting import beside, grid_main, table_head, table_row
+from reporting import SOFT, beside, encoding_of, grid_main, model_named, table_head, table_row
 
 from streamboost import datasets
-from streamboost.experiments.models import encoding, make_model, pipeline
+from streamboost.experiments.models import pipeline
 from streamboost.metrics import BrierScore
 from streamboost.scores import calibrator_for, positive_score
 
-SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
 MODELS = ("lr", "ht", "arf", "oza-lr", "oza-ht", SOFT, "oza-ht-soft")
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
 # each calibrator's steps, the name's first
@@ -47,21 +46,13 @@ MAX_ROWS = 20_000
 HEAD = 2_000  # the first examples, scored apart
 
 
-def base(model_name: str, seed: int):
-    """A fresh `model_name` (10 members for an ensemble); a booster's name ending in `-soft`
-    scores by its members' probabilities."""
-    if model_name.endswith("-soft"):
-        return make_model(model_name.removesuffix("-soft"), 10, seed, "soft")
-    return make_model(model_name, 10, seed)
-
-
 def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
         max_rows: int = MAX_ROWS) -> dict:
     """Each variant's (Brier score over the run, over its first `HEAD` examples), the share of
     the model's scores that are 0 or 1, and the stream's length (`"rows"`)."""
-    encode = encoding(model_name.removesuffix("-soft"))
+    encode = encoding_of(model_name)
     rows = list(datasets.stream(dataset, seed=seed, encode=encode, data_dir=data_dir))[:max_rows]
-    model = base(model_name, seed)
+    model = model_named(model_name, seed)
     calibrators = {}
     for name, steps in STEPS.items():
         named = calibrator_for(name, model)  # gamma=1 and the name's eps

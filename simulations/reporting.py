@@ -24,6 +24,29 @@ from streamboost.reward import calibrated
 WARMUP_ARM = "train"
 
 
+# the controller's default model: Oza boosting of 10 logistic regressions scored soft
+SOFT = "oza-lr-soft"
+
+
+def model_named(name: str, seed: int):
+    """A fresh `experiments.models` model `name` (10 members for an ensemble), seeded; a
+    booster's name ending in `-soft` (`SOFT`, `oza-ht-soft`) scores by its members'
+    probabilities."""
+    from streamboost.experiments.models import make_model
+
+    if name.endswith("-soft"):
+        return make_model(name.removesuffix("-soft"), 10, seed, "soft")
+    return make_model(name, 10, seed)
+
+
+def encoding_of(name: str) -> str | None:
+    """How `datasets.stream` encodes categorical features for the model `name` (a `-soft`
+    booster as its model)."""
+    from streamboost.experiments.models import encoding
+
+    return encoding(name.removesuffix("-soft"))
+
+
 def beside(calibrators: dict, score: float, y: bool) -> dict:
     """`"raw"`: a model's prequential `score`, then each calibrator's probability of it (by
     name, in order), each calibrator learning (`score`, `y`) after its prediction: calibrators

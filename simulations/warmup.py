@@ -28,13 +28,11 @@ from __future__ import annotations
 import statistics
 import sys
 
-from reporting import grid_main, table_head, table_row
+from reporting import SOFT, encoding_of, grid_main, model_named, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets
-from streamboost.experiments.models import encoding, make_model, pipeline
+from streamboost.experiments.models import pipeline
 from streamboost.metrics import BrierScore
-
-SOFT = "oza-lr-soft"  # the controller's default model: `oza-lr` with score="soft"
 
 MODELS = ("lr", "oza-lr", SOFT, "ht", "arf")
 DATASETS = ("electricity", "weather", "phishing", "spambase", "krvskp", "mushroom", "waveform")
@@ -49,8 +47,7 @@ HEAD = 2_000  # the first examples, scored apart
 def model_for(model_name: str, variant: str, dataset: str, seed: int):
     """A fresh `model_name` (10 members for a booster), alone (`"raw"`) or in the controller
     with the variant's policy and warm-up, after the stream's scaler."""
-    model = (make_model("oza-lr", 10, seed, "soft") if model_name == SOFT
-             else make_model(model_name, 10, seed))
+    model = model_named(model_name, seed)
     if variant.endswith("warm-up both"):
         model = BanditCalibratedClassifier(model=model, policy="discounted-ucb",
                                            warmup_arm="both", seed=seed)
@@ -65,7 +62,7 @@ def run(model_name: str, dataset: str, seed: int, data_dir: str | None,
         max_rows: int = MAX_ROWS) -> dict:
     """Each variant's prequential Brier score over the stream and over its first `HEAD`
     examples, and the stream's length (`"rows"`)."""
-    encode = encoding("oza-lr" if model_name == SOFT else model_name)
+    encode = encoding_of(model_name)
     rows = list(datasets.stream(dataset, seed=seed, encode=encode,
                                 data_dir=data_dir))[:max_rows]
     result: dict = {"rows": len(rows)}

@@ -313,9 +313,9 @@ class BanditCalibratedClassifier(
 
     @property
     def _warmup_arm(self) -> str:
-        """The warm-up's route (`arms.warmup_route`): `"both"` where the arms and the policy
-        allow, `"train"` or `warmup_arm` as given; `"both"` when the arms leave `"train"` out,
-        so that `arm_counts` and `trace` name only the arms."""
+        """The warm-up's route (`arms.warmup_route`): `warmup_arm` as given; for None, `"both"`
+        where it is an arm and the policy ever calibrates, else `"train"`; `"both"` whenever the
+        arms leave `"train"` out, so that `arm_counts` and `trace` name only the arms."""
         return warmup_route(self.warmup_arm, self._arms, self._policy)
 
     @property

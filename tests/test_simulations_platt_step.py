@@ -7,7 +7,6 @@ from river import compose
 
 from streamboost import CalibratedClassifier, datasets
 from streamboost.calibration import OnlineBetaCalibrator, OnlinePlattCalibrator
-from streamboost.experiments.models import make_model
 from streamboost.metrics import BrierScore
 from streamboost.scores import positive_score
 from tests.simulation_loader import load, prequential
@@ -29,7 +28,7 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
     assert set(result) == {"rows", "extreme", *platt_step.VARIANTS} and result["rows"] == 500
 
     def wrapped(calibrator):
-        return CalibratedClassifier(platt_step.base(model_name, 1), calibrator)
+        return CalibratedClassifier(platt_step.model_named(model_name, 1), calibrator)
 
     eps = {"ht": 1e-3, platt_step.SOFT: 1e-3}[model_name]  # neither scores by the vote
     cases = {"platt gamma 1": "platt",
@@ -40,7 +39,7 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
                                                    rel=1e-12), variant
         assert result[variant][1] == pytest.approx(
             prequential(wrapped(calibrator), rows[:200])[0], rel=1e-12), variant
-    raw, brier, extreme = platt_step.base(model_name, 1), BrierScore(), 0
+    raw, brier, extreme = platt_step.model_named(model_name, 1), BrierScore(), 0
     for x, y in rows:  # the raw score as the wrappers read it (an empty dict: 1/2)
         score = positive_score(raw, x, True)
         brier.update(y, score)
@@ -52,17 +51,6 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
     assert result["beta gamma 1"] != result["beta gamma 0.1"]
     # a young Hoeffding tree scores some examples 0 or 1 exactly; averaged probabilities never
     assert (result["extreme"] > 0.0) == (model_name == "ht")
-
-
-def test_the_soft_models_are_the_boosters_scored_by_their_members_probabilities():
-    from river import linear_model, tree
-
-    model = platt_step.base(platt_step.SOFT, 3)  # the controller's default booster
-    assert model.score == "soft" and model.n_models == 10
-    assert type(model.model) is linear_model.LogisticRegression
-    trees = platt_step.base("oza-ht-soft", 3)
-    assert trees.score == "soft" and type(trees.model) is tree.HoeffdingTreeClassifier
-    assert make_model("oza-lr", 10, 3).score == platt_step.base("oza-ht", 3).score == "vote"
 
 
 def test_the_report_counts_the_streams_where_a_smaller_step_wins():

@@ -81,3 +81,17 @@ def test_calibrators_beside_a_model_predict_its_score_before_they_learn_it():
         assert second[name] == twin.predict_one(0.9) < 0.9
         assert calibrators[name].n_seen == 2
     assert second["+a"] != second["+b"]
+
+
+def test_a_soft_name_is_the_booster_scored_by_its_members_probabilities():
+    from river import linear_model, tree
+
+    soft = reporting.model_named(reporting.SOFT, 2)  # the controller's default model
+    assert soft.score == "soft" and soft.n_models == 10 and soft.seed == 2
+    assert type(soft.model) is linear_model.LogisticRegression
+    trees = reporting.model_named("oza-ht-soft", 2)
+    assert trees.score == "soft" and type(trees.model) is tree.HoeffdingTreeClassifier
+    assert reporting.model_named("oza-lr", 2).score == "vote"
+    assert type(reporting.model_named("ht", 2)) is tree.HoeffdingTreeClassifier
+    assert reporting.encoding_of(reporting.SOFT) == reporting.encoding_of("oza-lr") == "onehot"
+    assert reporting.encoding_of("oza-ht-soft") is None  # trees split on categories
