@@ -1575,6 +1575,27 @@ static PyObject *beta_predict(PyObject *self, PyObject *const *args, Py_ssize_t 
     return PyFloat_FromDouble(beta_expit(t[0] * u + t[1] * v + t[2]));
 }
 
+/* beta_predict_many(theta, consts, scores, out): beta_predict of each score of a float64
+ * array, into out (the same floats as one by one; numpy's log may differ in the last bit). */
+static PyObject *beta_predict_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(4, "beta_predict_many");
+    double t[3], c[B_N], u, v;
+    Py_buffer views[2];
+    Py_ssize_t n = -1;
+    if (tuple_doubles(args[0], 3, t, "theta") || tuple_doubles(args[1], B_N, c, "consts") ||
+        get_buffers(args + 2, many_specs, 2, views, &n))
+        return NULL;
+    const double *scores = views[0].buf;
+    double *out = views[1].buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        beta_features(scores[i], c[B_EPS], &u, &v);
+        out[i] = beta_expit(t[0] * u + t[1] * v + t[2]);
+    }
+    release_buffers(views, 2);
+    Py_RETURN_NONE;
+}
+
 /* _solve3: H^{-1} g for the symmetric H of upper triangle h, by cofactors. */
 static void beta_solve3(const double *h, const double *g, double *x)
 {
@@ -3029,6 +3050,7 @@ static PyMethodDef methods[] = {
     METHOD(platt_learn, "One update of online Platt scaling, in place."),
     METHOD(platt_learn_many, "Updates of online Platt scaling by a list of pairs, in place."),
     METHOD(beta_predict, "Online beta calibration's map of a score."),
+    METHOD(beta_predict_many, "Online beta calibration's map of each score of an array."),
     METHOD(beta_learn, "One Online Newton Step of beta calibration."),
     METHOD(beta_learn_many, "Online beta calibration by a list of pairs."),
     METHOD(pav_update, "Pool Adjacent Violators' blocks re-fitted after one value changed."),

@@ -43,7 +43,8 @@ is imported, `compiled` is None and the Python loops run.
   the Python projection for the rare step that leaves its ball): every wrapper's calibrator
   predicts and learns once per example;
 * the other calibrators' per-example work: beta calibration's map and Online Newton Step
-  (`beta_predict`, `beta_learn`), the Pool Adjacent Violators blocks of histogram binning and
+  (`beta_predict`, `beta_learn`; of an array, `beta_predict_many`, since 0.8.53: numpy's log
+  had differed from the C library's in the last bit), the Pool Adjacent Violators blocks of histogram binning and
   isotonic regression re-fitted after one bin changed (`pav_update`) or, with forgetting, from
   scratch (`histogram_pool`), their maps of a score (`histogram_predict`, `isotonic_predict`)
   and of an array of scores (`histogram_predict_many`, `isotonic_predict_many`), and

@@ -518,3 +518,21 @@ def test_the_binned_calibrators_predict_many_is_their_predict_of_each_score(name
             assert cal._predict_many(scores[::2]).tolist() == expected[::2]  # a strided view
         s = rng.random() ** 2
         cal.learn_one(s, rng.random() < s)
+
+
+@pytest.mark.parametrize("name", ["platt", "beta"])
+@pytest.mark.parametrize("gamma", [1.0, 0.1])
+def test_the_newton_step_calibrators_predict_many_is_their_predict_of_each_score(name, gamma):
+    # a frame's probabilities must be its rows' one by one (`CalibratedClassifier`'s
+    # predict_proba_many): numpy's log differs from the C library's in the last bit for some
+    # scores, which beta's map took until 0.8.53
+    cal = make(name, gamma=gamma)
+    rng = random.Random(5)
+    scores = np.array([0.0, 1.0, 1e-12, 1 - 1e-12, *(rng.random() for _ in range(3_000))])
+    for step in range(400):
+        if step in (0, 50, 399):
+            expected = [cal._predict(s) for s in scores.tolist()]
+            assert cal._predict_many(scores).tolist() == expected
+            assert cal._predict_many(scores[::3]).tolist() == expected[::3]  # a strided view
+        s = rng.random()
+        cal.learn_one(s, rng.random() < s ** 0.5)

@@ -448,6 +448,27 @@ def test_beta_learn_many_is_beta_learn_pair_by_pair_bit_for_bit(params):
 
 
 @needs_kernels
+def test_beta_predict_many_is_beta_predict_score_by_score_bit_for_bit():
+    """The map of an array, compiled and its twin, is each score's `beta_predict`: numpy's
+    log, which it replaced, differs from the C library's in the last bit for some scores."""
+    from streamboost.calibration import OnlineBetaCalibrator
+    from streamboost.calibration.beta import beta_predict, beta_predict_many
+
+    cal = OnlineBetaCalibrator(gamma=0.1)
+    grid = np.array([0.0, 1e-300, 1e-9, *np.random.default_rng(3).random(2_000), 1 - 1e-9, 1.0])
+    for start, (score, positive) in enumerate(calibrator_pairs(seed=5)):
+        cal.learn_one(score, positive)
+        if start % 100 == 0:
+            outs = np.empty(len(grid)), np.empty(len(grid))
+            COMPILED.beta_predict_many(cal._theta, cal._consts, grid, outs[0])
+            beta_predict_many(cal._theta, cal._consts, grid, outs[1])
+            one = [beta_predict(cal._theta, cal._consts, g) for g in grid.tolist()]
+            assert outs[0].tolist() == outs[1].tolist() == one
+    with pytest.raises(TypeError, match="out must be a 1-d array of format 'd'"):
+        COMPILED.beta_predict_many(cal._theta, cal._consts, grid, np.empty(3))
+
+
+@needs_kernels
 def test_platt_learn_many_refuses_columns_of_two_lengths_and_leaves_theta():
     from streamboost.calibration import OnlinePlattCalibrator
     from streamboost.calibration.platt import _project_ball
@@ -516,6 +537,7 @@ def test_a_kernels_module_built_before_the_calibrator_kernels_falls_back_to_the_
         from streamboost.calibration import base as pav, beta, ewa, histogram, isotonic
         assert (beta._LEARN, beta._PREDICT) == (beta.beta_learn, beta.beta_predict)
         assert beta._LEARN_MANY is beta.beta_learn_many
+        assert beta._PREDICT_MANY is beta.beta_predict_many
         assert pav._UPDATE is pav.pav_update and histogram._POOL is histogram.histogram_pool
         assert pav._SHARE is pav.share_attributes
         assert histogram._PREDICT is histogram.histogram_predict
@@ -1201,7 +1223,7 @@ def python_calibrators():
                             _PREDICT_MANY=platt.platt_predict_many,
                             _PREDICT_PAIR=platt.platt_predict_pair),
         mock.patch.multiple(beta, _LEARN=beta.beta_learn, _LEARN_MANY=beta.beta_learn_many,
-                            _PREDICT=beta.beta_predict),
+                            _PREDICT=beta.beta_predict, _PREDICT_MANY=beta.beta_predict_many),
         mock.patch.multiple(base, _UPDATE=base.pav_update, _SHARE=base.share_attributes),
         mock.patch.multiple(histogram, _update=base.pav_update, _POOL=histogram.histogram_pool,
                             _PREDICT=histogram.histogram_predict,

@@ -114,7 +114,7 @@ class OnlineBetaCalibrator(Calibrator):
     ----------
     forgetting, gamma
         Discount $\lambda \in (0, 1]$ of the curvature (1: none); ONS step $1/\gamma$ and
-        $H_0 = I/\gamma^2$ (1: Newton-sized steps, as the controller's Platt calibrator).
+        $H_0 = I/\gamma^2$ (1: Newton-sized steps; by name, `scores.named_step`'s).
     radius, eps
         The ball $(a, b, c)$ stays in; scores are clipped to $[\epsilon, 1 - \epsilon]$.
 
@@ -185,9 +185,11 @@ class OnlineBetaCalibrator(Calibrator):
         return _PREDICT(self._theta, self._consts, score)
 
     def _predict_many(self, scores: np.ndarray) -> np.ndarray:
-        s = np.clip(scores, self.eps, 1.0 - self.eps)
-        a, b, c = self._theta
-        return expit(a * np.log(s) - b * np.log1p(-s) + c)
+        # `_predict` of each score in one loop: numpy's log may differ from the C library's
+        # in the last bit, and a frame's probabilities must be its rows' one by one
+        out = np.empty(len(scores))
+        _PREDICT_MANY(self._theta, self._consts, np.ascontiguousarray(scores, dtype=float), out)
+        return out
 
     def _update(self, score: float, positive: bool) -> None:
         # the base's `_learn` and count in one call: every example of a wrapper comes here
@@ -223,6 +225,12 @@ def beta_predict(theta: tuple, consts: tuple, score: float) -> float:
     u, v = _features(score, consts[_EPS])
     a, b, c = theta
     return _expit(a * u + b * v + c)
+
+
+def beta_predict_many(theta: tuple, consts: tuple, scores: np.ndarray, out: np.ndarray) -> None:
+    """`beta_predict` of each checked score of a float array, into `out`; the twin of the
+    compiled `beta_predict_many`."""
+    out[:] = [beta_predict(theta, consts, s) for s in scores.tolist()]
 
 
 def beta_learn(theta: tuple, curvature: list, consts: tuple, score: float, positive: bool
@@ -264,6 +272,7 @@ def beta_learn_many(theta: tuple, curvature: list, consts: tuple, scores: list,
 _LEARN = getattr(kernels.compiled, "beta_learn", beta_learn)
 _LEARN_MANY = getattr(kernels.compiled, "beta_learn_many", beta_learn_many)
 _PREDICT = getattr(kernels.compiled, "beta_predict", beta_predict)
+_PREDICT_MANY = getattr(kernels.compiled, "beta_predict_many", beta_predict_many)
 
 
 def beta_fit(scores: typing.Iterable[float], labels: typing.Iterable[typing.Any], *,
