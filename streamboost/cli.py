@@ -112,6 +112,13 @@ def _positive_float(value: str) -> float:
     return number
 
 
+def _gamma(value: str) -> float:
+    number = _positive_float(value)
+    if not 1e-8 <= number <= 1e8:
+        raise argparse.ArgumentTypeError(f"expected a number in [1e-8, 1e8], got {value!r}")
+    return number
+
+
 def _positive_int(value: str) -> int:
     try:
         number = int(value)
@@ -202,6 +209,13 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         choices=sorted(CALIBRATORS),
         default="platt",
         help="the online calibrator (platt)",
+    )
+    parser.add_argument(
+        "--calibrator-gamma",
+        type=_gamma,
+        default=None,
+        help="Platt's and beta's Online Newton Step parameter, in [1e-8, 1e8] (by the model: 1 "
+        "beside the logistic regressions and their ensembles, 0.1 beside the others)",
     )
     parser.add_argument(
         "--score",
@@ -662,6 +676,7 @@ def _run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         model=args.model,
         calibrator=args.calibrator,
+        calibrator_gamma=args.calibrator_gamma,
         score=args.score,
         target=args.target,
         pos_label=args.pos_label,
@@ -669,7 +684,9 @@ def _run(args: argparse.Namespace) -> int:
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
     scored = cell.reward_examples or "all"
-    rollback = list(cell.pipeline().steps.values())[-1].rollback_  # what "auto" stands for
+    controller = list(cell.pipeline().steps.values())[-1]
+    rollback = controller.rollback_  # what "auto" stands for
+    step = getattr(controller.calibrator_, "gamma", None)  # Platt's and beta's, by the model
     if rollback == "holdout":
         scored = f"the first {held_out(cell.batch_size, cell.reward_examples)}"
     every = ("every minibatch" if cell.reward_every == 1
@@ -687,7 +704,8 @@ def _run(args: argparse.Namespace) -> int:
     print(
         f"streamboost {__version__}: {cell.dataset} ({rows}), model {cell.model}"
         f"{'' if cell.score is None else f' (score {cell.score})'}, calibrator "
-        f"{cell.calibrator}, policy {cell.policy}{budget}, "
+        f"{cell.calibrator}{'' if step is None else f' (gamma {step:g})'}, policy "
+        f"{cell.policy}{budget}, "
         f"batch size {cell.batch_size}, c_FP = {cell.c_fp:g}, c_FN = {c_fn}, seed {cell.seed}"
     )
     positive = cell.pos_label  # checked by `_check_data` (a file) or `Cell` (registered)
@@ -840,6 +858,7 @@ def _compare(args: argparse.Namespace) -> int:
         "data_dir": args.data_dir,
         "model": args.model,
         "calibrator": args.calibrator,
+        "calibrator_gamma": args.calibrator_gamma,
         "score": args.score,
         "target": args.target,
         "pos_label": args.pos_label,

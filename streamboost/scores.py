@@ -18,6 +18,7 @@ from .decision import positive_proba
 from .members import ArrayMembers
 from .state import InlineState, dict_only, get_state, inline_dumps, set_state, slot_names
 from .validation import check_features, one_line
+from .weak import DecisionStump, UnivariateLogisticRegression
 
 if typing.TYPE_CHECKING:
     import pandas as pd
@@ -36,6 +37,7 @@ __all__ = [
     "final_step",
     "frame_scores",
     "learns_bools",
+    "named_step",
     "positive_score",
     "positive_scores",
     "snapshot",
@@ -45,6 +47,10 @@ __all__ = [
 # dicts of some of the keys (None: none)
 _FILL_ROWS = getattr(kernels.compiled, "fill_rows", None)
 _FILL_COLUMNS = getattr(kernels.compiled, "fill_columns", None)
+# the models beside which Platt's and beta's calibrators take Newton-sized steps by name (and
+# the members whose probabilities, averaged by a soft booster, call for them)
+_LOGISTIC = (linear_model.LogisticRegression, UnivariateLogisticRegression)
+_SMOOTH = (*_LOGISTIC, DecisionStump)
 
 
 def booster(model: base.Estimator) -> OzaBoostClassifier | None:
@@ -124,27 +130,67 @@ def check_model(model: typing.Any, pos_label: typing.Hashable = True, name: str 
         )
 
 
-def calibrator_for(calibrator: str | Calibrator, model: base.Classifier) -> Calibrator:
+def calibrator_for(calibrator: str | Calibrator, model: base.Classifier,
+                   gamma: float | None = None) -> Calibrator:
     """A fresh calibrator for `model`'s scores: `calibrator` (a name or a `Calibrator`) through
     `calibration.resolve`, told how many members vote when the model is an Oza booster with the
-    vote score (its scores are vote fractions, clipped accordingly).
+    vote score (its scores are vote fractions, clipped accordingly) and, by name, Platt's and
+    beta's step `gamma` (None: `named_step(model)`).
 
     Examples
     --------
-    >>> from river import linear_model
+    >>> from river import linear_model, tree
     >>> from streamboost import OzaBoostClassifier
     >>> from streamboost.scores import calibrator_for
     >>> calibrator_for("platt", OzaBoostClassifier(linear_model.LogisticRegression())).eps
     0.045454545454545456
     >>> calibrator_for("platt", linear_model.LogisticRegression()).eps
     0.001
+    >>> calibrator_for("platt", tree.HoeffdingTreeClassifier()).gamma
+    0.1
 
     """
     from .calibration import resolve
 
     last = booster(final_step(model))  # a pipeline's booster scores the same votes
     votes = last is not None and last.score == "vote"
-    return resolve(calibrator, vote_members=last.n_models if votes else None)
+    return resolve(calibrator, vote_members=last.n_models if votes else None,
+                   gamma=named_step(model) if gamma is None else gamma)
+
+
+def named_step(model: base.Classifier) -> float:
+    """The Online Newton Step parameter `gamma` that Platt's and beta's calibrators take by name
+    beside `model`: 1 (Newton-sized steps) where its score is a logistic regression's or an
+    average of smooth members' probabilities (an `OzaBoostClassifier` scored `"soft"` over
+    logistic regressions, univariate ones or decision stumps; River's ensembles of logistic
+    regressions, such as its `AdaBoostClassifier`), whose scores sit near 1/2 and need a map far
+    from the identity; Gupta & Ramdas's 0.1 (ten times that, from a flatter start) beside any
+    other model: a booster's vote, trees, forests, boosted trees, naive Bayes.
+
+    Measured in simulations/platt_step.md (docs/calibration.md).
+
+    Examples
+    --------
+    >>> from river import forest, linear_model, preprocessing
+    >>> from streamboost import OzaBoostClassifier
+    >>> from streamboost.scores import named_step
+    >>> named_step(preprocessing.StandardScaler() | linear_model.LogisticRegression())
+    1.0
+    >>> named_step(OzaBoostClassifier(linear_model.LogisticRegression(), score="soft"))
+    1.0
+    >>> named_step(OzaBoostClassifier(linear_model.LogisticRegression()))  # the vote
+    0.1
+    >>> named_step(forest.ARFClassifier())
+    0.1
+
+    """
+    last = final_step(model)
+    oza = booster(last)
+    if oza is not None:
+        return 1.0 if oza.score == "soft" and isinstance(final_step(oza.model), _SMOOTH) else 0.1
+    while isinstance(last, base.WrapperEnsemble):  # River's ensembles average their members'
+        last = final_step(last.model)
+    return 1.0 if isinstance(last, _LOGISTIC) else 0.1
 
 
 def learns_bools(model: base.Classifier) -> bool:

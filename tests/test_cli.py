@@ -52,7 +52,9 @@ def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
                    "--batch-size", "20", "--trace", str(trace), *TINY])  # fmt: skip
     assert status == 0
     out = capsys.readouterr().out
-    assert "phishing (first 200 examples), model oza-lr, calibrator platt, policy every-2" in out
+    # Platt's step by the model (`scores.named_step`): Gupta & Ramdas's beside the vote
+    assert ("phishing (first 200 examples), model oza-lr, calibrator platt (gamma 0.1), policy "
+            "every-2") in out
     assert "c_FN = 10" in out
     for label in ("Brier score", "log-loss", "expected cost", "allocation", "p > 0.09091"):
         assert label in out
@@ -192,13 +194,20 @@ def test_the_boosters_score_reaches_the_model_and_the_results_not_river_s_model(
                  "soft", "--max-rows", "300", "--seeds", "1", "--out", str(out),
                  "--no-progress", "--n-jobs", "1", "--no-figures"]) == 0  # fmt: skip
     config = json.loads((out / "config.json").read_text())
-    assert config["grid"]["score"] == "soft"
+    assert config["grid"]["score"] == "soft" and config["grid"]["calibrator_gamma"] is None
     with (out / "results.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert [r["score"] for r in rows] == ["soft", "soft"]
     assert "River LR, Brier score" in capsys.readouterr().out
     assert main(["run", "--dataset", "phishing", "--score", "logistic", *TINY]) == 0
-    assert "model oza-lr (score logistic), calibrator platt" in capsys.readouterr().out
+    assert "model oza-lr (score logistic), calibrator platt (gamma 0.1)" in capsys.readouterr().out
+    assert main(["run", "--dataset", "phishing", "--score", "soft", "--calibrator", "beta",
+                 *TINY]) == 0  # fmt: skip
+    assert "model oza-lr (score soft), calibrator beta (gamma 1)" in capsys.readouterr().out
+    assert main(["run", "--dataset", "phishing", "--calibrator-gamma", "0.5", *TINY]) == 0
+    assert "calibrator platt (gamma 0.5)" in capsys.readouterr().out
+    assert main(["run", "--dataset", "phishing", "--calibrator", "isotonic", *TINY]) == 0
+    assert "calibrator isotonic, policy" in capsys.readouterr().out  # no step to show
     assert main(["run", "--dataset", "phishing", "--model", "arf", "--score", "soft",
                  *TINY]) == 2  # fmt: skip
     assert ("score='soft' sets a booster's score (oza-lr, oza-ht, oza-stump, oza-ulr); 'arf' "
@@ -218,7 +227,7 @@ def test_the_thesis_weak_learners_are_models_of_run_and_compare(model, tmp_path,
     assert brier["both"] < 0.85 * brier["never"]
     assert main(["run", "--dataset", "phishing", "--model", model, "--n-models", "5",
                  *TINY]) == 0  # fmt: skip
-    assert f"model {model}, calibrator platt" in capsys.readouterr().out
+    assert f"model {model}, calibrator platt (gamma 0.1)" in capsys.readouterr().out
 
 
 def test_the_rollback_reaches_the_controller_and_the_results(tmp_path, capsys):
@@ -321,6 +330,9 @@ def test_no_counterfactual_reaches_the_controller(capsys):
         (["compare", "--backend", "spark"], ["'spark'", "joblib", "dask"]),
         (["compare", "--max-rows", "lots"], ["'lots'", "'all'"]),
         (["compare", "--policies", "never", "every-0"], ["'every-0'", "N must be"]),
+        (["run", "--dataset", "phishing", "--calibrator-gamma", "1e9"],
+         ["--calibrator-gamma", "'1e9'", "[1e-8, 1e8]"]),
+        (["compare", "--calibrator-gamma", "nan"], ["--calibrator-gamma", "'nan'"]),
     ],
 )  # fmt: skip
 def test_bad_arguments_name_the_value_and_the_accepted_ones(argv, needles, capsys):

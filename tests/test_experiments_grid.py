@@ -102,6 +102,14 @@ def test_cell_model_is_the_agreed_pipeline():
     assert controller.model.score == "vote"
     soft = evaluate.find_controller(Cell("weather", "both", score="soft").pipeline())
     assert soft.model.score == "soft"
+    # Platt's step: the model's by name (`scores.named_step`), or the cell's own
+    steps = {gamma: evaluate.find_controller(Cell("weather", "both", model="ht",
+                                                  calibrator_gamma=gamma).pipeline())
+             for gamma in (None, 1)}
+    assert (steps[None].calibrator, steps[None].calibrator_.gamma) == ("platt", 0.1)
+    assert steps[1].calibrator_.gamma == 1.0 and steps[1].calibrator_.eps == 1e-3
+    assert Cell("weather", "both", calibrator_gamma=1).calibrator_gamma == 1.0  # a float: JSON
+    assert Cell("weather", "both").key() != Cell("weather", "both", calibrator_gamma=1).key()
 
 
 @pytest.mark.parametrize(
@@ -144,6 +152,11 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"model": "ht", "score": "vote"}, ValueError,
          "score='vote' sets a booster's score .*'ht' has its own probabilities"),
         ({"model": "tree"}, ValueError, "unknown model 'tree'"),
+        ({"calibrator_gamma": 0.0}, ValueError, r"calibrator_gamma must be in \[1e-8, 1e8\], "
+                                                "got 0.0"),
+        ({"calibrator_gamma": float("nan")}, ValueError, "calibrator_gamma must be in"),
+        ({"calibrator_gamma": "1"}, TypeError, "calibrator_gamma must be a number or None, "
+                                               "got '1'"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

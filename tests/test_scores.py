@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import compose, datasets, forest, linear_model, optim, preprocessing, tree
+from river import compose, datasets, ensemble, forest, linear_model, optim, preprocessing, tree
 
 from streamboost import OzaBoostClassifier, scores
 from streamboost.scores import (
@@ -670,3 +670,44 @@ def test_frozen_by_pickle_says_which_copies_are_pickles():
                 FrozenScorer(model, key).model is not None), (model, key)
     assert [scores.frozen_by_pickle(m, True) for m in models] == [
         False, False, False, False, False, True, True, True, True]
+
+
+@pytest.mark.parametrize(
+    ("model", "gamma"),
+    [
+        (linear_model.LogisticRegression(), 1.0),
+        (preprocessing.StandardScaler() | linear_model.LogisticRegression(), 1.0),
+        (OzaBoostClassifier(linear_model.LogisticRegression(), score="soft"), 1.0),
+        (OzaBoostClassifier(UnivariateLogisticRegression(), n_models=3, score="soft"), 1.0),
+        (OzaBoostClassifier(DecisionStump(), n_models=3, score="soft"), 1.0),
+        (preprocessing.StandardScaler() | OzaBoostClassifier(
+            preprocessing.StandardScaler() | linear_model.LogisticRegression(), score="soft"),
+         1.0),
+        (ensemble.AdaBoostClassifier(linear_model.LogisticRegression(), n_models=2), 1.0),
+        (OzaBoostClassifier(linear_model.LogisticRegression()), 0.1),  # the vote
+        (OzaBoostClassifier(UnivariateLogisticRegression(), score="logistic"), 0.1),
+        (OzaBoostClassifier(DecisionStump()), 0.1),
+        (tree.HoeffdingTreeClassifier(), 0.1),
+        (forest.ARFClassifier(n_models=2), 0.1),
+        (OzaBoostClassifier(tree.HoeffdingTreeClassifier(), score="soft"), 0.1),
+        (ensemble.BaggingClassifier(tree.HoeffdingTreeClassifier(), n_models=2), 0.1),
+    ],
+)
+def test_by_name_platt_and_beta_step_by_the_model(model, gamma):
+    # simulations/platt_step.md: Newton-sized steps beside a logistic regression and an average
+    # of smooth members' probabilities, Gupta & Ramdas's 0.1 beside any other model
+    from streamboost import BanditCalibratedClassifier, CalibratedClassifier
+    from streamboost.calibration import OnlinePlattCalibrator
+    from streamboost.scores import calibrator_for, named_step
+
+    assert named_step(model) == gamma
+    for name in ("platt", "beta"):
+        assert calibrator_for(name, model).gamma == gamma
+        assert CalibratedClassifier(model, name).calibrator_.gamma == gamma
+        assert calibrator_for(name, model, gamma=0.5).gamma == 0.5  # given, it is kept
+    bandit = BanditCalibratedClassifier(model, calibrator="ewa", seed=0)
+    assert [c.gamma for c in bandit.calibrator_.calibrators[:2]] == [gamma, gamma]
+    assert calibrator_for("isotonic", model)._get_params() == calibrator_for(
+        "isotonic", model, gamma=0.5)._get_params()  # no step to set
+    given = OnlinePlattCalibrator(gamma=0.3)
+    assert calibrator_for(given, model).gamma == 0.3  # an object is cloned as it is

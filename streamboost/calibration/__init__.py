@@ -85,21 +85,25 @@ def make(name: str, **params: typing.Any) -> Calibrator:
     return CALIBRATORS[name](**params)
 
 
-def resolve(calibrator: str | Calibrator, vote_members: int | None = None) -> Calibrator:
+def resolve(calibrator: str | Calibrator, vote_members: int | None = None,
+            gamma: float = 1.0) -> Calibrator:
     """A fresh calibrator from a name of `CALIBRATORS` or a clone of a calibrator object, as the
     controller and `CalibratedClassifier` take it.
 
-    By name, the ONS calibrators take Newton-sized steps (`gamma=1`) and clip scores to
-    $[\\epsilon, 1 - \\epsilon]$ with $\\epsilon = 1/(2(M + 1))$ for the vote score of $M$ boosted
-    members (the add-one-half estimate of a vote fraction: unanimous votes are not 14 logits
-    out) and $10^{-3}$ otherwise (see docs/calibration.md for the measurements behind both);
-    `"ewa"` averages the four calibrators resolved so.
+    By name, the ONS calibrators take the step `gamma` (1: Newton-sized; the wrappers choose it
+    for their model, `scores.named_step`) and clip scores to $[\\epsilon, 1 - \\epsilon]$ with
+    $\\epsilon = 1/(2(M + 1))$ for the vote score of $M$ boosted members (the add-one-half
+    estimate of a vote fraction: unanimous votes are not 14 logits out) and $10^{-3}$ otherwise
+    (see docs/calibration.md for the measurements behind both); `"ewa"` averages the four
+    calibrators resolved so.
 
     Examples
     --------
     >>> from streamboost.calibration import resolve
     >>> resolve("platt", vote_members=10).eps
     0.045454545454545456
+    >>> resolve("ewa", gamma=0.1).calibrators[1].gamma
+    0.1
     >>> resolve(42)
     Traceback (most recent call last):
     ...
@@ -108,10 +112,10 @@ def resolve(calibrator: str | Calibrator, vote_members: int | None = None) -> Ca
     """
     if calibrator == "ewa":
         named = ("platt", "beta", "isotonic", "histogram")
-        return EWACalibrator(calibrators=tuple(resolve(n, vote_members) for n in named))
+        return EWACalibrator(calibrators=tuple(resolve(n, vote_members, gamma) for n in named))
     if isinstance(calibrator, str):
         eps = 0.5 / (vote_members + 1) if vote_members else 1e-3
-        params = {"gamma": 1.0, "eps": eps} if calibrator in ("platt", "beta") else {}
+        params = {"gamma": gamma, "eps": eps} if calibrator in ("platt", "beta") else {}
         return make(calibrator, **params)
     if not isinstance(calibrator, Calibrator):
         raise TypeError(

@@ -28,6 +28,7 @@ from ..datasets.files import is_url
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
+from ..scores import calibrator_for
 from ..validation import check_bool, check_int, did_you_mean
 from .models import check_score, encoding, make_model, pipeline
 
@@ -120,9 +121,10 @@ class Cell:
 
     Parameters
     ----------
-    dataset, policy, model, calibrator, score
+    dataset, policy, model, calibrator, calibrator_gamma, score
         A `datasets.REGISTRY` name; a `policy_names()` name; a `models.MODELS` name; a
-        `calibration.CALIBRATORS` name; a booster's score (None: its default, the vote).
+        `calibration.CALIBRATORS` name; Platt's and beta's step (None: `scores.named_step`'s
+        for the model); a booster's score (None: its default, the vote).
     cost_ratio, c_fp
         c_FN / c_FP; the cost of a false positive (c_FN = c_fp * cost_ratio: only the expected
         cost's scale depends on it).
@@ -179,6 +181,7 @@ class Cell:
     data_dir: str | None = None
     model: str = "oza-lr"
     calibrator: str = "platt"
+    calibrator_gamma: float | None = None
     score: str | None = None
     target: str = "target"
     pos_label: str | None = None
@@ -226,6 +229,13 @@ class Cell:
                 f"{did_you_mean(self.calibrator, CALIBRATORS)}; expected one of "
                 f"{', '.join(sorted(CALIBRATORS))}"
             )
+        gamma = self.calibrator_gamma
+        if gamma is not None:
+            if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+                raise TypeError(f"calibrator_gamma must be a number or None, got {gamma!r}")
+            if not 1e-8 <= gamma <= 1e8:  # the calibrators' own range, checked before any run
+                raise ValueError(f"calibrator_gamma must be in [1e-8, 1e8], got {gamma!r}")
+            object.__setattr__(self, "calibrator_gamma", float(gamma))
         if not isinstance(self.target, str) or not self.target:
             raise TypeError(f"target must be a column name, got {self.target!r}")
         if self.pos_label is not None and not isinstance(self.pos_label, str):
@@ -263,9 +273,11 @@ class Cell:
 
     def pipeline(self) -> compose.Pipeline:
         """A fresh, untrained pipeline for this cell."""
+        model = make_model(self.model, self.n_models, self.seed, self.score)
         controller = BanditCalibratedClassifier(
-            model=make_model(self.model, self.n_models, self.seed, self.score),
-            calibrator=self.calibrator,
+            model=model,
+            calibrator=self.calibrator if self.calibrator_gamma is None else calibrator_for(
+                self.calibrator, model, gamma=self.calibrator_gamma),
             policy=self.policy,
             batch_size=self.batch_size,
             c_fp=self.c_fp,
