@@ -23,7 +23,7 @@ import itertools
 import statistics
 import sys
 
-from reporting import WARMUP_ARM, brier_table, grid_main, table_head, table_row
+from reporting import WARMUP_ARM, brier_table, grid_main, named, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -44,8 +44,10 @@ def run(model: str, name: str, policy: str, seed: int,
     `"both"`, which measures nothing)."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model))
-    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
-                                         seed=seed, trace_size=length, warmup_arm=WARMUP_ARM)
+    base = make_model(model, 10, seed)
+    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base),
+                                         policy=policy, seed=seed, trace_size=length,
+                                         warmup_arm=WARMUP_ARM)
     result = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length))
     rewards = [r for batch in wrapper.trace if batch.get("rewards")
                for r in batch["rewards"].values()]

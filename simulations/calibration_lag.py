@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 import thesis_protocol as protocol
-from reporting import table_head, table_row
+from reporting import named, table_head, table_row
 from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, weak
@@ -55,7 +55,8 @@ def run_dataset(name: str, rep: int, data_dir: Path | None = None) -> dict[str, 
     rows = protocol.balanced_rows(name, rep, data_dir)
     train, test = protocol.stratified_split(rows, protocol.TEST_FRACTION)
     scale = not datasets.REGISTRY[name].categorical
-    wrapper = CalibratedClassifier(protocol.booster(rep, N_MODELS, "univariate"))
+    booster = protocol.booster(rep, N_MODELS, "univariate")
+    wrapper = CalibratedClassifier(booster, named("platt", booster))
     model = protocol.pipeline(wrapper, scale)
     fitted = {}
     for i, (x, y) in enumerate(train, start=1):
@@ -82,9 +83,8 @@ def prequential(name: str, members: str, every: int | None, data_dir: Path | Non
         if members == "univariate"
         else (linear_model.LogisticRegression(), 10)
     )
-    wrapper = CalibratedClassifier(
-        OzaBoostClassifier(member, n_models=n_models, seed=1), window=WINDOW
-    )
+    booster = OzaBoostClassifier(member, n_models=n_models, seed=1)
+    wrapper = CalibratedClassifier(booster, named("platt", booster), window=WINDOW)
     model = pipeline(wrapper, name)
     total, n = 0.0, 0
     for x, y in datasets.stream(name, data_dir=data_dir):

@@ -35,6 +35,7 @@ from example_costs import C_FN, C_FP, applicants
 from reporting import (
     WARMUP_ARM,
     mean_and_error,
+    named,
     run_grid,
     seeds_parser,
     table_head,
@@ -60,9 +61,10 @@ def run(name: str, seed: int, data_dir: str | None, passes: int) -> dict:
     """One prequential run of `name` (`POLICIES`): the realised cost per applicant, each at
     its own threshold, and the share of minibatches on each arm."""
     policy, reward, given = POLICIES[name]
-    controller = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
-                                            reward=reward, c_fp=C_FP, c_fn=C_FN, seed=seed,
-                                            warmup_arm=WARMUP_ARM)
+    booster = make_model("oza-lr", 10, seed)
+    controller = BanditCalibratedClassifier(model=booster, calibrator=named("platt", booster),
+                                            policy=policy, reward=reward, c_fp=C_FP, c_fn=C_FN,
+                                            seed=seed, warmup_arm=WARMUP_ARM)
     model = preprocessing.StandardScaler() | controller
     cost = metrics.ExpectedCost(c_fp=C_FP, c_fn=C_FN)
     for x, y, c_fn in applicants(seed, data_dir, passes=passes):

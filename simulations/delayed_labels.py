@@ -28,7 +28,7 @@ import collections
 import statistics
 import sys
 
-from reporting import grid_main, table_head, table_row
+from reporting import grid_main, named, table_head, table_row
 from river import evaluate, metrics
 
 from streamboost import CalibratedClassifier, datasets
@@ -50,7 +50,7 @@ def model_for(model_name: str, variant: str, dataset: str, seed: int):
     `CalibratedClassifier` with the variant's calibrator, after the stream's scaler."""
     model = make_model(model_name, 10, seed)
     if variant != "raw":
-        model = CalibratedClassifier(model, variant.removeprefix("+"))
+        model = CalibratedClassifier(model, named(variant.removeprefix("+"), model))
     return pipeline(model, dataset)
 
 

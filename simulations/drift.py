@@ -75,7 +75,15 @@ import sys
 import typing
 from pathlib import Path
 
-from reporting import WARMUP_ARM, mean_and_error, run_grid, table_head, table_row, write_report
+from reporting import (
+    WARMUP_ARM,
+    mean_and_error,
+    named,
+    run_grid,
+    table_head,
+    table_row,
+    write_report,
+)
 from river import preprocessing
 from river.datasets import synth
 
@@ -226,22 +234,26 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
         length, source = min(MAX_ROWS, datasets.REGISTRY[name].n_rows), name
     stream = datasets.stream(source, seed=seed, drift=drift(kind, length, name, seed),
                              data_dir=data_dir, encode=encoding(model))  # linear: 0/1 columns
+    base = make_model(model, 10, seed)
     if policy in CALIBRATORS or policy in KIND_EWAS + KINDS:
-        wrapper = CalibratedClassifier(make_model(model, 10, seed), calibrator(policy))
+        chosen = calibrator(policy)
+        wrapper = CalibratedClassifier(
+            base, named(chosen, base) if isinstance(chosen, str) else chosen)
     elif budget is not None:
         reserve = RESERVE if policy in RESERVED else 0.0
         timing = "loss" if policy in TIMED else "even"
         policy = policy.removesuffix(" + reserve").removesuffix(" + loss timing")
         if policy == ORACLE:
             policy = SaveThenSpend(budget=budget, drift_batch=int(0.6 * length) // BATCH)
-        wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
+        wrapper = BanditCalibratedClassifier(model=base, policy=policy,
+                                             calibrator=named("platt", base),
                                              batch_size=BATCH, warmup=WARMUP, train_budget=budget,
                                              budget_reserve=reserve, budget_timing=timing,
                                              seed=seed, warmup_arm=WARMUP_ARM)  # fmt: skip
     else:
         wrapper = BanditCalibratedClassifier(
-            model=make_model(model, 10, seed), policy=policy, arms=("train", "calibrate"),
-            seed=seed,
+            model=base, policy=policy, calibrator=named("platt", base),
+            arms=("train", "calibrate"), seed=seed,
         )
     learner = (preprocessing.StandardScaler() | wrapper if name in GENERATORS
                else pipeline(wrapper, name))  # no scaler on one-hot indicators (mushroom, krvskp)

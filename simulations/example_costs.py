@@ -31,7 +31,15 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from reporting import mean_and_error, run_grid, seeds_parser, table_head, table_row, write_report
+from reporting import (
+    mean_and_error,
+    named,
+    run_grid,
+    seeds_parser,
+    table_head,
+    table_row,
+    write_report,
+)
 
 from streamboost import CalibratedClassifier, datasets, metrics
 from streamboost.decision import cost_threshold, cost_thresholds, positive_proba
@@ -60,7 +68,8 @@ def model_for(name: str, seed: int):
     """`name` of `MODELS`: the base model, alone or calibrated online by the named calibrator."""
     base, _, calibrator = name.partition("+")
     model = make_model(base, 10, seed)
-    return pipeline(CalibratedClassifier(model, calibrator) if calibrator else model, DATASET)
+    return pipeline(CalibratedClassifier(model, named(calibrator, model)) if calibrator else model,
+                    DATASET)
 
 
 def realised(thresholds: np.ndarray, p: np.ndarray, bad: np.ndarray, c_fn: np.ndarray) -> float:

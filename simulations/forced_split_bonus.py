@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 import drift  # the drifts and the stream length of the forced-split tables
-from reporting import table_head, table_row, write_report
+from reporting import named, table_head, table_row, write_report
 
 from streamboost import BanditCalibratedClassifier, bandits, datasets, evaluate
 from streamboost.experiments.models import make_model, pipeline
@@ -54,8 +54,9 @@ def run(name: str, kind: str, config: str, seed: int, data_dir: str | None) -> d
     policy = config
     if config not in SCHEDULES:
         policy = bandits.DiscountedUCB(n_arms=2, xi=XIS[CONFIGS.index(config) - 3], seed=seed)
-    wrapper = BanditCalibratedClassifier(model=make_model("oza-lr", 10, seed), policy=policy,
-                                         arms=("train", "calibrate"), seed=seed)  # fmt: skip
+    booster = make_model("oza-lr", 10, seed)
+    wrapper = BanditCalibratedClassifier(model=booster, calibrator=named("platt", booster),
+                                         policy=policy, arms=("train", "calibrate"), seed=seed)
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     counts = wrapper.arm_counts
     result = {"brier": brier, "calibrate": counts["calibrate"] / sum(counts.values())}

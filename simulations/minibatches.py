@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from reporting import WARMUP_ARM, table_head, table_row, write_report
+from reporting import WARMUP_ARM, named, table_head, table_row, write_report
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets
@@ -60,8 +60,10 @@ WAYS = ("examples", "frames, learn_one", "frames, learn_many")
 
 def run(rows, frames, model: str, policy: str, seed: int, way: str) -> tuple[float, float]:
     """The prequential Brier score and the examples per second of one run."""
-    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
-                                         batch_size=SIZE, seed=seed, warmup_arm=WARMUP_ARM)
+    base = make_model(model, 10, seed)
+    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base),
+                                         policy=policy, batch_size=SIZE, seed=seed,
+                                         warmup_arm=WARMUP_ARM)
     brier = BrierScore()
     start = time.perf_counter()
     if way == "examples":

@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from reporting import table_head, table_row, write_report
+from reporting import named, table_head, table_row, write_report
 from river import tree
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
@@ -67,8 +67,8 @@ def run_ours(name: str, method: str, seed: int, data_dir) -> tuple[float, float]
                                    c_fp=C_FP, c_fn=C_FN)  # fmt: skip
         threshold = 0.5
     else:
-        model = CalibratedClassifier(OzaBoostClassifier(tree.HoeffdingTreeClassifier(), 10,
-                                                        seed=seed))  # fmt: skip
+        booster = OzaBoostClassifier(tree.HoeffdingTreeClassifier(), 10, seed=seed)
+        model = CalibratedClassifier(booster, named("platt", booster))
         threshold = C_FP / (C_FP + C_FN)
     start, total = time.perf_counter(), 0.0
     for x, y in data:

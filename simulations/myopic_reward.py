@@ -28,7 +28,7 @@ import math
 import statistics
 import sys
 
-from reporting import WARMUP_ARM, grid_main, mean_and_error, table_head, table_row
+from reporting import WARMUP_ARM, grid_main, mean_and_error, named, table_head, table_row
 from thinned_drift import DATASETS, MAX_ROWS, MODELS
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
@@ -43,8 +43,10 @@ def run(model: str, name: str, policy: str, seed: int, data_dir: str | None) -> 
     paired differences both - train and both - calibrate of its three-arm rounds."""
     length = min(MAX_ROWS, datasets.REGISTRY[name].n_rows)
     stream = datasets.stream(name, seed=seed, data_dir=data_dir, encode=encoding(model))
-    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), policy=policy,
-                                         seed=seed, trace_size=length, warmup_arm=WARMUP_ARM)
+    base = make_model(model, 10, seed)
+    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base),
+                                         policy=policy, seed=seed, trace_size=length,
+                                         warmup_arm=WARMUP_ARM)
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     rounds = [r["improvements"] for r in wrapper.trace
               if r["improvements"] is not None and len(r["improvements"]) == 3]

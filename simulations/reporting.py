@@ -17,11 +17,18 @@ import typing
 from pathlib import Path
 
 from streamboost.reward import calibrated
+from streamboost.scores import calibrator_for
 
 # The controller's warm-up as the reports were measured, pinned so that each script still makes
 # its report: until 0.8.52 the warm-up trained the model only; since then it calibrates too by
 # default (`warmup_arm=None`), which simulations/warmup.md measures.
 WARMUP_ARM = "train"
+
+# Platt's and beta's step by name as the reports were measured: until 0.8.52 it was
+# Newton-sized (gamma=1) beside every model; since 0.8.53 it is Gupta & Ramdas's 0.1 beside any
+# model but a logistic regression or an average of smooth members' probabilities (the soft
+# default booster): `scores.named_step`, which simulations/platt_step.md measures.
+NAMED_GAMMA = 1.0
 
 
 # the controller's default model: Oza boosting of 10 logistic regressions scored soft
@@ -45,6 +52,11 @@ def encoding_of(name: str) -> str | None:
     from streamboost.experiments.models import encoding
 
     return encoding(name.removesuffix("-soft"))
+
+
+def named(calibrator: str, model):
+    """The calibrator called `calibrator` for `model`, its step pinned to `NAMED_GAMMA`."""
+    return calibrator_for(calibrator, model, gamma=NAMED_GAMMA)
 
 
 def beside(calibrators: dict, score: float, y: bool) -> dict:

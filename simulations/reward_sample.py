@@ -26,7 +26,7 @@ import itertools
 import statistics
 import sys
 
-from reporting import WARMUP_ARM, grid_main, table_head, table_row
+from reporting import WARMUP_ARM, grid_main, named, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -50,7 +50,8 @@ def run(model: str, name: str, label: str, seed: int,
               else {"policy": "discounted-ucb", "reward_examples": int(label.split()[0])})
     if label.endswith("held out"):
         params["rollback"] = "holdout"
-    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), seed=seed,
+    base = make_model(model, 10, seed)
+    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base), seed=seed,
                                          warmup_arm=WARMUP_ARM, **params)
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     counts, n = wrapper.arm_counts, wrapper.n_batches

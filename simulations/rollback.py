@@ -34,7 +34,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from reporting import table_head, table_row
+from reporting import NAMED_GAMMA, table_head, table_row
 
 from streamboost.experiments import Cell, run_grid
 from streamboost.reward import ROLLBACKS, held_out
@@ -57,7 +57,8 @@ def cells(models, datasets, seeds, every, max_rows: int, data_dir: str | None) -
     `"holdout"` in how it rolls back, not in its sample), per model x stream x seed."""
     out = []
     for model, dataset, seed in itertools.product(models, datasets, seeds):
-        common = {"model": model, "seed": seed, "max_rows": max_rows, "data_dir": data_dir}
+        common = {"model": model, "seed": seed, "max_rows": max_rows, "data_dir": data_dir,
+                  "calibrator_gamma": NAMED_GAMMA}
         out.append(Cell(dataset, "both", **common))
         out += [Cell(dataset, "discounted-ucb", reward_every=n, rollback=rollback,
                      reward_examples=HELD if rollback == "holdout" else None, **common)

@@ -33,7 +33,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from reporting import table_head, table_row
+from reporting import NAMED_GAMMA, table_head, table_row
 
 from streamboost.evaluate import RunResult
 from streamboost.experiments import figures, make_grid, run_grid
@@ -77,7 +77,7 @@ def label(config: dict) -> str:
 
 def cells(seeds, data_dir, max_rows, reward_map="affine"):
     settings = {"data_dir": data_dir, "max_rows": max_rows, "seeds": seeds,
-                "reward_map": reward_map}
+                "reward_map": reward_map, "calibrator_gamma": NAMED_GAMMA}
     grid = make_grid(DATASETS, ("never", *EVERY_N, *BANDITS), arms=TWO_ARMS, **settings)
     grid += make_grid(DATASETS, ("both", *BANDITS), arms=THREE_ARMS, **settings)
     for arms in (TWO_ARMS, THREE_ARMS):

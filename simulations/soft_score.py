@@ -29,13 +29,13 @@ import statistics
 import sys
 import time
 
-from reporting import beside, grid_main, table_head, table_row
+from reporting import beside, grid_main, named, table_head, table_row
 from river import metrics
 
 from streamboost import OzaBoostClassifier, datasets
 from streamboost.experiments.models import encoding, make_model, pipeline
 from streamboost.metrics import BrierScore
-from streamboost.scores import calibrator_for, positive_score
+from streamboost.scores import positive_score
 
 MODELS = ("oza-lr", "oza-ht")
 # members per booster: the thesis boosts 100 weak learners
@@ -59,7 +59,7 @@ def run(model_name: str, dataset: str, score: str, seed: int, data_dir: str | No
                                 data_dir=data_dir))[:max_rows]
     oza = booster(model_name, score, seed)
     model = pipeline(oza, dataset)
-    calibrators = {f"+{name}": calibrator_for(name, oza) for name in CALIBRATORS}
+    calibrators = {f"+{name}": named(name, oza) for name in CALIBRATORS}
     brier = {v: BrierScore() for v in VARIANTS}
     log_loss = {v: metrics.LogLoss() for v in VARIANTS}
     seconds = 0.0

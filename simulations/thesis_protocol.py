@@ -52,7 +52,7 @@ import time
 import typing
 from pathlib import Path
 
-from reporting import WARMUP_ARM, table_head, table_row
+from reporting import WARMUP_ARM, named, table_head, table_row
 from river import compose, linear_model, preprocessing
 from scipy.special import expit
 
@@ -234,8 +234,10 @@ def online_model(
     ``warmup`` is explicit because the controller's default (10 minibatches) exceeds the
     whole training part of the smallest thesis datasets (parkinsons: 72 examples).
     """
+    model = booster(seed, n_models, members)
     controller = BanditCalibratedClassifier(
-        model=booster(seed, n_models, members),
+        model=model,
+        calibrator=named("platt", model),
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,
@@ -275,7 +277,8 @@ def run_online(
         # policy never reads; the bare booster gives the same numbers (tested) 3-4x faster.
         model, controller = pipeline(booster(seed, n_models, members), scale), None
     elif policy == WINDOW_REFIT:
-        wrapper = CalibratedClassifier(booster(seed, n_models, members), window=REFIT_WINDOW)
+        oza = booster(seed, n_models, members)
+        wrapper = CalibratedClassifier(oza, named("platt", oza), window=REFIT_WINDOW)
         model, controller = pipeline(wrapper, scale), None
     else:
         model = online_model(policy, seed, n_models, batch_size, warmup, scale, members)

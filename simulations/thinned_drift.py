@@ -29,7 +29,7 @@ import statistics
 import sys
 
 from drift import drift
-from reporting import WARMUP_ARM, grid_main, table_head, table_row
+from reporting import WARMUP_ARM, grid_main, named, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -52,7 +52,8 @@ def run(model: str, name: str, kind: str, label: str, seed: int,
     params = ({"policy": "both"} if label == "both"
               else {"policy": "discounted-ucb", "reward_every": int(label.split()[1].rstrip(",")),
                     "reward_restart": not label.endswith("no restart")})
-    wrapper = BanditCalibratedClassifier(model=make_model(model, 10, seed), seed=seed,
+    base = make_model(model, 10, seed)
+    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base), seed=seed,
                                          warmup_arm=WARMUP_ARM, **params)
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     return brier, wrapper.arm_counts["both"] / wrapper.n_batches

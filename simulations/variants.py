@@ -24,7 +24,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from reporting import table_head, table_row, write_report
+from reporting import named, table_head, table_row, write_report
 from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, metrics
@@ -55,7 +55,7 @@ def run(
         threshold = 0.5  # the thesis's variants decide by the sign of their vote
     model = booster
     if method == "adamec, calibrated":
-        model = CalibratedClassifier(booster)
+        model = CalibratedClassifier(booster, named("platt", booster))
     model = pipeline(model, name)  # no scaler on one-hot indicators
     brier = metrics.BrierScore()
     realised = 0.0

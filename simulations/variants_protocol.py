@@ -44,7 +44,7 @@ import typing
 from pathlib import Path
 
 import thesis_protocol as protocol
-from reporting import table_head, table_row
+from reporting import named, table_head, table_row
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
 from streamboost.decision import cost_threshold
@@ -95,9 +95,8 @@ def trained(name: str, rep: int, variant: str, cost_ratio: float, n_models: int,
     behind a scaler for numeric data, after one pass over ``train``."""
     options = {} if variant == "adamec" else {"variant": variant, "c_fp": 1.0, "c_fn": cost_ratio}
     booster = OzaBoostClassifier(UnivariateLogisticRegression(), n_models, seed=rep, **options)
-    model = protocol.pipeline(
-        CalibratedClassifier(booster), scale=not datasets.REGISTRY[name].categorical
-    )
+    model = protocol.pipeline(CalibratedClassifier(booster, named("platt", booster)),
+                              scale=not datasets.REGISTRY[name].categorical)
     for x, y in train:
         model.learn_one(x, y)
     return model, booster

@@ -28,7 +28,7 @@ from __future__ import annotations
 import statistics
 import sys
 
-from reporting import SOFT, encoding_of, grid_main, model_named, table_head, table_row
+from reporting import SOFT, encoding_of, grid_main, model_named, named, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets
 from streamboost.experiments.models import pipeline
@@ -50,11 +50,13 @@ def model_for(model_name: str, variant: str, dataset: str, seed: int):
     model = model_named(model_name, seed)
     if variant.endswith("warm-up both"):
         model = BanditCalibratedClassifier(model=model, policy="discounted-ucb",
-                                           warmup_arm="both", seed=seed)
+                                           calibrator=named("platt", model), warmup_arm="both",
+                                           seed=seed)
     elif variant != "raw":
         policy, warmup = variant.split(", warmup ")
         model = BanditCalibratedClassifier(model=model, policy=policy, warmup=int(warmup),
-                                           warmup_arm="train", seed=seed)
+                                           calibrator=named("platt", model), warmup_arm="train",
+                                           seed=seed)
     return pipeline(model, dataset)
 
 

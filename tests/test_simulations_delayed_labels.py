@@ -44,13 +44,14 @@ def test_a_served_score_is_the_one_predicted_and_on_time_it_is_the_wrappers():
 
 def served_by_hand(model_name, calibrator, dataset, seed, rows, delay):
     """The served variant without the wrapper: the model in the stream's pipeline, the
-    calibrator the wrapper would make, each example's score kept until its label comes."""
+    calibrator the script makes (its step pinned, `reporting.named`), each example's score kept
+    until its label comes."""
     from streamboost.metrics import BrierScore
     from streamboost.reward import calibrated
     from streamboost.scores import calibrator_for, positive_score
 
     model = pipeline(make_model(model_name, 10, seed), dataset)
-    cal = calibrator_for(calibrator, make_model(model_name, 10, seed))
+    cal = calibrator_for(calibrator, make_model(model_name, 10, seed), gamma=1.0)
     brier, log_loss, waiting = BrierScore(), metrics.LogLoss(), []
     for i, (x, y) in enumerate(rows):
         if i >= delay:

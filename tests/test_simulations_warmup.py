@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from streamboost import BanditCalibratedClassifier, CalibratedClassifier, datasets
+from streamboost.calibration import OnlinePlattCalibrator
 from streamboost.experiments.models import make_model, pipeline
 from tests.simulation_loader import load, prequential
 
@@ -33,10 +34,12 @@ def test_a_run_scores_each_variant_prequentially_and_its_head_apart(monkeypatch)
 
 def test_both_without_a_warm_up_is_calibrated_classifier():
     # what the report's "both, warmup 0" stands for: the calibrator learns from the first
-    # example, as CalibratedClassifier's does
+    # example, as CalibratedClassifier's does (Platt's step pinned to the report's, 1)
     rows = list(datasets.stream("phishing", seed=2))[:800]
     result = warmup.run("oza-lr", "phishing", 2, None, max_rows=800)
-    wrapper = pipeline(CalibratedClassifier(make_model("oza-lr", 10, 2)), "phishing")
+    booster = make_model("oza-lr", 10, 2)
+    wrapper = pipeline(CalibratedClassifier(booster, OnlinePlattCalibrator(gamma=1.0, eps=1 / 22)),
+                       "phishing")
     assert result["both, warmup 0"][0] == pytest.approx(prequential(wrapper, rows)[0],
                                                         rel=1e-12)
 
