@@ -17,7 +17,7 @@ platt_step = load("platt_step")
 @pytest.mark.parametrize("model_name", ["ht", platt_step.SOFT])
 def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypatch):
     # one pass serves every calibrator: each variant must score as the wrapper alone does,
-    # "gamma 1" as the name, the others with the name's eps and their own gamma (no
+    # each with the name's eps and its own gamma (no
     # scaler: River's pipeline updates one before the next step learns, so a wrapper behind it
     # learns the score of x scaled anew)
     monkeypatch.setattr(platt_step, "HEAD", 200)
@@ -31,9 +31,13 @@ def test_each_step_is_calibrated_classifier_with_that_platt(model_name, monkeypa
         return CalibratedClassifier(platt_step.model_named(model_name, 1), calibrator)
 
     eps = {"ht": 1e-3, platt_step.SOFT: 1e-3}[model_name]  # neither scores by the vote
-    cases = {"platt gamma 1": "platt",
+    cases = {"platt gamma 1": OnlinePlattCalibrator(gamma=1.0, eps=eps),
              "platt gamma 0.1": OnlinePlattCalibrator(gamma=0.1, eps=eps),
-             "beta gamma 1": "beta", "beta gamma 0.1": OnlineBetaCalibrator(gamma=0.1, eps=eps)}
+             "beta gamma 1": OnlineBetaCalibrator(gamma=1.0, eps=eps),
+             "beta gamma 0.1": OnlineBetaCalibrator(gamma=0.1, eps=eps)}
+    # and by name, the step `scores.named_step` takes beside the model
+    named = {"ht": "platt gamma 0.1", platt_step.SOFT: "platt gamma 1"}[model_name]
+    assert result[named][0] == pytest.approx(prequential(wrapped("platt"), rows)[0], rel=1e-12)
     for variant, calibrator in cases.items():
         assert result[variant][0] == pytest.approx(prequential(wrapped(calibrator), rows)[0],
                                                    rel=1e-12), variant
