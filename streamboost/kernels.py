@@ -43,13 +43,13 @@ is imported, `compiled` is None and the Python loops run.
   the Python projection for the rare step that leaves its ball): every wrapper's calibrator
   predicts and learns once per example;
 * the other calibrators' per-example work: beta calibration's map and Online Newton Step
-  (`beta_predict`, `beta_learn`; of an array, `beta_predict_many`, since 0.8.53: numpy's log
-  had differed from the C library's in the last bit), the Pool Adjacent Violators blocks of histogram binning and
-  isotonic regression re-fitted after one bin changed (`pav_update`) or, with forgetting, from
-  scratch (`histogram_pool`), their maps of a score (`histogram_predict`, `isotonic_predict`)
-  and of an array of scores (`histogram_predict_many`, `isotonic_predict_many`), and
-  expert advice's losses and weights (`ewa_learn`, whose sum is `math.fsum`'s correctly
-  rounded one) and average (`ewa_predict`);
+  (`beta_predict`, `beta_learn`; of an array, `beta_predict_many`, since 0.8.53: numpy's log had
+  differed from the C library's in the last bit), the Pool Adjacent Violators blocks of
+  histogram binning and isotonic regression re-fitted after one bin changed (`pav_update`) or,
+  with forgetting, from scratch (`histogram_pool`), their maps of a score (`histogram_predict`,
+  `isotonic_predict`) and of an array of scores (`histogram_predict_many`,
+  `isotonic_predict_many`), and expert advice's losses and weights (`ewa_learn`, whose sum is
+  `math.fsum`'s correctly rounded one) and average (`ewa_predict`);
 * `validation.check_features`'s common case (`numbers_within`: every value a float, or an
   int that a float holds exactly, within the limit), which every model and wrapper asks once
   per example, and the array members' (`floats_within`: floats only);
