@@ -214,8 +214,9 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--calibrator-gamma",
         type=_gamma,
         default=None,
-        help="Platt's and beta's Online Newton Step parameter, in [1e-8, 1e8] (by the model: 1 "
-        "beside the logistic regressions and their ensembles, 0.1 beside the others)",
+        help="Platt's and beta's (and ewa's) Online Newton Step parameter, in [1e-8, 1e8] (by "
+        "the model: 1 beside lr and a booster scored soft over logistic regressions or stumps, "
+        "0.1 beside the others, the boosters' vote included)",
     )
     parser.add_argument(
         "--score",

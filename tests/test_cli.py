@@ -775,3 +775,12 @@ def test_a_target_for_registered_datasets_alone_is_refused(capsys):
     assert main(["run", "--dataset", "phishing", "--target", "nosuch", *TINY]) == 2
     assert "--target 'nosuch' names the label column of a CSV file" in capsys.readouterr().err
     assert main(["run", "--dataset", "phishing", "--target", "target", *TINY]) == 0  # default
+
+
+def test_a_calibrator_step_needs_a_calibrator_that_takes_one(capsys):
+    # --calibrator-gamma sets Platt's and beta's (and EWA's members') step; given with isotonic
+    # it would change nothing, so the run is refused before it starts
+    for command in (["run", "--dataset", "phishing", *TINY], ["compare", "--no-progress"]):
+        assert main([*command, "--calibrator", "isotonic", "--calibrator-gamma", "1"]) == 2
+        assert ("calibrator_gamma sets the step of platt, beta, ewa; calibrator 'isotonic' has "
+                "none") in capsys.readouterr().err

@@ -157,6 +157,8 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"calibrator_gamma": float("nan")}, ValueError, "calibrator_gamma must be in"),
         ({"calibrator_gamma": "1"}, TypeError, "calibrator_gamma must be a number or None, "
                                                "got '1'"),
+        ({"calibrator": "isotonic", "calibrator_gamma": 1.0}, ValueError,
+         "calibrator_gamma sets the step of platt, beta, ewa; calibrator 'isotonic' has none"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

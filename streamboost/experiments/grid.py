@@ -109,6 +109,10 @@ def check_dataset(name: str) -> str:
     return name
 
 
+# the calibrators whose Online Newton Step `Cell.calibrator_gamma` sets (EWA's Platt and beta)
+_STEPPED = ("platt", "beta", "ewa")
+
+
 @dataclasses.dataclass(frozen=True)
 class Cell:
     """One run of a grid: its full configuration.
@@ -235,6 +239,9 @@ class Cell:
                 raise TypeError(f"calibrator_gamma must be a number or None, got {gamma!r}")
             if not 1e-8 <= gamma <= 1e8:  # the calibrators' own range, checked before any run
                 raise ValueError(f"calibrator_gamma must be in [1e-8, 1e8], got {gamma!r}")
+            if self.calibrator not in _STEPPED:  # a step that nothing would take
+                raise ValueError(f"calibrator_gamma sets the step of {', '.join(_STEPPED)}; "
+                                 f"calibrator {self.calibrator!r} has none")
             object.__setattr__(self, "calibrator_gamma", float(gamma))
         if not isinstance(self.target, str) or not self.target:
             raise TypeError(f"target must be a column name, got {self.target!r}")
