@@ -25,7 +25,7 @@ over its first 2,000 examples; per model, the share of its scores that are 0 or 
 
     python simulations/platt_step.py --data-dir ../shared/data
 
-About 55 minutes on 2 cores. Writes `simulations/platt_step.md`.
+About 8 minutes on 2 cores. Writes `simulations/platt_step.md`.
 """
 
 from __future__ import annotations
