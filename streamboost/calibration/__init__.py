@@ -40,6 +40,7 @@ from .platt import OnlinePlattCalibrator, platt_fit
 
 __all__ = [
     "CALIBRATORS",
+    "STEPPED",
     "Calibrator",
     "EWACalibrator",
     "HistogramCalibrator",
@@ -61,6 +62,10 @@ CALIBRATORS: dict[str, type[Calibrator]] = {
     "histogram": HistogramCalibrator,
     "ewa": EWACalibrator,
 }
+
+#: The names whose Online Newton Step `resolve`'s `gamma` sets ("ewa" through its Platt and
+#: beta).
+STEPPED = ("platt", "beta", "ewa")
 
 
 def make(name: str, **params: typing.Any) -> Calibrator:
@@ -115,7 +120,7 @@ def resolve(calibrator: str | Calibrator, vote_members: int | None = None,
         return EWACalibrator(calibrators=tuple(resolve(n, vote_members, gamma) for n in named))
     if isinstance(calibrator, str):
         eps = 0.5 / (vote_members + 1) if vote_members else 1e-3
-        params = {"gamma": gamma, "eps": eps} if calibrator in ("platt", "beta") else {}
+        params = {"gamma": gamma, "eps": eps} if calibrator in STEPPED else {}
         return make(calibrator, **params)
     if not isinstance(calibrator, Calibrator):
         raise TypeError(

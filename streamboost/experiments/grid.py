@@ -22,7 +22,7 @@ from river import compose
 from .. import __version__, bandits, datasets
 from ..arms import check_warmup_arm, resolve_arms
 from ..budget import check_budget
-from ..calibration import CALIBRATORS
+from ..calibration import CALIBRATORS, STEPPED
 from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
@@ -107,10 +107,6 @@ def check_dataset(name: str) -> str:
             "nor an http(s) address"
         )
     return name
-
-
-# the calibrators whose Online Newton Step `Cell.calibrator_gamma` sets (EWA's Platt and beta)
-_STEPPED = ("platt", "beta", "ewa")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -239,8 +235,8 @@ class Cell:
                 raise TypeError(f"calibrator_gamma must be a number or None, got {gamma!r}")
             if not 1e-8 <= gamma <= 1e8:  # the calibrators' own range, checked before any run
                 raise ValueError(f"calibrator_gamma must be in [1e-8, 1e8], got {gamma!r}")
-            if self.calibrator not in _STEPPED:  # a step that nothing would take
-                raise ValueError(f"calibrator_gamma sets the step of {', '.join(_STEPPED)}; "
+            if self.calibrator not in STEPPED:  # a step that nothing would take
+                raise ValueError(f"calibrator_gamma sets the step of {', '.join(STEPPED)}; "
                                  f"calibrator {self.calibrator!r} has none")
             object.__setattr__(self, "calibrator_gamma", float(gamma))
         if not isinstance(self.target, str) or not self.target:
