@@ -192,8 +192,9 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         labels = self._labels
         # the stream's known labels looked up, not compared in a call (every example comes
         # here); any other goes to `is_positive`, where a third or a missing one raises
-        target = labels.known.get(y)
-        if target is None:
+        try:
+            target = labels.known[y]
+        except (KeyError, TypeError):  # a label not known (or unhashable): judged
             target = labels.is_positive(y)
         held = self._members
         if not held.knows(x):  # a prequential loop has just scored (and checked) this x

@@ -451,8 +451,9 @@ class CalibratedClassifier(
         labels = self._labels
         # checked, and x scored, before anything changes: any label but the known two (a
         # third, a missing one) is judged, and a bad one refused, by `is_positive`
-        positive = labels.known.get(y)
-        if positive is None:
+        try:
+            positive = labels.known[y]
+        except (KeyError, TypeError):  # a label not known (or unhashable): judged
             positive = labels.is_positive(y)
         if score is None:
             score, x = self._scorer.take(x)  # x: a checked copy (the model may learn it as is)

@@ -340,8 +340,9 @@ class BanditCalibratedClassifier(
         labels = self._labels
         # any label but the known two (a third, a missing one) is judged, and a bad one
         # refused, by `is_positive`
-        positive = labels.known.get(y)
-        if positive is None:
+        try:
+            positive = labels.known[y]
+        except (KeyError, TypeError):  # a label not known (or unhashable): judged
             positive = labels.is_positive(y)
         # a bad x or model output raises; `taken`: x, or the scorer's copy of it
         score, taken = self._scorer.take(x)

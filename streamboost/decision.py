@@ -527,7 +527,8 @@ class BinaryLabels:
 
     def is_positive(self, y: typing.Hashable) -> bool:
         """Whether `y` is the positive label; a missing label (None, NaN, NaT, `pd.NA`) or a
-        third one raises ValueError (nothing changes)."""
+        third one raises ValueError, an unhashable one (a list) TypeError (nothing changes)."""
+        self._check_hashable(y)
         try:
             if y == self.pos_label:
                 return True
@@ -548,6 +549,14 @@ class BinaryLabels:
             f"{self.negative!r}: {self.owner} is binary (for a multiclass stream, choose a "
             "positive class: one-vs-rest)"
         )
+
+    def _check_hashable(self, y: typing.Any) -> None:
+        """Refuse a label no dict can hold (a list, a dict): no class of a stream."""
+        try:
+            hash(y)
+        except TypeError:
+            raise TypeError(f"label {one_line(y)} is unhashable ({type(y).__name__}): "
+                            f"{self.owner} takes class labels (a bool, an int, a str)") from None
 
     def learn(self, y: typing.Hashable) -> None:
         """Record `y` (checked by `is_positive`): the first non-positive label is the negative."""
@@ -570,7 +579,13 @@ class BinaryLabels:
             raise ValueError(f"X has {rows} rows but y has {len(labels)} labels")
         check = BinaryLabels(self.pos_label, self.negative, owner=self.owner)
         positive = {}
-        for label in dict.fromkeys(labels):  # each distinct label once, in order
+        try:
+            distinct = dict.fromkeys(labels)  # each distinct label once, in order
+        except TypeError:  # an unhashable label, named
+            for label in labels:
+                self._check_hashable(label)
+            raise
+        for label in distinct:
             positive[label] = check.is_positive(label)
             check.learn(label)
         return labels, positive

@@ -179,6 +179,42 @@ def test_a_missing_label_is_refused_and_changes_nothing(make, pos):
             learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))  # still binary
 
 
+@pytest.mark.parametrize("make", [
+    lambda pos: CalibratedClassifier(linear_model.LogisticRegression(), pos_label=pos),
+    lambda pos: BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
+                                           batch_size=4, pos_label=pos, seed=0),
+    lambda pos: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0,
+                                   pos_label=pos),
+    lambda pos: CostSensitiveClassifier(tree.HoeffdingTreeClassifier(), pos_label=pos),
+    lambda pos: BrierScore(pos_label=pos),
+], ids=["calibrated", "controller", "booster", "cost-sensitive", "metric"])
+@pytest.mark.parametrize("pos", [True, "fraud"])
+def test_an_unhashable_label_is_refused_by_name_and_changes_nothing(make, pos):
+    # 0.8.54: a list as a label raised Python's bare "unhashable type: 'list'" from a dict
+    # lookup (and CostSensitiveClassifier's called it a third label); one at a time and in a
+    # frame, before anything changes, the stream still binary after
+    x = ROWS[0][0]
+    other = not pos if pos is True else "ok"
+    for label in ([1], {"a": 1}, ("a", [1])):
+        for learned in ([], [pos]):  # the negative unknown, then a stream that began
+            model = make(pos)
+            learn = model.update if isinstance(model, BrierScore) else model.learn_one
+            for y in learned:
+                learn(*((y, 0.5) if isinstance(model, BrierScore) else (x, y)))
+            before = pickle.dumps(model)
+            with pytest.raises(TypeError, match=rf"^label {re.escape(repr(label))} is unhashable "
+                                                rf"\({type(label).__name__}\): "
+                                                rf"{type(model).__name__} takes class labels"):
+                learn(*((label, 0.5) if isinstance(model, BrierScore) else (x, label)))
+            assert pickle.dumps(model) == before
+            if hasattr(model, "learn_many"):
+                X = pd.DataFrame([x, x])
+                with pytest.raises(TypeError, match=r"is unhashable "):
+                    model.learn_many(X, pd.Series([pos, label], dtype=object))
+                assert pickle.dumps(model) == before
+            learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))
+
+
 @pytest.mark.parametrize(("make", "negative"), [
     (lambda **kw: CalibratedClassifier(linear_model.LogisticRegression(), **kw), True),
     (lambda **kw: BanditCalibratedClassifier(**kw), True),
