@@ -180,6 +180,7 @@ MODEL_CASES = [
     ("third label", lambda m: m.learn_one(X0, "maybe"), ValueError, r"label 'maybe' is neither pos_label=True"),
     ("None label", lambda m: m.learn_one(X0, None), ValueError, r"label None is missing; \w+ takes labelled examples only"),
     ("label 2", lambda m: m.learn_one(X0, 2), ValueError, r"label 2 is neither"),
+    ("unhashable label", lambda m: m.learn_one(X0, [True]), TypeError, r"^label \[True\] is unhashable \(list\): \w+ takes class labels"),
     ("x not a dict", lambda m: m.learn_one([1.0, 2.0], True), TypeError, r"x must be a dict of features, got list"),
     ("predict on nan", lambda m: m.predict_proba_one(with_value(NAN)), ValueError, r"is nan; expected"),
     ("predict_one on inf", lambda m: m.predict_one(with_value(INF)), ValueError, r"is inf; expected"),
@@ -216,6 +217,7 @@ PROBABILITY_CASES = [
 FRAME_CASES = [
     ("frame with inf", lambda m: m.learn_many(pd.DataFrame([X0, with_value(INF)]), pd.Series([True, False])), ValueError, r"row 1, column 'empty_server_form_handler' is inf"),
     ("frame with a third label", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, "x"])), ValueError, r"label 'x' is neither"),
+    ("frame with an unhashable label", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, [False]])), TypeError, r"^label \[False\] is unhashable \(list\)"),
     ("frame and labels differ", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True])), ValueError, r"X has 2 rows but y has 1 labels"),
     ("frame with a nan weight", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, False]), w=NAN), ValueError, r"sample weight w must be a finite number >= 0, or one per row \(2 of them\), got nan|^sample weight w must be a finite number >= 0, got nan"),
     ("frame with a bad weight of a row", lambda m: m.learn_many(pd.DataFrame([X0, X0]), pd.Series([True, False]), w=pd.Series([1.0, -2.0])), ValueError, r"sample weight w must hold a finite number >= 0 per row; row 1's is -2.0"),
