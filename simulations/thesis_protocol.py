@@ -52,7 +52,7 @@ import time
 import typing
 from pathlib import Path
 
-from reporting import WARMUP_ARM, named, table_head, table_row
+from reporting import table_head, table_row
 from river import compose, linear_model, preprocessing
 from scipy.special import expit
 
@@ -237,11 +237,10 @@ def online_model(
     model = booster(seed, n_models, members)
     controller = BanditCalibratedClassifier(
         model=model,
-        calibrator=named("platt", model),
+        calibrator="platt",
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,
-        warmup_arm=WARMUP_ARM,
         seed=seed,
     )
     return pipeline(controller, scale)
@@ -278,7 +277,7 @@ def run_online(
         model, controller = pipeline(booster(seed, n_models, members), scale), None
     elif policy == WINDOW_REFIT:
         oza = booster(seed, n_models, members)
-        wrapper = CalibratedClassifier(oza, named("platt", oza), window=REFIT_WINDOW)
+        wrapper = CalibratedClassifier(oza, "platt", window=REFIT_WINDOW)
         model, controller = pipeline(wrapper, scale), None
     else:
         model = online_model(policy, seed, n_models, batch_size, warmup, scale, members)
@@ -581,7 +580,8 @@ def report_body(summary: typing.Sequence[dict], meta: dict) -> str:
         f"Command: `{meta['command']}`  ",
         f"{timing}; up to {reps} repetitions; {meta['n_models']} boosted "
         f"{MEMBERS[meta.get('members', 'lr')][0]}; "
-        f"minibatches of {meta['batch_size']}, the first {meta['warmup']} train only; "
+        f"minibatches of {meta['batch_size']}, the first {meta['warmup']} train and calibrate "
+        "(the warm-up); "
         f"epochs scored: {', '.join(map(str, passes))}.",
         "",
         "Cells: mean area under the Brier curve (21 thesis cost ratios) on the held-out 25%, "
@@ -712,6 +712,7 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
         )
         write_csv(rows, csv_path)
         wall = time.perf_counter() - start
+        rows = read_csv(csv_path)  # the report from the CSV's digits, as --from-csv rebuilds it
     summary = summarise(rows)
     meta = {
         "command": command,
