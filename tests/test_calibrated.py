@@ -141,6 +141,15 @@ def test_a_third_label_is_refused_and_changes_nothing(cls):
 
 
 MISSING = [None, math.nan, pd.NA, pd.NaT]
+UNHASHABLE = [[1], {"a": 1}, ("a", [1])]
+
+
+def refusal(label, owner: str) -> tuple[type, str]:
+    """The exception type and message a learner named `owner` refuses a bad label with."""
+    if type(label) in (list, dict, tuple):
+        return TypeError, (rf"^label {re.escape(repr(label))} is unhashable "
+                           rf"\({type(label).__name__}\): {owner} takes class labels")
+    return ValueError, rf"^label {re.escape(repr(label))} is missing; {owner} takes labelled"
 
 
 @pytest.mark.parametrize("make", [
@@ -153,66 +162,31 @@ MISSING = [None, math.nan, pd.NA, pd.NaT]
     lambda pos: BrierScore(pos_label=pos),
 ], ids=["calibrated", "controller", "booster", "cost-sensitive", "metric"])
 @pytest.mark.parametrize("pos", [True, "fraud"])
-def test_a_missing_label_is_refused_and_changes_nothing(make, pos):
+@pytest.mark.parametrize("label", MISSING + UNHASHABLE, ids=repr)
+def test_a_missing_or_unhashable_label_is_refused_and_changes_nothing(make, pos, label):
     # None, NaN, NaT and pd.NA are no class (0.8.51): before, with string labels and the
     # negative not yet seen, a NaN became the negative label (the real one was then refused as
     # a third) and a None was learned as a negative; pd.NA raised pandas' "boolean value of NA
-    # is ambiguous"; one at a time and in a frame, before anything changes
+    # is ambiguous". A list raised Python's bare "unhashable type" (0.8.54; the decision
+    # wrapper called it a third label). One at a time and in a frame, before anything changes
     x = ROWS[0][0]
     other = not pos if pos is True else "ok"
-    for label in MISSING:
-        for learned in ([], [pos]):  # the negative unknown, then a stream that began
-            model = make(pos)
-            learn = model.update if isinstance(model, BrierScore) else model.learn_one
-            for y in learned:
-                learn(*((y, 0.5) if isinstance(model, BrierScore) else (x, y)))
-            before = pickle.dumps(model)
-            with pytest.raises(ValueError, match=rf"^label {re.escape(repr(label))} is missing; "
-                                                 rf"{type(model).__name__} takes labelled"):
-                learn(*((label, 0.5) if isinstance(model, BrierScore) else (x, label)))
+    for learned in ([], [pos]):  # the negative unknown, then a stream that began
+        model = make(pos)
+        learn = model.update if isinstance(model, BrierScore) else model.learn_one
+        for y in learned:
+            learn(*((y, 0.5) if isinstance(model, BrierScore) else (x, y)))
+        before = pickle.dumps(model)
+        error, message = refusal(label, type(model).__name__)
+        with pytest.raises(error, match=message):
+            learn(*((label, 0.5) if isinstance(model, BrierScore) else (x, label)))
+        assert pickle.dumps(model) == before
+        if hasattr(model, "learn_many"):
+            X = pd.DataFrame([x, x])
+            with pytest.raises(error, match=message):
+                model.learn_many(X, pd.Series([pos, label], dtype=object))
             assert pickle.dumps(model) == before
-            if hasattr(model, "learn_many"):
-                X = pd.DataFrame([x, x])
-                with pytest.raises(ValueError, match=r"is missing; "):
-                    model.learn_many(X, pd.Series([pos, label], dtype=object))
-                assert pickle.dumps(model) == before
-            learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))  # still binary
-
-
-@pytest.mark.parametrize("make", [
-    lambda pos: CalibratedClassifier(linear_model.LogisticRegression(), pos_label=pos),
-    lambda pos: BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
-                                           batch_size=4, pos_label=pos, seed=0),
-    lambda pos: OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0,
-                                   pos_label=pos),
-    lambda pos: CostSensitiveClassifier(tree.HoeffdingTreeClassifier(), pos_label=pos),
-    lambda pos: BrierScore(pos_label=pos),
-], ids=["calibrated", "controller", "booster", "cost-sensitive", "metric"])
-@pytest.mark.parametrize("pos", [True, "fraud"])
-def test_an_unhashable_label_is_refused_by_name_and_changes_nothing(make, pos):
-    # 0.8.54: a list as a label raised Python's bare "unhashable type: 'list'" from a dict
-    # lookup (and CostSensitiveClassifier's called it a third label); one at a time and in a
-    # frame, before anything changes, the stream still binary after
-    x = ROWS[0][0]
-    other = not pos if pos is True else "ok"
-    for label in ([1], {"a": 1}, ("a", [1])):
-        for learned in ([], [pos]):  # the negative unknown, then a stream that began
-            model = make(pos)
-            learn = model.update if isinstance(model, BrierScore) else model.learn_one
-            for y in learned:
-                learn(*((y, 0.5) if isinstance(model, BrierScore) else (x, y)))
-            before = pickle.dumps(model)
-            with pytest.raises(TypeError, match=rf"^label {re.escape(repr(label))} is unhashable "
-                                                rf"\({type(label).__name__}\): "
-                                                rf"{type(model).__name__} takes class labels"):
-                learn(*((label, 0.5) if isinstance(model, BrierScore) else (x, label)))
-            assert pickle.dumps(model) == before
-            if hasattr(model, "learn_many"):
-                X = pd.DataFrame([x, x])
-                with pytest.raises(TypeError, match=r"is unhashable "):
-                    model.learn_many(X, pd.Series([pos, label], dtype=object))
-                assert pickle.dumps(model) == before
-            learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))
+        learn(*((other, 0.5) if isinstance(model, BrierScore) else (x, other)))  # still binary
 
 
 @pytest.mark.parametrize(("make", "negative"), [
