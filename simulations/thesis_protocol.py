@@ -18,7 +18,9 @@ stumps) with the policies ``never`` (uncalibrated
 online boosting, the online analogue of AdaMEC), ``every-3`` (a third of the minibatches
 calibrate, the thesis's train/calibration ratio), ``both`` and ``discounted-ucb`` (a bandit
 over the three arms train / calibrate / both); minibatches of 16 examples, the first 2
-(``--warmup``) train the booster whatever the policy.
+(``--warmup``) train the booster and calibrate whatever the policy (the library's warm-up;
+``--warmup-arm train``: train only), Platt's step chosen by name for the booster
+(``--calibrator-gamma``: that step).
 
 ``window-refit`` is ``both`` (``CalibratedClassifier``) keeping its last 256 training
 examples, whose Platt calibrator is refitted (``recalibrate``, maximum likelihood) to the
@@ -62,6 +64,7 @@ from streamboost.calibration import platt_fit
 from streamboost.controller import BanditCalibratedClassifier
 from streamboost.experiments.statistics import mean_confidence_interval
 from streamboost.metrics import BrierCurve, BrierScore
+from streamboost.scores import calibrator_for
 
 Row = tuple[dict, bool]
 
@@ -123,6 +126,8 @@ CSV_FIELDS = (
     "members",
     "batch_size",
     "warmup",
+    "warmup_arm",
+    "calibrator_gamma",
 )
 
 # The members a booster can boost: River's logistic regression, or the thesis's weak learners.
@@ -228,8 +233,11 @@ def online_model(
     warmup: int,
     scale: bool = True,
     members: str = "lr",
+    warmup_arm: str | None = None,
+    gamma: float | None = None,
 ) -> compose.Pipeline:
-    """``[StandardScaler |] BanditCalibratedClassifier`` with the given policy.
+    """``[StandardScaler |] BanditCalibratedClassifier`` with the given policy, its warm-up
+    (None: the library's) and Platt's step ``gamma`` (None: by name for the booster).
 
     ``warmup`` is explicit because the controller's default (10 minibatches) exceeds the
     whole training part of the smallest thesis datasets (parkinsons: 72 examples).
@@ -237,10 +245,11 @@ def online_model(
     model = booster(seed, n_models, members)
     controller = BanditCalibratedClassifier(
         model=model,
-        calibrator="platt",
+        calibrator=calibrator_for("platt", model, gamma=gamma),
         policy=policy,
         batch_size=batch_size,
         warmup=warmup,
+        warmup_arm=warmup_arm,
         seed=seed,
     )
     return pipeline(controller, scale)
@@ -268,8 +277,11 @@ def run_online(
     warmup: int,
     scale: bool = True,
     members: str = "lr",
+    warmup_arm: str | None = None,
+    gamma: float | None = None,
 ) -> list[dict]:
-    """Stream ``train`` through an online model; score ``test`` (no learning) at checkpoints."""
+    """Stream ``train`` through an online model (``online_model``'s settings); score ``test``
+    (no learning) at checkpoints."""
     if policy == "never":
         # The controller with "never" is the bare booster (its calibrator learns nothing, so it
         # returns the raw score), but it still pays for reward bookkeeping that a constant
@@ -277,10 +289,12 @@ def run_online(
         model, controller = pipeline(booster(seed, n_models, members), scale), None
     elif policy == WINDOW_REFIT:
         oza = booster(seed, n_models, members)
-        wrapper = CalibratedClassifier(oza, "platt", window=REFIT_WINDOW)
+        wrapper = CalibratedClassifier(oza, calibrator_for("platt", oza, gamma=gamma),
+                                       window=REFIT_WINDOW)
         model, controller = pipeline(wrapper, scale), None
     else:
-        model = online_model(policy, seed, n_models, batch_size, warmup, scale, members)
+        model = online_model(policy, seed, n_models, batch_size, warmup, scale, members,
+                             warmup_arm, gamma)
         controller = model["BanditCalibratedClassifier"]
     marks = checkpoints(passes)
     results, start = [], time.perf_counter()
@@ -359,9 +373,12 @@ def run_repetition(
     members: str = DEFAULTS["members"],
     batch_size: int = DEFAULTS["batch_size"],
     warmup: int = DEFAULTS["warmup"],
+    warmup_arm: str | None = None,
+    gamma: float | None = None,
     data_dir: Path | None = None,
 ) -> list[dict]:
-    """Every method on one balanced dataset and one 75/25 split, all seeded with ``rep``."""
+    """Every method on one balanced dataset and one 75/25 split, all seeded with ``rep``
+    (``warmup_arm``, ``gamma``: ``online_model``'s)."""
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; expected some of {METHODS}")
@@ -396,6 +413,8 @@ def run_repetition(
                 warmup=warmup,
                 scale=scale,
                 members=members,
+                warmup_arm=warmup_arm,
+                gamma=gamma,
             )
     common = {
         "dataset": name,
@@ -406,6 +425,8 @@ def run_repetition(
         "members": members,
         "batch_size": batch_size,
         "warmup": warmup,
+        "warmup_arm": warmup_arm or "",  # "": the library's
+        "calibrator_gamma": "" if gamma is None else gamma,  # "": by name
     }
     return [{**common, **r} for r in results]
 
@@ -489,6 +510,9 @@ def read_csv(path: Path) -> list[dict]:
         for key in ("brier_curve", "brier", "calibrated_share", "seconds"):
             row[key] = float(row[key])
         row.setdefault("members", "lr")  # CSVs written before --members existed
+        row["calibrator_gamma"] = float(row["calibrator_gamma"]) if row.get(
+            "calibrator_gamma") else ""
+        row.setdefault("warmup_arm", "")
     return rows
 
 
@@ -580,8 +604,10 @@ def report_body(summary: typing.Sequence[dict], meta: dict) -> str:
         f"Command: `{meta['command']}`  ",
         f"{timing}; up to {reps} repetitions; {meta['n_models']} boosted "
         f"{MEMBERS[meta.get('members', 'lr')][0]}; "
-        f"minibatches of {meta['batch_size']}, the first {meta['warmup']} train and calibrate "
-        "(the warm-up); "
+        f"minibatches of {meta['batch_size']}, the first {meta['warmup']} "
+        f"{'train only' if meta.get('warmup_arm') == 'train' else 'train and calibrate'} "
+        "(the warm-up); Platt's step "
+        f"{'by name' if meta.get('calibrator_gamma', '') == '' else meta['calibrator_gamma']}; "
         f"epochs scored: {', '.join(map(str, passes))}.",
         "",
         "Cells: mean area under the Brier curve (21 thesis cost ratios) on the held-out 25%, "
@@ -658,6 +684,16 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
         default=DEFAULTS["warmup"],
         help="minibatches that train the booster before any policy acts",
     )
+    parser.add_argument(
+        "--warmup-arm",
+        choices=("train", "both"),
+        help="what the warm-up does (default: the library's, both: it calibrates too)",
+    )
+    parser.add_argument(
+        "--calibrator-gamma",
+        type=float,
+        help="Platt's step (default: by name for the booster, docs/calibration.md)",
+    )
     parser.add_argument("--jobs", type=int, default=DEFAULTS["jobs"], help="joblib workers")
     parser.add_argument(
         "--out",
@@ -708,6 +744,8 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
             members=args.members,
             batch_size=args.batch_size,
             warmup=args.warmup,
+            warmup_arm=args.warmup_arm,
+            gamma=args.calibrator_gamma,
             data_dir=args.data_dir,
         )
         write_csv(rows, csv_path)
@@ -722,6 +760,8 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
         "members": rows[0]["members"],
         "batch_size": rows[0]["batch_size"],
         "warmup": rows[0]["warmup"],
+        "warmup_arm": rows[0]["warmup_arm"],
+        "calibrator_gamma": rows[0]["calibrator_gamma"],
     }
     write_report(summary, args.out, meta)
     print(report_body(summary, meta))

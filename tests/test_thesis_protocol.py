@@ -311,3 +311,32 @@ def test_quick_command_end_to_end(tmp_path, data_dir):
         [line for line in p.read_text().splitlines() if line.startswith("|")] for p in (out, again)
     ]
     assert tables[0] == tables[1]
+
+
+def test_the_warm_up_and_platt_s_step_are_the_library_s_unless_set(data_dir, tmp_path):
+    default = tp.online_model("both", seed=0, n_models=2, batch_size=16, warmup=2)
+    controller = default["BanditCalibratedClassifier"]
+    # the library's: a warm-up that calibrates too, and the step by name beside a vote
+    assert controller.warmup_arm is None and controller.calibrator_.gamma == 0.1
+    pinned = tp.online_model("both", seed=0, n_models=2, batch_size=16, warmup=2,
+                             warmup_arm="train", gamma=1.0)["BanditCalibratedClassifier"]
+    assert pinned.warmup_arm == "train" and pinned.calibrator_.gamma == 1.0
+    options = {"passes": 1, "n_models": 2, "methods": ["both", "window-refit"],
+               "data_dir": data_dir}
+    rows = tp.run_repetition("parkinsons", 0, warmup_arm="train", gamma=1.0, **options)
+    both = next(r for r in rows if r["method"] == "both")
+    # 72 examples, 4 minibatches: the 2 of the warm-up train only
+    assert both["calibrated_share"] == 0.5
+    assert {(r["warmup_arm"], r["calibrator_gamma"]) for r in rows} == {("train", 1.0)}
+    assert [r["brier_curve"] for r in rows] != [
+        r["brier_curve"] for r in tp.run_repetition("parkinsons", 0, **options)]
+    tp.write_csv(rows, tmp_path / "rows.csv")
+    again = tp.read_csv(tmp_path / "rows.csv")
+    assert [(r["warmup_arm"], r["calibrator_gamma"]) for r in again] == [("train", 1.0)] * 2
+    out = tmp_path / "report.md"
+    assert tp.main(["--from-csv", str(tmp_path / "rows.csv"), "--out", str(out)]) == 0
+    assert "the first 2 train only (the warm-up); Platt's step 1.0;" in out.read_text()
+    tp.write_csv(tp.run_repetition("parkinsons", 0, **options), tmp_path / "defaults.csv")
+    assert tp.main(["--from-csv", str(tmp_path / "defaults.csv"), "--out", str(out)]) == 0
+    assert ("the first 2 train and calibrate (the warm-up); Platt's step by name;"
+            in out.read_text())
