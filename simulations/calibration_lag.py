@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 import thesis_protocol as protocol
-from reporting import named, table_head, table_row
+from reporting import table_head, table_row
 from river import linear_model
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets, weak
@@ -56,7 +56,7 @@ def run_dataset(name: str, rep: int, data_dir: Path | None = None) -> dict[str, 
     train, test = protocol.stratified_split(rows, protocol.TEST_FRACTION)
     scale = not datasets.REGISTRY[name].categorical
     booster = protocol.booster(rep, N_MODELS, "univariate")
-    wrapper = CalibratedClassifier(booster, named("platt", booster))
+    wrapper = CalibratedClassifier(booster, "platt")
     model = protocol.pipeline(wrapper, scale)
     fitted = {}
     for i, (x, y) in enumerate(train, start=1):
@@ -84,7 +84,7 @@ def prequential(name: str, members: str, every: int | None, data_dir: Path | Non
         else (linear_model.LogisticRegression(), 10)
     )
     booster = OzaBoostClassifier(member, n_models=n_models, seed=1)
-    wrapper = CalibratedClassifier(booster, named("platt", booster), window=WINDOW)
+    wrapper = CalibratedClassifier(booster, "platt", window=WINDOW)
     model = pipeline(wrapper, name)
     total, n = 0.0, 0
     for x, y in datasets.stream(name, data_dir=data_dir):
