@@ -60,7 +60,7 @@ from scipy.special import expit
 
 from streamboost import CalibratedClassifier, datasets, weak
 from streamboost.boosting import OzaBoostClassifier
-from streamboost.calibration import platt_fit
+from streamboost.calibration import OnlinePlattCalibrator, platt_fit
 from streamboost.controller import BanditCalibratedClassifier
 from streamboost.experiments.statistics import mean_confidence_interval
 from streamboost.metrics import BrierCurve, BrierScore
@@ -682,7 +682,8 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
         "--warmup",
         type=int,
         default=DEFAULTS["warmup"],
-        help="minibatches that train the booster before any policy acts",
+        help="minibatches that train the booster (and calibrate: --warmup-arm) before any "
+        "policy acts",
     )
     parser.add_argument(
         "--warmup-arm",
@@ -719,6 +720,11 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
     for key in ("reps", "passes", "passes_reps", "n_models", "batch_size", "jobs"):
         if getattr(args, key) is not None and getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be >= 1, got {getattr(args, key)}")
+    if args.calibrator_gamma is not None:
+        try:  # the calibrator's own check, before any run
+            OnlinePlattCalibrator(gamma=args.calibrator_gamma)
+        except ValueError as error:
+            parser.error(f"--calibrator-gamma: {error}")
     return args
 
 

@@ -340,3 +340,10 @@ def test_the_warm_up_and_platt_s_step_are_the_library_s_unless_set(data_dir, tmp
     assert tp.main(["--from-csv", str(tmp_path / "defaults.csv"), "--out", str(out)]) == 0
     assert ("the first 2 train and calibrate (the warm-up); Platt's step by name;"
             in out.read_text())
+
+
+@pytest.mark.parametrize("gamma", ["0", "-1", "nan", "1e9"])
+def test_a_step_out_of_the_calibrator_s_range_is_refused_before_any_run(gamma, capsys):
+    with pytest.raises(SystemExit):
+        tp.parse_args(["--calibrator-gamma", gamma])
+    assert "--calibrator-gamma: gamma must be in [1e-8, 1e8], got" in capsys.readouterr().err
