@@ -60,7 +60,8 @@ from scipy.special import expit
 
 from streamboost import CalibratedClassifier, datasets, weak
 from streamboost.boosting import OzaBoostClassifier
-from streamboost.calibration import OnlinePlattCalibrator, platt_fit
+from streamboost.calibration import platt_fit
+from streamboost.calibration.base import check_step
 from streamboost.controller import BanditCalibratedClassifier
 from streamboost.experiments.statistics import mean_confidence_interval
 from streamboost.metrics import BrierCurve, BrierScore
@@ -721,8 +722,8 @@ def parse_args(argv: typing.Sequence[str] | None = None) -> argparse.Namespace:
         if getattr(args, key) is not None and getattr(args, key) < 1:
             parser.error(f"--{key.replace('_', '-')} must be >= 1, got {getattr(args, key)}")
     if args.calibrator_gamma is not None:
-        try:  # the calibrator's own check, before any run
-            OnlinePlattCalibrator(gamma=args.calibrator_gamma)
+        try:  # the calibrators' own check, before any run
+            check_step("gamma", args.calibrator_gamma)
         except ValueError as error:
             parser.error(f"--calibrator-gamma: {error}")
     return args

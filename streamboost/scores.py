@@ -164,8 +164,9 @@ def named_step(model: base.Classifier) -> float:
     average of smooth members' probabilities (an `OzaBoostClassifier` scored `"soft"` over
     logistic regressions, univariate ones or decision stumps; River's ensembles of logistic
     regressions, such as its `AdaBoostClassifier`), whose scores sit near 1/2 and need a map far
-    from the identity; Gupta & Ramdas's 0.1 (ten times that, from a flatter start) beside any
-    other model: a booster's vote, trees, forests, boosted trees, naive Bayes.
+    from the identity; Gupta & Ramdas's 0.1 (ONS step 1/gamma from H0 = I/gamma^2, as in
+    `OnlinePlattCalibrator`) beside any other model: a booster's vote, trees, forests, boosted
+    trees, naive Bayes.
 
     Measured in simulations/platt_step.md (docs/calibration.md).
 

@@ -22,6 +22,7 @@ from streamboost.calibration import (
     HistogramCalibrator,
     OnlineBetaCalibrator,
     OnlineIsotonicCalibrator,
+    OnlinePlattCalibrator,
     beta_fit,
     make,
     pool_adjacent_violators,
@@ -166,6 +167,24 @@ def test_make_names_each_calibrator_and_refuses_others():
 def test_bad_parameters_are_named(cls, params, message):
     with pytest.raises(ValueError, match=message):
         cls(**params)
+
+
+@pytest.mark.parametrize("gamma", [True, "1", float("nan"), float("inf"), -1.0, 0.0, 5e-9,
+                                   1.1e8])
+def test_one_check_refuses_a_step_for_platt_beta_and_a_grid_cell(gamma):
+    # Platt's, beta's and experiments.Cell's step go through calibration.base.check_step
+    # (0.8.54; Cell and each calibrator had a copy of the range before)
+    from streamboost.experiments.grid import Cell
+
+    error = r"must be a real number, got" if isinstance(gamma, bool | str) else (
+        r"must be in \[1e-8, 1e8\], got")
+    for build in (OnlinePlattCalibrator, OnlineBetaCalibrator):
+        with pytest.raises(ValueError, match=r"^gamma " + error):
+            build(gamma=gamma)
+    with pytest.raises((TypeError, ValueError), match=r"^calibrator_gamma "):
+        Cell(dataset="phishing", policy="both", calibrator_gamma=gamma)
+    for gamma in (1e-8, 0.1, 1, 1e8):  # the ends included, an int taken
+        assert OnlinePlattCalibrator(gamma=gamma).gamma == OnlineBetaCalibrator(gamma=gamma).gamma
 
 
 # ---------------------------------------------------------------- pooling
@@ -427,8 +446,6 @@ def test_a_pair_predicts_each_calibrators_floats(name):
 
 
 def test_a_platt_pair_of_other_features_predicts_each_its_own():
-    from streamboost.calibration import OnlinePlattCalibrator
-
     scores = np.linspace(0.0, 1.0, 33)
     pairs = [(OnlinePlattCalibrator(), OnlinePlattCalibrator(feature="score")),
              (OnlinePlattCalibrator(eps=1e-3), OnlinePlattCalibrator()),

@@ -66,6 +66,16 @@ def check_forgetting(forgetting: typing.Any) -> float:
     return float(forgetting)
 
 
+def check_step(name: str, gamma: typing.Any) -> float:
+    """An Online Newton Step parameter (Platt's, beta's `gamma`), a real number in [1e-8, 1e8]:
+    the start H0 = 1/gamma^2 must stay finite (NaN is refused)."""
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {gamma!r}")
+    if not 1e-8 <= gamma <= 1e8:
+        raise ValueError(f"{name} must be in [1e-8, 1e8], got {gamma!r}")
+    return float(gamma)
+
+
 def check_positive(name: str, value: typing.Any, *, zero: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {value!r}")

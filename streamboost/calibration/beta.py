@@ -17,6 +17,7 @@ from .base import (
     check_label,
     check_positive,
     check_score,
+    check_step,
 )
 
 __all__ = ["OnlineBetaCalibrator", "beta_fit"]
@@ -150,9 +151,7 @@ class OnlineBetaCalibrator(Calibrator):
         eps: float = 1e-3,
     ):
         check_forgetting(forgetting)
-        check_positive("gamma", gamma)
-        if not 1e-8 <= gamma <= 1e8:  # H0 = 1/gamma^2 must stay finite
-            raise ValueError(f"gamma must be in [1e-8, 1e8], got {gamma!r}")
+        check_step("gamma", gamma)
         check_positive("radius", radius)
         if radius <= math.hypot(*_START):
             raise ValueError(f"radius must contain the start {_START} (> 1.415), got {radius!r}")

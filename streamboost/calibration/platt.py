@@ -35,7 +35,7 @@ from scipy.special import expit, log_expit
 from .. import kernels
 from ..state import get_state, set_state
 from ..validation import check_bool
-from .base import Calibrator, check_forgetting, check_label, check_score
+from .base import Calibrator, check_forgetting, check_label, check_score, check_step
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
 
@@ -179,12 +179,11 @@ class OnlinePlattCalibrator(Calibrator):
         smooth_targets: bool = True,
     ):
         _check_params(feature, objective, eps)
-        for name, value in (("forgetting", forgetting), ("gamma", gamma), ("radius", radius)):
+        for name, value in (("forgetting", forgetting), ("radius", radius)):
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise ValueError(f"{name} must be a real number, got {value!r}")
         check_forgetting(forgetting)
-        if not 1e-8 <= gamma <= 1e8:  # also rejects NaN; H0 = 1/gamma^2 must stay finite
-            raise ValueError(f"gamma must be in [1e-8, 1e8], got {gamma!r}")
+        check_step("gamma", gamma)
         start = _start(feature, objective)
         if not (math.isfinite(radius) and radius > math.hypot(*start)):
             raise ValueError(

@@ -23,6 +23,7 @@ from .. import __version__, bandits, datasets
 from ..arms import check_warmup_arm, resolve_arms
 from ..budget import check_budget
 from ..calibration import CALIBRATORS, STEPPED
+from ..calibration.base import check_step
 from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
 from ..decision import validate_costs
@@ -233,8 +234,7 @@ class Cell:
         if gamma is not None:
             if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
                 raise TypeError(f"calibrator_gamma must be a number or None, got {gamma!r}")
-            if not 1e-8 <= gamma <= 1e8:  # the calibrators' own range, checked before any run
-                raise ValueError(f"calibrator_gamma must be in [1e-8, 1e8], got {gamma!r}")
+            check_step("calibrator_gamma", gamma)  # the calibrators' own check, before any run
             if self.calibrator not in STEPPED:  # a step that nothing would take
                 raise ValueError(f"calibrator_gamma sets the step of {', '.join(STEPPED)}; "
                                  f"calibrator {self.calibrator!r} has none")
