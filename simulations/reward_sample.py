@@ -6,7 +6,8 @@ the losses grow with the sample, so a smaller one is cheaper (`benchmarks/README
 round then rests on less evidence. docs/controller.md measured this before 0.4, with the
 logistic reward map: with 8 or 4 examples the bandit settled on `"train"` alone on phishing.
 This measures it again with the affine map (the default since 0.4) and the other defaults
-since (`reward_start`, `rollback="auto"`).
+since (`reward_start`, `rollback="auto"`; since 0.8.55 the warm-up that calibrates too and
+Platt's step by the model).
 
 For each base model (`oza-lr`: Oza boosting of 10 logistic regressions, `lr`: River's logistic
 regression; `--models`), stream (the 7 of `slides_part2.py`, first 20,000 rows) and seed:
@@ -17,7 +18,7 @@ minibatch) scoring each round on 32 (all), 16, 8 or 4 examples of the next minib
 
     python simulations/reward_sample.py --data-dir ../shared/data --seeds 5
 
-About 15 minutes on 2 cores. Writes `simulations/reward_sample.md`.
+About 5 minutes on 2 cores. Writes `simulations/reward_sample.md`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import itertools
 import statistics
 import sys
 
-from reporting import WARMUP_ARM, grid_main, named, table_head, table_row
+from reporting import grid_main, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -51,8 +52,8 @@ def run(model: str, name: str, label: str, seed: int,
     if label.endswith("held out"):
         params["rollback"] = "holdout"
     base = make_model(model, 10, seed)
-    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base), seed=seed,
-                                         warmup_arm=WARMUP_ARM, **params)
+    # the library's settings: Platt's step by the model, a warm-up that calibrates too
+    wrapper = BanditCalibratedClassifier(model=base, calibrator="platt", seed=seed, **params)
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     counts, n = wrapper.arm_counts, wrapper.n_batches
     return brier, counts["train"] / n, counts["both"] / n

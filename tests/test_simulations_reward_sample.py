@@ -19,6 +19,8 @@ def test_a_run_builds_the_controller_its_label_names(monkeypatch):
     assert policies == [("both", None), ("discounted-ucb", 32), ("discounted-ucb", 16),
                         ("discounted-ucb", 8), ("discounted-ucb", 4)]
     assert datasets.REGISTRY["phishing"].n_rows > 320  # the cap applied, not the stream's end
+    # the library's settings (since 0.8.55): Platt by name, its step and warm-up the defaults
+    assert all(p["calibrator"] == "platt" and "warmup_arm" not in p for p in built)
 
 
 def test_the_report_compares_each_smaller_sample_with_all_32():
