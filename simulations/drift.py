@@ -77,6 +77,7 @@ from pathlib import Path
 
 from reporting import (
     WARMUP_ARM,
+    held_as_measured,
     mean_and_error,
     named,
     run_grid,
@@ -245,16 +246,14 @@ def run(name: str, kind: str, policy: str, seed: int, data_dir: str | None,
         policy = policy.removesuffix(" + reserve").removesuffix(" + loss timing")
         if policy == ORACLE:
             policy = SaveThenSpend(budget=budget, drift_batch=int(0.6 * length) // BATCH)
-        wrapper = BanditCalibratedClassifier(model=base, policy=policy,
-                                             calibrator=named("platt", base),
-                                             batch_size=BATCH, warmup=WARMUP, train_budget=budget,
-                                             budget_reserve=reserve, budget_timing=timing,
-                                             seed=seed, warmup_arm=WARMUP_ARM)  # fmt: skip
+        wrapper = BanditCalibratedClassifier(model=base, **held_as_measured(
+            base, policy=policy, calibrator=named("platt", base), batch_size=BATCH,
+            warmup=WARMUP, train_budget=budget, budget_reserve=reserve, budget_timing=timing,
+            seed=seed, warmup_arm=WARMUP_ARM))
     else:
-        wrapper = BanditCalibratedClassifier(
-            model=base, policy=policy, calibrator=named("platt", base),
-            arms=("train", "calibrate"), seed=seed,
-        )
+        wrapper = BanditCalibratedClassifier(model=base, **held_as_measured(
+            base, policy=policy, calibrator=named("platt", base), arms=("train", "calibrate"),
+            seed=seed))
     learner = (preprocessing.StandardScaler() | wrapper if name in GENERATORS
                else pipeline(wrapper, name))  # no scaler on one-hot indicators (mushroom, krvskp)
     brier = evaluate.prequential(learner, itertools.islice(stream, length)).brier

@@ -29,7 +29,7 @@ import statistics
 import sys
 
 from drift import drift
-from reporting import WARMUP_ARM, grid_main, named, table_head, table_row
+from reporting import WARMUP_ARM, grid_main, held_as_measured, named, table_head, table_row
 
 from streamboost import BanditCalibratedClassifier, datasets, evaluate
 from streamboost.experiments.models import encoding, make_model, pipeline
@@ -53,8 +53,8 @@ def run(model: str, name: str, kind: str, label: str, seed: int,
               else {"policy": "discounted-ucb", "reward_every": int(label.split()[1].rstrip(",")),
                     "reward_restart": not label.endswith("no restart")})
     base = make_model(model, 10, seed)
-    wrapper = BanditCalibratedClassifier(model=base, calibrator=named("platt", base), seed=seed,
-                                         warmup_arm=WARMUP_ARM, **params)
+    wrapper = BanditCalibratedClassifier(model=base, **held_as_measured(
+        base, calibrator=named("platt", base), seed=seed, warmup_arm=WARMUP_ARM, **params))
     brier = evaluate.prequential(pipeline(wrapper, name), itertools.islice(stream, length)).brier
     return brier, wrapper.arm_counts["both"] / wrapper.n_batches
 

@@ -28,7 +28,16 @@ from __future__ import annotations
 import statistics
 import sys
 
-from reporting import SOFT, encoding_of, grid_main, model_named, named, table_head, table_row
+from reporting import (
+    SOFT,
+    encoding_of,
+    grid_main,
+    held_as_measured,
+    model_named,
+    named,
+    table_head,
+    table_row,
+)
 
 from streamboost import BanditCalibratedClassifier, datasets
 from streamboost.experiments.models import pipeline
@@ -49,14 +58,14 @@ def model_for(model_name: str, variant: str, dataset: str, seed: int):
     with the variant's policy and warm-up, after the stream's scaler."""
     model = model_named(model_name, seed)
     if variant.endswith("warm-up both"):
-        model = BanditCalibratedClassifier(model=model, policy="discounted-ucb",
-                                           calibrator=named("platt", model), warmup_arm="both",
-                                           seed=seed)
+        model = BanditCalibratedClassifier(model=model, **held_as_measured(
+            model, policy="discounted-ucb", calibrator=named("platt", model), warmup_arm="both",
+            seed=seed))
     elif variant != "raw":
         policy, warmup = variant.split(", warmup ")
-        model = BanditCalibratedClassifier(model=model, policy=policy, warmup=int(warmup),
-                                           calibrator=named("platt", model), warmup_arm="train",
-                                           seed=seed)
+        model = BanditCalibratedClassifier(model=model, **held_as_measured(
+            model, policy=policy, warmup=int(warmup), calibrator=named("platt", model),
+            warmup_arm="train", seed=seed))
     return pipeline(model, dataset)
 
 

@@ -302,7 +302,7 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default="auto",
         help="how the reward rolls the model back: copy it; defer a measured minibatch's "
         "training until the next one is scored (for ht and arf, not oza-ht); hold out the "
-        "first --reward-examples of a measured minibatch (an eighth) until it ends; or auto: "
+        "first --reward-examples of a measured minibatch (1 in 32) until it ends; or auto: "
         "holdout for ht, arf and oza-ht when a bandit measures every minibatch, else copy "
         "(auto)",
     )
@@ -677,19 +677,22 @@ def _run(args: argparse.Namespace) -> int:
         c_fn_feature=args.c_fn_feature,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
-    scored = cell.reward_examples or "all"
+    n = cell.reward_examples
     controller = list(cell.pipeline().steps.values())[-1]
     rollback = controller.rollback_  # what "auto" stands for
     step = getattr(controller.calibrator_, "gamma", None)  # Platt's and beta's, by the model
     if rollback == "holdout":
-        scored = f"the first {held_out(cell.batch_size, cell.reward_examples)}"
+        n = held_out(cell.batch_size, n)
+        scored = "the first example" if n == 1 else f"the first {n} examples"
+    else:
+        scored = "all examples" if n is None else f"{n} example{'s' if n > 1 else ''}"
     every = ("every minibatch" if cell.reward_every == 1
              else f"one minibatch in {cell.reward_every}"
              + (f" after the first {cell.reward_start}" if cell.reward_start else "")
              + (f" and the {cell.reward_start} after each change flagged"
                 if cell.reward_start and cell.reward_restart else ""))
-    budget = "" if cell.reward_every == 1 and scored == "all" else (
-        f" (reward: {every}, {scored} examples scored)"
+    budget = "" if cell.reward_every == 1 and n is None else (
+        f" (reward: {every}, {scored} scored)"
     )
     if rollback != "copy":
         budget += f" (rollback: {rollback}{' by auto' if cell.rollback == 'auto' else ''})"

@@ -250,6 +250,10 @@ def test_the_rollback_reaches_the_controller_and_the_results(tmp_path, capsys):
 def test_holdout_is_run_with_its_sample_named_and_an_impossible_sample_refused(capsys):
     assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--rollback",
                  "holdout", "--max-rows", "300", "--no-progress"]) == 0  # fmt: skip
+    assert ("(reward: every minibatch, the first example scored) (rollback: holdout)"
+            in capsys.readouterr().out)
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--rollback",
+                 "holdout", "--reward-examples", "4", "--max-rows", "300", "--no-progress"]) == 0
     assert ("(reward: every minibatch, the first 4 examples scored) (rollback: holdout)"
             in capsys.readouterr().out)
     assert main(["run", "--dataset", "phishing", "--rollback", "holdout", "--reward-examples",
@@ -263,7 +267,7 @@ def test_the_rollback_auto_chose_is_named(model, said, capsys):
                  "--max-rows", "200", "--no-progress"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "policy discounted-ucb" + (
-        " (reward: every minibatch, the first 4 examples scored)" + said if said else ", "
+        " (reward: every minibatch, the first example scored)" + said if said else ", "
     ) in out
 
 

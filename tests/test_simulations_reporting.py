@@ -95,3 +95,17 @@ def test_a_soft_name_is_the_booster_scored_by_its_members_probabilities():
     assert type(reporting.model_named("ht", 2)) is tree.HoeffdingTreeClassifier
     assert reporting.encoding_of(reporting.SOFT) == reporting.encoding_of("oza-lr") == "onehot"
     assert reporting.encoding_of("oza-ht-soft") is None  # trees split on categories
+
+
+def test_a_held_out_round_keeps_the_sample_the_reports_were_measured_with():
+    from river import linear_model, tree
+
+    ht, lr = tree.HoeffdingTreeClassifier(), linear_model.LogisticRegression()
+    ucb = {"policy": "discounted-ucb", "seed": 1}
+    # a tree held out: an eighth of the minibatch, as until 0.8.54 (the library holds out 1)
+    assert reporting.held_as_measured(ht, **ucb) == {**ucb, "reward_examples": 4}
+    assert reporting.held_as_measured(ht, batch_size=16, **ucb)["reward_examples"] == 2
+    # a sample given, a copy, or no reward at all: the parameters as they were
+    for model, params in [(ht, {**ucb, "reward_examples": 8}), (lr, ucb),
+                          (ht, {"policy": "both"}), (ht, {**ucb, "rollback": "copy"})]:
+        assert reporting.held_as_measured(model, **params) == params
