@@ -51,14 +51,17 @@ calls = st.lists(st.tuples(st.sampled_from(["one", "frame", "flush", "costs", "p
 
 
 def build(config: dict) -> BanditCalibratedClassifier | None:
-    """The controller `config` names, or None for a combination the constructor refuses (a
-    budget without the "calibrate" arm, "every-N" without it as arm 1, a holdout that leaves
-    nothing to learn: tests/test_controller.py)."""
+    """The controller `config` names, or None for the combinations the constructor refuses
+    (tests/test_controller.py): a budget without the "calibrate" arm, "every-N" without it as
+    arm 1, a held-out sample that leaves nothing to learn. Any other refusal fails the test."""
     params = {k: v for k, v in config.items() if k != "model"}
-    try:
-        return BanditCalibratedClassifier(model=MODELS[config["model"]](), **params)
-    except ValueError:
+    arms = params["arms"]
+    if (("train_budget" in params and "calibrate" not in arms)
+            or (params["policy"].startswith("every-") and arms[1:2] != ("calibrate",))
+            or (params["rollback"] == "holdout"
+                and params.get("reward_examples", 1) >= params["batch_size"])):
         return None
+    return BanditCalibratedClassifier(model=MODELS[config["model"]](), **params)
 
 
 def replay(controller: BanditCalibratedClassifier, steps, pickles: bool) -> list:
