@@ -11,13 +11,13 @@ from __future__ import annotations
 import itertools
 import pickle
 
-import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from river import linear_model, preprocessing, tree
 
 from streamboost import CalibratedClassifier, OzaBoostClassifier, datasets
 from streamboost.weak import DecisionStump
+from tests.sequences import prequential
 
 ROWS = list(itertools.islice(datasets.stream("phishing"), 400))
 MODELS = {
@@ -56,20 +56,13 @@ def replay(model: CalibratedClassifier, steps, pickles: bool) -> list:
         if what in ("one", "frame", "served"):
             rows = ROWS[start:start + n]
             start += n
-            if what == "one":
-                for x, y in rows:
-                    seen.append(model.predict_proba_one(x)[True])
-                    model.learn_one(x, y)
-            elif what == "served":  # decided now, labelled after the others were
+            if what == "served":  # decided now, labelled after the others were
                 served = [model.score_one(x) for x, _ in rows]
                 seen.extend(served)
                 for (x, y), s in zip(rows, served, strict=True):
                     model.learn_one(x, y, score=s)
             else:
-                X = pd.DataFrame([x for x, _ in rows])
-                y = pd.Series([y for _, y in rows])
-                seen.extend(model.predict_proba_many(X)[True])
-                model.learn_many(X, y)
+                seen.extend(prequential(model, rows, frame=what == "frame"))
         elif what == "recalibrate":
             if model.window is not None:
                 model.recalibrate()

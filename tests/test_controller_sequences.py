@@ -11,12 +11,12 @@ from __future__ import annotations
 import itertools
 import pickle
 
-import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from river import linear_model, preprocessing, tree
 
 from streamboost import BanditCalibratedClassifier, OzaBoostClassifier, datasets
+from tests.sequences import prequential
 
 ROWS = list(itertools.islice(datasets.stream("phishing"), 400))
 MODELS = {
@@ -72,15 +72,7 @@ def replay(controller: BanditCalibratedClassifier, steps, pickles: bool) -> list
         if what in ("one", "frame"):
             rows = ROWS[start:start + n]
             start += n
-            if what == "one":
-                for x, y in rows:
-                    seen.append(controller.predict_proba_one(x)[True])
-                    controller.learn_one(x, y)
-            else:
-                X = pd.DataFrame([x for x, _ in rows])
-                y = pd.Series([y for _, y in rows])
-                seen.extend(controller.predict_proba_many(X)[True])
-                controller.learn_many(X, y)
+            seen.extend(prequential(controller, rows, frame=what == "frame"))
         elif what == "flush":
             controller.flush()
         elif what == "costs":
