@@ -215,9 +215,11 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         "--score",
         choices=SCORES,
         default=None,
-        help="the booster's score (the oza- models): vote (its default: the members' weighted "
-        "votes, thesis Eq. 7.6), logistic (Eq. 7.7) or soft (their probabilities averaged "
-        "with the same weights; better calibrated, worse raw: docs/boosting.md)",
+        help="the booster's score (the oza- models): vote (the members' weighted votes, thesis "
+        "Eq. 7.6), logistic (Eq. 7.7) or soft (their probabilities averaged with the same "
+        "weights; better calibrated, worse raw: docs/boosting.md); default: soft for oza-lr, "
+        "as the library's default model (BanditCalibratedClassifier()) scores, vote for the "
+        "other boosters, their own default",
     )
     parser.add_argument(
         "--n-models",
@@ -290,11 +292,11 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
     parser.add_argument(
         "--warmup-arm",
         choices=("train", "both"),
-        default="train",
+        default=None,
         help=f"what the controller's warm-up (its first {_WARMUP} minibatches, whatever the "
         "policy) does: train the model, or both, the calibrator learning too, so that a bandit "
-        "starts with a calibrator that has learned (docs/choosing.md) (train, with which the "
-        "recorded grids ran; the library's default is both, but under never)",
+        "starts with a calibrator that has learned (docs/choosing.md); default: the library's, "
+        "both, but train under never",
     )
     parser.add_argument(
         "--rollback",
@@ -613,8 +615,8 @@ _WARMUP = inspect.signature(BanditCalibratedClassifier).parameters["warmup"].def
 
 _POLICY_LINES = {
     "never": "the model alone, never calibrated (the raw baseline)",
-    "both": f"after the warm-up ({_WARMUP} minibatches that train only), every example "
-    "calibrates on its prequential score, then trains the model (CalibratedClassifier's rule)",
+    "both": "every example calibrates on its prequential score, then trains the model "
+    "(CalibratedClassifier's rule)",
     "always": "after the warm-up only the calibrator learns",
     "ucb1": "bandit, UCB1 (Auer et al. 2002) over the arms",
     "discounted-ucb": "bandit, discounted UCB (Garivier & Moulines 2011): forgets old rewards",
@@ -624,9 +626,13 @@ _POLICY_LINES = {
 }
 
 
-def _describe(policy: str) -> str:
+def _describe(policy: str, warmup_arm: str | None = None) -> str:
     """One line on what a policy does, for the comparison's legend: its own line, else for a
-    bandit the first line of its class's docstring, as plain text."""
+    bandit the first line of its class's docstring, as plain text; `"both"` says so when its
+    warm-up (`warmup_arm`) trains only."""
+    if policy == "both" and warmup_arm == "train":
+        return (f"after the warm-up ({_WARMUP} minibatches that train only), "
+                + _POLICY_LINES[policy].replace("every example", "each example", 1))
     if policy in _POLICY_LINES:
         return _POLICY_LINES[policy]
     if policy in bandits.POLICIES:  # "every-nth" too: the bandit, not a schedule
@@ -961,7 +967,7 @@ def _compare(args: argparse.Namespace) -> int:
         print(comparison.format())
         print()
         for policy in comparison.policies:
-            print(f"  {policy}: {_describe(policy)}")
+            print(f"  {policy}: {_describe(policy, args.warmup_arm)}")
     headline = _headline(grid.records, _river_baseline(args, cells))
     if headline:
         print()
@@ -1011,6 +1017,8 @@ def main(argv: typing.Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     args.argv = None if argv is None else ["streamboost", *argv]
+    if getattr(args, "model", None) == "oza-lr" and args.score is None:
+        args.score = "soft"  # the library's default model, BanditCalibratedClassifier()'s
     handlers = {"run": _run, "compare": _compare, "datasets": _datasets}
     try:
         return handlers[args.command](args)

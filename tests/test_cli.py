@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import csv
 import gzip
+import itertools
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from river import preprocessing
 
-from streamboost import __version__, bandits, datasets
+from streamboost import BanditCalibratedClassifier, __version__, bandits, datasets
 from streamboost.cli import _describe, main
 from streamboost.experiments import Cell, make_grid, run_grid
+from streamboost.metrics import BrierScore
 
 TINY = ["--max-rows", "200", "--no-progress"]
 
@@ -52,9 +55,9 @@ def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
                    "--batch-size", "20", "--trace", str(trace), *TINY])  # fmt: skip
     assert status == 0
     out = capsys.readouterr().out
-    # Platt's step by the model (`scores.named_step`): Gupta & Ramdas's beside the vote
-    assert ("phishing (first 200 examples), model oza-lr, calibrator platt (gamma 0.1), policy "
-            "every-2") in out
+    # the library's default model, scored soft; Platt's step by the model (`scores.named_step`)
+    assert ("phishing (first 200 examples), model oza-lr (score soft), calibrator platt "
+            "(gamma 1), policy every-2") in out
     assert "c_FN = 10" in out
     for label in ("Brier score", "log-loss", "expected cost", "allocation", "p > 0.09091"):
         assert label in out
@@ -65,6 +68,29 @@ def test_run_prints_the_metrics_and_writes_the_trace(tmp_path, capsys):
     assert [int(r["n"]) for r in rows] == list(range(20, 201, 20))
     assert {"brier", "log_loss", "arm", "reward"} <= set(rows[0])
     assert "cumulative reward" not in out  # a schedule measures no reward
+
+
+def test_run_at_its_defaults_is_the_librarys_default_controller(tmp_path):
+    # since 0.8.56 the CLI's model is BanditCalibratedClassifier()'s (the booster scored soft)
+    # and so is its warm-up (calibrating too): a run's Brier score is the library's, bit for bit
+    trace = tmp_path / "trace.csv"
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--max-rows",
+                 "640", "--trace", str(trace), "--no-progress"]) == 0
+    with trace.open() as f:
+        cli = float(list(csv.DictReader(f))[-1]["brier"])
+    model = preprocessing.StandardScaler() | BanditCalibratedClassifier(policy="discounted-ucb",
+                                                                        seed=0)
+    brier = BrierScore()
+    for x, y in itertools.islice(datasets.stream("phishing", seed=0), 640):
+        brier.update(y, model.predict_proba_one(x))
+        model.learn_one(x, y)
+    assert cli == brier.get()
+    # the recorded grids' settings, given: another run
+    assert main(["run", "--dataset", "phishing", "--policy", "discounted-ucb", "--max-rows",
+                 "640", "--trace", str(trace), "--no-progress", "--score", "vote",
+                 "--warmup-arm", "train"]) == 0
+    with trace.open() as f:
+        assert float(list(csv.DictReader(f))[-1]["brier"]) != cli
 
 
 @pytest.mark.parametrize(("policy", "scale"), [
@@ -96,8 +122,9 @@ def test_run_with_a_train_budget(capsys):
     assert "rounds measured" not in out  # a schedule measures nothing
     assert not any(line.strip().startswith("regret") for line in out.splitlines())  # nor regrets
     allocation = next(line for line in out.splitlines() if "allocation" in line)
-    # 50 minibatches: 10 of warm-up, then one in four of the other 40 may train
-    assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocation
+    # 50 minibatches: 10 of warm-up, which train and calibrate ("both", the library's warm-up),
+    # then one in four of the other 40 may train
+    assert "train 0 (0.0%), calibrate 30 (60.0%), both 20 (40.0%) of 50" in allocation
     with pytest.raises(SystemExit):
         main(["run", "--dataset", "phishing", "--train-budget", "0"])
     assert "expected a share in (0, 1], got '0'" in capsys.readouterr().err
@@ -110,7 +137,7 @@ def test_run_with_a_budget_reserve(capsys):
                  "--no-progress"]) == 0  # fmt: skip
     out = capsys.readouterr().out.splitlines()
     allocation = next(line for line in out if "allocation" in line)
-    assert "train 10 (20.0%), calibrate 35 (70.0%), both 5 (10.0%) of 50" in allocation
+    assert "train 0 (0.0%), calibrate 35 (70.0%), both 15 (30.0%) of 50" in allocation
     assert next(line for line in out if "changes flagged" in line).split()[2] == "0"
     assert next(line for line in out if "train budget" in line).endswith(
         "spent evenly; 50% of it held for a change")
@@ -134,8 +161,8 @@ def test_run_with_the_budget_timed_by_the_loss(capsys):
         budgets.append(next(line for line in out if "train budget" in line).split("  ")[-1].strip())
     # evenly, one in four of the 40 minibatches after the warm-up trains; timed by the loss,
     # fewer on 1,000 rows (up to 4 minibatches' worth waits for a high loss)
-    assert "train 10 (20.0%), calibrate 30 (60.0%), both 10 (20.0%) of 50" in allocations[0]
-    both = int(allocations[1].split("both ")[1].split()[0])
+    assert "train 0 (0.0%), calibrate 30 (60.0%), both 20 (40.0%) of 50" in allocations[0]
+    both = int(allocations[1].split("both ")[1].split()[0]) - 10  # less the warm-up's
     assert 6 <= both < 10
     assert budgets == [
         "25% of the minibatches after the warm-up, spent evenly",
@@ -289,16 +316,17 @@ def test_arms_reach_the_controller(capsys):
 
 
 def test_the_warm_up_arm_reaches_the_controller_and_the_results(tmp_path, capsys):
-    # --warmup-arm both (0.8.47): the warm-up's 10 minibatches calibrate too, which the
-    # allocation names, and compare's results and stored config carry it; a bad one is refused
+    # --warmup-arm (0.8.47): the warm-up's 10 minibatches calibrate too ("both", the default
+    # since 0.8.56, as the library's) or train only, which the allocation names, and compare's
+    # results and stored config carry it; a bad one is refused
     lines = []
-    for flag in ([], ["--warmup-arm", "both"]):
+    for flag in (["--warmup-arm", "train"], [], ["--warmup-arm", "both"]):
         main(["run", "--dataset", "weather", "--policy", "discounted-ucb", "--batch-size", "20",
               "--max-rows", "400", "--no-progress", *flag])  # fmt: skip
         out = capsys.readouterr().out
         lines.append([line for line in out.splitlines() if "allocation" in line
                       or "Brier score" in line])
-    assert lines[0] != lines[1]  # the calibrator learned the warm-up's 200 examples
+    assert lines[0] != lines[1] == lines[2]  # the calibrator learned the warm-up's 200
     out = tmp_path / "out"
     assert main(["compare", "--datasets", "weather", "--policies", "both", "--seeds", "1",
                  "--warmup-arm", "both", "--out", str(out), "--no-figures", *TINY]) == 0
@@ -555,7 +583,8 @@ def test_a_cost_per_example_from_a_column_of_the_data(tmp_path, capsys):
     assert "c_FN = 0.05 x amount, seed 0" in out
     assert "c_FN = 0.05 x amount is the cost of missing one" in out
     assert "decide positive iff p > c_FP / (c_FP + c_FN x amount), each example's own" in out
-    cell = Cell(str(own), "both", cost_ratio=0.05, target="label", c_fn_feature="amount")
+    cell = Cell(str(own), "both", cost_ratio=0.05, target="label", c_fn_feature="amount",
+                warmup_arm=None, score="soft")  # the CLI's defaults, the library's
     expected = float(next(line for line in out.splitlines() if "expected cost" in line).split()[2])
     assert expected == round(cell.run().expected_cost, 4)
     assert main([*common, "--c-fn", "5"]) == 0  # the average cost, one threshold: not the same
@@ -670,13 +699,14 @@ def test_compare_says_what_calibrating_buys(tmp_path, capsys):
     assert float(raw) == pytest.approx(mean("never", "brier"), abs=1e-4)
     assert float(calibrated) == pytest.approx(mean("both", "brier"), abs=1e-4)
     raw, _, calibrated = lines["log-loss"]
-    assert float(calibrated) < float(raw)  # the raw vote score is over-confident
+    assert float(calibrated) < float(raw)  # the raw soft score is under-confident
     assert {"cost per example at c_FN:c_FP = 1:10", "cost per example at c_FN:c_FP = 10:1"} <= set(
         lines
     )
     # a plain River logistic regression beside it, on the same streams (not stored as runs)
     assert len(rows) == 4 and {r["model"] for r in rows} == {"oza-lr"}
-    cells = make_grid(["phishing"], ["never", "both"], seeds=[0, 1], model="lr", max_rows=1500)
+    cells = make_grid(["phishing"], ["never", "both"], seeds=[0, 1], model="lr", max_rows=1500,
+                      warmup_arm=None)
     river = {"never": [], "both": []}
     for record in run_grid(cells, None, n_jobs=1).records:
         river[record["config"]["policy"]].append(record["result"]["brier"])
@@ -746,20 +776,21 @@ def test_every_policy_has_its_own_line_in_the_legend():
 
 
 def test_the_legends_both_is_what_a_grid_runs_the_controller_after_its_warm_up():
-    # "both" in a grid is the controller, whose warm-up serves the raw score while the model
-    # trains alone: CalibratedClassifier's rule after it, not CalibratedClassifier (0.8.46's
-    # legend said so); the legend says how long the warm-up is
-    from streamboost import BanditCalibratedClassifier, CalibratedClassifier
+    # "both" in the CLI's grid is CalibratedClassifier: since 0.8.56 its warm-up calibrates too,
+    # as the library's; with --warmup-arm train (the recorded grids', `Cell`'s default) the
+    # warm-up serves the raw score while the model trains alone, CalibratedClassifier's rule
+    # after it only, and the legend says so and how long the warm-up is
+    from streamboost import CalibratedClassifier
     from streamboost.experiments.models import make_model, pipeline
-    from streamboost.metrics import BrierScore
 
-    assert _describe("both").startswith("after the warm-up (10 minibatches that train only)")
-    cell = Cell("phishing", "both", seed=1, max_rows=500)
-    rows = list(cell.stream())[:500]
-    models = {"grid": cell.pipeline(),
-              "no warm-up": pipeline(BanditCalibratedClassifier(
-                  model=make_model("oza-lr", 10, 1), policy="both", warmup=0, seed=1),
-                  "phishing"),
+    assert _describe("both") == ("every example calibrates on its prequential score, then "
+                                 "trains the model (CalibratedClassifier's rule)")
+    assert _describe("both", "train").startswith(
+        "after the warm-up (10 minibatches that train only), each example calibrates")
+    cells = {arm: Cell("phishing", "both", seed=1, max_rows=500, warmup_arm=arm)
+             for arm in (None, "train")}
+    rows = list(cells[None].stream())[:500]
+    models = {"CLI": cells[None].pipeline(), "recorded": cells["train"].pipeline(),
               "CalibratedClassifier": pipeline(CalibratedClassifier(
                   make_model("oza-lr", 10, 1)), "phishing")}
     brier = {}
@@ -769,7 +800,8 @@ def test_the_legends_both_is_what_a_grid_runs_the_controller_after_its_warm_up()
             metric.update(y, model.predict_proba_one(x))
             model.learn_one(x, y)
         brier[name] = metric.get()
-    assert brier["no warm-up"] == brier["CalibratedClassifier"] != brier["grid"]
+    assert brier["CLI"] == brier["CalibratedClassifier"] != brier["recorded"]
+
 
 def test_a_target_for_registered_datasets_alone_is_refused(capsys):
     # --target names a CSV file's label column: given with registered datasets only, it would

@@ -137,7 +137,8 @@ class Cell:
     reward_every, reward_start, reward_restart, train_budget, budget_reserve, budget_timing
         The controller's parameters of these names; `arms=("train", "calibrate")` is the
         thesis's forced split; `warmup_arm` is `"train"`, with which the recorded grids ran
-        (the controller's own default, None, calibrates in the warm-up since 0.8.52).
+        (None: the controller's own default, which calibrates in the warm-up since 0.8.52, and
+        the CLI's since 0.8.56).
     data_dir, target, pos_label
         Where the dataset files are (None: bundled / default); a CSV path's label column; the
         positive class as written (None: the registry's, or a CSV's minority class).
@@ -178,7 +179,7 @@ class Cell:
     rollback: str = "auto"
     counterfactual: bool = True
     arms: tuple[str, ...] = ("train", "calibrate", "both")
-    warmup_arm: str = "train"
+    warmup_arm: str | None = "train"
     data_dir: str | None = None
     model: str = "oza-lr"
     calibrator: str = "platt"
