@@ -136,9 +136,8 @@ class Cell:
     reward, reward_map, counterfactual, arms, warmup_arm, rollback, reward_examples,
     reward_every, reward_start, reward_restart, train_budget, budget_reserve, budget_timing
         The controller's parameters of these names; `arms=("train", "calibrate")` is the
-        thesis's forced split; `warmup_arm` is `"train"`, with which the recorded grids ran
-        (None: the controller's own default, which calibrates in the warm-up since 0.8.52, and
-        the CLI's since 0.8.56).
+        thesis's forced split; `warmup_arm` is `"train"`, as the recorded grids ran (None: the
+        controller's default, calibrating in the warm-up, and the CLI's since 0.8.56).
     data_dir, target, pos_label
         Where the dataset files are (None: bundled / default); a CSV path's label column; the
         positive class as written (None: the registry's, or a CSV's minority class).
