@@ -20,12 +20,14 @@ Run it (offline, a few seconds, same output every run):
 
 from __future__ import annotations
 
+import typing
+
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets, metrics
 from streamboost.datasets.drift import LabelFlip
 
-SETTINGS = {
+SETTINGS: dict[str, dict[str, typing.Any]] = {
     "both, no budget": {"policy": "both"},
     "both, budget": {"policy": "both", "train_budget": 0.25},
     "both, budget + reserve": {"policy": "both", "train_budget": 0.25, "budget_reserve": 0.05},

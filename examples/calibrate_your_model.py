@@ -16,15 +16,17 @@ Run it (offline, about 20 seconds, same output every run):
 from __future__ import annotations
 
 import itertools
+import typing
 
-from river import evaluate, forest, linear_model, metrics, preprocessing, tree
+from river import base, compose, evaluate, forest, linear_model, metrics, preprocessing, tree
 
 from streamboost import CalibratedClassifier, datasets
 from streamboost import metrics as sb_metrics
 
 C_FP, C_FN = 1.0, 5.0
 N_DAYS = 8_000
-MODELS = {
+# a River classifier, or a pipeline ending in one: what CalibratedClassifier wraps
+MODELS: dict[str, typing.Callable[[], base.Classifier | compose.Pipeline]] = {
     "logistic regression": lambda: preprocessing.StandardScaler()
     | linear_model.LogisticRegression(),
     "Hoeffding tree": lambda: tree.HoeffdingTreeClassifier(),

@@ -26,7 +26,8 @@ RATIOS = (1.0, 10.0)  # c_FN / c_FP, with c_FP = 1
 
 def main() -> dict:
     model = preprocessing.StandardScaler() | BanditCalibratedClassifier(seed=7)
-    rules = {f"c_FN/c_FP={r:g} (p > {1 / (1 + r):.3f})": r for r in RATIOS}
+    rules: dict[str, float | None] = {f"c_FN/c_FP={r:g} (p > {1 / (1 + r):.3f})": r
+                                      for r in RATIOS}
     rules["always phishing"] = None
     counts = {rule: {"predicted": 0, "FP": 0, "FN": 0} for rule in rules}
     n = 0

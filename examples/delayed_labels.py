@@ -47,7 +47,8 @@ def river_run(name: str, model) -> tuple[float, float]:
 def served_run(name: str) -> tuple[float, float]:
     """The same with the calibrator learning the score each example was served."""
     model = preprocessing.StandardScaler() | CalibratedClassifier(booster(), "ewa")
-    pending = collections.deque()  # (x, y, served score): the log, joined with the label later
+    # (x, y, served score): the log, joined with the label later
+    pending: collections.deque[tuple[dict, bool, float]] = collections.deque()
     brier, log_loss = BrierScore(), metrics.LogLoss()
     for x, y in datasets.stream(name):
         if len(pending) == DELAY:  # the label of the example DELAY ago arrives

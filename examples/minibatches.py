@@ -19,12 +19,14 @@ Run it (offline, a few seconds, same output every run):
 
 from __future__ import annotations
 
+import typing
+
 import pandas as pd
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, datasets, metrics
 
-POLICIES = {
+POLICIES: dict[str, dict[str, typing.Any]] = {
     "never": {"policy": "never"},
     "both": {"policy": "both"},
     "discounted-ucb": {"policy": "discounted-ucb"},

@@ -7,7 +7,7 @@ import functools
 import typing
 
 import numpy as np
-from river import base
+from river import base, compose
 
 from .boosting import OzaBoostClassifier
 from .calibration import Calibrator
@@ -314,8 +314,6 @@ def learns_frames(model: base.Classifier) -> bool:
     [True, False, False]
 
     """
-    from river import compose
-
     if isinstance(model, compose.Pipeline):
         *transformers, last = model.steps.values()
         return all(map(_maps_frames, transformers)) and learns_frames(last)
@@ -325,8 +323,6 @@ def learns_frames(model: base.Classifier) -> bool:
 
 def _maps_frames(step) -> bool:
     """Whether a pipeline's transformer maps a frame (`transform_many`), its parts too."""
-    from river import compose
-
     if isinstance(step, compose.Pipeline):
         return all(map(_maps_frames, step.steps.values()))
     if isinstance(step, compose.TransformerUnion):
@@ -395,7 +391,7 @@ class CalibratedClassifier(
 
     def __init__(
         self,
-        model: base.Classifier,
+        model: base.Classifier | compose.Pipeline,
         calibrator: str | Calibrator = "platt",
         c_fp: float = 1.0,
         c_fn: float = 1.0,

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import collections
-import numbers
 import typing
 
 import numpy as np
-from river import base, drift
+from river import base, compose, drift
 
 from . import bandits
 from .arms import check_warmup_arm, resolve_arms, resolve_policy, warmup_route
@@ -45,6 +44,7 @@ from .validation import (
     check_dataframe,
     check_int,
     check_seed,
+    is_real,
     lazy_records,
     records,
     row_keywords,
@@ -111,7 +111,7 @@ class BanditCalibratedClassifier(
 
     def __init__(
         self,
-        model: base.Classifier | None = None,
+        model: base.Classifier | compose.Pipeline | None = None,
         calibrator: str | Calibrator = "platt",
         policy: str | bandits.base.Policy = "both",
         batch_size: int = 32,
@@ -150,11 +150,7 @@ class BanditCalibratedClassifier(
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
         counterfactual = check_bool("counterfactual", counterfactual)
         reward_restart = check_bool("reward_restart", reward_restart)
-        if (
-            isinstance(reward_smoothing, bool)
-            or not isinstance(reward_smoothing, numbers.Real)
-            or not 0.0 < reward_smoothing <= 1.0
-        ):
+        if not (is_real(reward_smoothing) and 0.0 < reward_smoothing <= 1.0):
             raise ValueError(f"reward_smoothing must be in (0, 1], got {reward_smoothing!r}")
         check_budget(train_budget, budget_reserve, budget_timing)
         if reward_map not in MAPPINGS:

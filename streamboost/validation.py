@@ -42,8 +42,8 @@ if typing.TYPE_CHECKING:
 __all__ = [
     "LIMIT", "FiniteFeatures", "LazyRecords", "cell", "check_bool", "check_dataframe",
     "check_distinct", "check_features", "check_int", "check_keywords", "check_seed",
-    "check_weight", "did_you_mean", "lazy_records", "matrix", "non_numeric", "one_line",
-    "per_row", "plain_floats", "records", "row_keywords", "row_weights",
+    "check_weight", "did_you_mean", "is_real", "lazy_records", "matrix", "non_numeric",
+    "one_line", "per_row", "plain_floats", "records", "row_keywords", "row_weights",
 ]
 
 #: The largest magnitude a numeric feature may have.
@@ -264,6 +264,23 @@ def _keywords(cls: type, method: str) -> frozenset | None:
     return frozenset(p.name for p in parameters
                      if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
                      and p.name not in ("self", "x", "X", "y"))
+
+
+def is_real(value: object) -> bool:
+    """Whether `value` is a real number, Python's or numpy's, and not a bool. It takes any object,
+    so a parameter declared `float` keeps its type where this refuses what a caller passed
+    anyway (an `isinstance(x, numbers.Real)` test on a `float` reads to type checkers as always
+    false: they would take the rest of the function for unreachable).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.validation import is_real
+    >>> is_real(0.5), is_real(np.float32(0.5)), is_real(True), is_real("0.5")
+    (True, True, False, False)
+
+    """
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def check_int(name: str, value: object, minimum: int, *, none: bool = False) -> int | None:

@@ -531,6 +531,8 @@ def test_policy_instances_must_match_the_arms():
         ({"reward_start": 2.5}, "reward_start must be an int >= 0, got 2.5"),
         ({"c_fp": -1.0}, "-1.0"),
         ({"reward": "accuracy"}, "reward must be one of"),
+        *(({"reward_smoothing": bad}, rf"reward_smoothing must be in \(0, 1\], got {bad!r}")
+          for bad in (0.0, 1.5, True, "0.1", float("nan"))),
         ({"arms": ("train", "train")}, "distinct"),
         ({"rollback": "undo"},
          r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
@@ -550,6 +552,11 @@ def test_policy_instances_must_match_the_arms():
 def test_bad_parameters_are_named(params, message):
     with pytest.raises(ValueError, match=message):
         BanditCalibratedClassifier(**params)
+
+
+def test_a_reward_smoothing_of_any_real_type_in_range_is_taken():
+    for good in (1, 0.05, np.float32(0.5)):
+        assert BanditCalibratedClassifier(reward_smoothing=good).reward_smoothing == good
 
 
 @pytest.mark.parametrize("name", ["counterfactual", "reward_restart"])

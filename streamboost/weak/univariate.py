@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from .. import kernels
+from ..validation import is_real
 from .base import WeakLearner
 
 __all__ = ["UnivariateLogisticRegression", "gradients"]
@@ -59,7 +59,7 @@ class UnivariateLogisticRegression(WeakLearner):
     _fields = ("coef", "bias")
 
     def __init__(self, lr: float = 0.1):
-        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not 0 < lr < math.inf:
+        if not (is_real(lr) and 0 < lr < math.inf):
             raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
         super().__init__()
         self.lr = lr
