@@ -29,9 +29,9 @@ streaming data. IEEE TNNLS 25(1).
 from __future__ import annotations
 
 import collections
-import numbers
 
 from .state import InlineState
+from .validation import is_real
 
 __all__ = ["BUDGET_TIMINGS", "TrainBudget", "check_budget"]
 
@@ -55,16 +55,10 @@ def check_budget(train_budget: float | None, budget_reserve: float, budget_timin
     ValueError: budget_timing='loss' times the spending of a train_budget: set train_budget
 
     """
-    if train_budget is not None and (
-        isinstance(train_budget, bool)
-        or not isinstance(train_budget, numbers.Real)
-        or not 0.0 < train_budget <= 1.0
-    ):
+    if train_budget is not None and not (is_real(train_budget) and 0.0 < train_budget <= 1.0):
         raise ValueError(f"train_budget must be None or in (0, 1], got {train_budget!r}")
     reserve = budget_reserve
-    if isinstance(reserve, bool) or not isinstance(reserve, numbers.Real) or not (
-        0.0 <= reserve < 1.0
-    ):
+    if not (is_real(reserve) and 0.0 <= reserve < 1.0):
         raise ValueError(f"budget_reserve must be a number in [0, 1), got {reserve!r}")
     if reserve and train_budget is None:
         raise ValueError(

@@ -613,10 +613,10 @@ def _settings(cell) -> dict[str, typing.Any]:
 # building a controller)
 _WARMUP = inspect.signature(BanditCalibratedClassifier).parameters["warmup"].default
 
+_BOTH = "calibrates on its prequential score, then trains the model (CalibratedClassifier's rule)"
 _POLICY_LINES = {
     "never": "the model alone, never calibrated (the raw baseline)",
-    "both": "every example calibrates on its prequential score, then trains the model "
-    "(CalibratedClassifier's rule)",
+    "both": f"every example {_BOTH}",
     "always": "after the warm-up only the calibrator learns",
     "ucb1": "bandit, UCB1 (Auer et al. 2002) over the arms",
     "discounted-ucb": "bandit, discounted UCB (Garivier & Moulines 2011): forgets old rewards",
@@ -631,8 +631,7 @@ def _describe(policy: str, warmup_arm: str | None = None) -> str:
     bandit the first line of its class's docstring, as plain text; `"both"` says so when its
     warm-up (`warmup_arm`) trains only."""
     if policy == "both" and warmup_arm == "train":
-        return (f"after the warm-up ({_WARMUP} minibatches that train only), "
-                + _POLICY_LINES[policy].replace("every example", "each example", 1))
+        return f"after the warm-up ({_WARMUP} minibatches that train only), each example {_BOTH}"
     if policy in _POLICY_LINES:
         return _POLICY_LINES[policy]
     if policy in bandits.POLICIES:  # "every-nth" too: the bandit, not a schedule

@@ -31,6 +31,7 @@ from .validation import (
     check_features,
     check_keywords,
     check_weight,
+    is_real,
     one_line,
     per_row,
     records,
@@ -67,7 +68,7 @@ _LARGEST = sys.float_info.max  # a cost up to it is finite
 
 
 def _check_real(name: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
     try:
         return float(value)
@@ -184,7 +185,7 @@ def cost_thresholds(c_fp: float | Costs, c_fn: float | Costs) -> np.ndarray:
 def _cost_array(name: str, costs) -> np.ndarray:
     """`costs` (a number, or a 1-D sequence of them) as a float array, each checked as
     `validate_costs` checks one."""
-    if isinstance(costs, numbers.Real) and not isinstance(costs, bool):
+    if is_real(costs):
         return np.array(_check_cost(name, costs))
     values = np.asarray(costs.to_numpy() if hasattr(costs, "to_numpy") else costs)
     if values.ndim != 1 or values.dtype.kind not in "iuf":
@@ -411,7 +412,7 @@ def positive_proba(y_pred: dict | float | None, pos_label: typing.Hashable = Tru
         )
     else:
         p = y_pred
-    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+    if not is_real(p):
         raise TypeError(f"expected a probability, got {p!r} ({type(p).__name__})")
     p = float(p)
     if not -_PROBA_TOLERANCE <= p <= 1.0 + _PROBA_TOLERANCE:  # also rejects NaN

@@ -14,7 +14,6 @@ import collections
 import dataclasses
 import itertools
 import math
-import numbers
 import time
 import typing
 
@@ -25,7 +24,7 @@ from . import metrics
 from .controller import BanditCalibratedClassifier
 from .decision import positive_proba, validate_costs
 from .scores import final_step
-from .validation import check_bool, check_int
+from .validation import check_bool, check_int, is_real
 
 __all__ = ["RunResult", "find_controller", "prequential", "regret_curve"]
 
@@ -420,7 +419,7 @@ def _own_c_fn(x: dict, feature: typing.Hashable, c_fn: float, n: int) -> float:
     checked as every cost is (`decision.validate_costs`)."""
     value = x.get(feature)
     try:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        if not is_real(value):
             raise TypeError(f"got {type(value).__name__}")
         return validate_costs(1.0, c_fn * float(value))[1]
     except (TypeError, ValueError, OverflowError) as error:

@@ -12,14 +12,14 @@ import typing
 from river import base
 
 from ..checkpoint import Checkpointable
-from ..validation import check_int, check_seed
+from ..validation import check_int, check_seed, is_real
 
 __all__ = ["Policy"]
 
 
 def _check_open_unit(name: str, value, *, closed_right: bool = False) -> float:
     """Check 0 < value < 1 (or <= 1 with `closed_right`)."""
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and value > 0.0
+    ok = is_real(value) and value > 0.0
     ok = ok and (value <= 1.0 if closed_right else value < 1.0)
     if not ok:
         interval = "(0, 1]" if closed_right else "(0, 1)"
@@ -29,8 +29,7 @@ def _check_open_unit(name: str, value, *, closed_right: bool = False) -> float:
 
 def _check_positive(name: str, value) -> float:
     if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
+        not is_real(value)
         or not 1e-150 <= value <= 1e150  # also rejects NaN; its square and inverse stay finite
     ):
         raise ValueError(f"{name} must be a finite number > 0 (in [1e-150, 1e150]), got {value!r}")

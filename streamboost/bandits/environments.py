@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import abc
 import math
-import numbers
 import random
 
 from river import base
 
-from ..validation import check_int
+from ..validation import check_int, is_real
 from .base import _check_open_unit, _check_positive
 
 __all__ = ["BernoulliArms", "DiminishingReturns", "Environment", "PiecewiseBernoulli", "RisingArms"]
@@ -19,7 +18,7 @@ __all__ = ["BernoulliArms", "DiminishingReturns", "Environment", "PiecewiseBerno
 def _check_probabilities(name: str, values) -> tuple[float, ...]:
     values = tuple(values)
     if len(values) < 1 or not all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) and 0.0 <= v <= 1.0 for v in values
+        is_real(v) and 0.0 <= v <= 1.0 for v in values
     ):
         raise ValueError(
             f"{name} must be a non-empty sequence of numbers in [0, 1], got {values!r}"

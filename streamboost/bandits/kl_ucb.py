@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-import numbers
 
+from ..validation import is_real
 from .base import Policy
 
 __all__ = ["KLUCB", "bernoulli_kl", "kl_upper_bound"]
@@ -56,7 +56,7 @@ def _kl_indices(sums, counts, level: float) -> tuple[float, ...]:
 
 def _check_c(c) -> float:
     r"""`c`, the weight of the $\ln\ln t$ term, if it is a finite number >= 0."""
-    if isinstance(c, bool) or not isinstance(c, numbers.Real) or not (math.isfinite(c) and c >= 0):
+    if not is_real(c) or not (math.isfinite(c) and c >= 0):
         raise ValueError(f"c must be a finite number >= 0, got {c!r}")
     return c
 

@@ -14,6 +14,7 @@ from river import base
 from .. import kernels
 from ..checkpoint import Checkpointable
 from ..state import get_state, new_from, set_state
+from ..validation import is_real
 
 __all__ = ["Calibrator", "pool_adjacent_violators"]
 
@@ -59,7 +60,7 @@ def check_scores(scores: typing.Iterable[float]) -> np.ndarray:
 
 
 def check_forgetting(forgetting: typing.Any) -> float:
-    if isinstance(forgetting, bool) or not isinstance(forgetting, numbers.Real):
+    if not is_real(forgetting):
         raise ValueError(f"forgetting must be a real number in (0, 1], got {forgetting!r}")
     if not 0.0 < forgetting <= 1.0:  # also rejects NaN
         raise ValueError(f"forgetting must be in (0, 1], got {forgetting!r}")
@@ -69,7 +70,7 @@ def check_forgetting(forgetting: typing.Any) -> float:
 def check_step(name: str, gamma: typing.Any) -> float:
     """An Online Newton Step parameter (Platt's, beta's `gamma`), a real number in [1e-8, 1e8]:
     the start H0 = 1/gamma^2 must stay finite (NaN is refused)."""
-    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+    if not is_real(gamma):
         raise ValueError(f"{name} must be a real number, got {gamma!r}")
     if not 1e-8 <= gamma <= 1e8:
         raise ValueError(f"{name} must be in [1e-8, 1e8], got {gamma!r}")
@@ -77,7 +78,7 @@ def check_step(name: str, gamma: typing.Any) -> float:
 
 
 def check_positive(name: str, value: typing.Any, *, zero: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     ok = value >= 0.0 if zero else value > 0.0
     if not (math.isfinite(value) and ok):

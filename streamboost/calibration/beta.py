@@ -3,7 +3,6 @@ r"""Beta calibration, online: three parameters, monotone, the identity at the st
 from __future__ import annotations
 
 import math
-import numbers
 import typing
 
 import numpy as np
@@ -11,6 +10,7 @@ from scipy import optimize
 from scipy.special import expit, log_expit
 
 from .. import kernels
+from ..validation import is_real
 from .base import (
     Calibrator,
     check_forgetting,
@@ -26,7 +26,7 @@ _START = (1.0, 1.0, 0.0)  # a = b = 1, c = 0: logit(p) = logit(s), the identity
 
 
 def _check_eps(eps) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not 0.0 < eps < 0.5:
+    if not is_real(eps) or not 0.0 < eps < 0.5:
         raise ValueError(f"eps must be a real in (0, 0.5), got {eps!r}")
     return float(eps)
 

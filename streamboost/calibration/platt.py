@@ -25,7 +25,6 @@ References
 from __future__ import annotations
 
 import math
-import numbers
 import typing
 
 import numpy as np
@@ -34,7 +33,7 @@ from scipy.special import expit, log_expit
 
 from .. import kernels
 from ..state import get_state, set_state
-from ..validation import check_bool
+from ..validation import check_bool, is_real
 from .base import Calibrator, check_forgetting, check_label, check_score, check_step
 
 __all__ = ["OnlinePlattCalibrator", "platt_fit"]
@@ -67,7 +66,7 @@ def _check_params(feature: str, objective: str, eps: float) -> None:
         raise ValueError(f"feature must be one of {FEATURES}, got {feature!r}")
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
-    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not 0.0 < eps < 0.5:
+    if not is_real(eps) or not 0.0 < eps < 0.5:
         raise ValueError(f"eps must be a real in (0, 0.5), got {eps!r}")
 
 
@@ -180,7 +179,7 @@ class OnlinePlattCalibrator(Calibrator):
     ):
         _check_params(feature, objective, eps)
         for name, value in (("forgetting", forgetting), ("radius", radius)):
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            if not is_real(value):
                 raise ValueError(f"{name} must be a real number, got {value!r}")
         check_forgetting(forgetting)
         check_step("gamma", gamma)

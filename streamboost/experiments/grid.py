@@ -12,7 +12,6 @@ import hashlib
 import itertools
 import json
 import math
-import numbers
 import re
 import typing
 from pathlib import Path
@@ -30,7 +29,7 @@ from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
 from ..scores import calibrator_for
-from ..validation import check_bool, check_int, did_you_mean
+from ..validation import check_bool, check_int, did_you_mean, is_real
 from .models import check_score, encoding, make_model, pipeline
 
 __all__ = [
@@ -192,7 +191,7 @@ class Cell:
         check_dataset(self.dataset)
         check_policy(self.policy)
         ratio = self.cost_ratio
-        if isinstance(ratio, bool) or not isinstance(ratio, numbers.Real):
+        if not is_real(ratio):
             raise TypeError(f"cost_ratio must be a number, got {ratio!r}")
         if not (math.isfinite(ratio) and ratio > 0):
             raise ValueError(f"cost_ratio (c_FN / c_FP) must be finite and > 0, got {ratio!r}")
@@ -232,7 +231,7 @@ class Cell:
             )
         gamma = self.calibrator_gamma
         if gamma is not None:
-            if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
+            if not is_real(gamma):
                 raise TypeError(f"calibrator_gamma must be a number or None, got {gamma!r}")
             check_step("calibrator_gamma", gamma)  # the calibrators' own check, before any run
             if self.calibrator not in STEPPED:  # a step that nothing would take

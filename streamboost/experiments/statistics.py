@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 import typing
 
 import numpy as np
 from scipy import stats
 
-from ..validation import check_int
+from ..validation import check_int, is_real
 
 if typing.TYPE_CHECKING:
     import numpy.typing as npt
@@ -53,7 +52,7 @@ __all__ = [
 
 
 def _check_alpha(alpha: float) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0.0 < alpha < 1.0:
+    if not is_real(alpha) or not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}")
     return float(alpha)
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import abc
 import bisect
 import math
-import numbers
 import typing
 
 import numpy
 from river import metrics
 
 from ..decision import BinaryLabels, positive_proba
-from ..validation import LIMIT, check_int
+from ..validation import LIMIT, check_int, is_real
 
 __all__ = ["BinnedProbabilityMetric", "ProbabilityMetric"]
 
@@ -84,7 +83,7 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
     def _parse(self, y_true, y_pred, w) -> tuple[bool, float, float]:
         # the usual weight, a float in range, passes without the ABC's isinstance (every example)
         usual = type(w) is float and 0.0 <= w <= LIMIT
-        if not usual and (isinstance(w, bool) or not isinstance(w, numbers.Real)
+        if not usual and (not is_real(w)
                           or not 0.0 <= w <= LIMIT):
             raise ValueError(f"the weight w must be a finite number in [0, {LIMIT:g}], got {w!r}")
         positive = self._labels.is_positive(y_true)

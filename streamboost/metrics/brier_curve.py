@@ -5,10 +5,10 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-import numbers
 import typing
 
 from ..decision import cost_threshold
+from ..validation import is_real
 from .base import ProbabilityMetric
 
 __all__ = ["THESIS_COST_RATIOS", "BrierCurve", "BrierCurvePoint"]
@@ -97,7 +97,7 @@ class BrierCurve(ProbabilityMetric):
         if not ratios:
             raise ValueError("cost_ratios must not be empty")
         for r in ratios:
-            if isinstance(r, bool) or not isinstance(r, numbers.Real):
+            if not is_real(r):
                 raise TypeError(f"cost ratios must be real numbers, got {r!r}")
             if not (math.isfinite(r) and r > 0):
                 raise ValueError(f"cost ratios c_FN/c_FP must be finite and > 0, got {r!r}")

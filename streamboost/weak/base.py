@@ -10,7 +10,7 @@ import typing
 import numpy as np
 from river import base
 
-from ..validation import check_features, plain_floats
+from ..validation import check_features, is_real, plain_floats
 
 __all__ = ["WeakLearner"]
 
@@ -92,7 +92,7 @@ class WeakLearner(base.Classifier):
 
     def learn_one(self, x: dict, y: bool, w: float = 1.0) -> None:
         target = _target(y)
-        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0.0 <= w < math.inf:
+        if not is_real(w) or not 0.0 <= w < math.inf:
             raise ValueError(f"w must be a finite number >= 0, got {w!r}")
         xv = self._values(check_features(x))  # refuses a bad x before any change
         for key in x:
