@@ -508,8 +508,11 @@ def test_binarized_gives_river_metrics_the_booleans_they_expect():
         assert wrapped.get() == reference.get()
     with pytest.raises(ValueError, match="label 'spam' is neither pos_label='phish'"):
         wrapped.update("spam", 0.5)
-    with pytest.raises(TypeError, match="metric must be a River metric"):
+    with pytest.raises(TypeError, match="metric must be a River classification metric"):
         metrics.Binarized("LogLoss")
+    # a regression metric has no `requires_labels`: refused here, not at its first update
+    with pytest.raises(TypeError, match=r"classification metric .*got MAE"):
+        metrics.Binarized(river_metrics.MAE())
 
 
 

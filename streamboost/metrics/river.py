@@ -47,9 +47,12 @@ class Binarized(metrics.base.Metric):
 
     """
 
-    def __init__(self, metric: metrics.base.Metric, pos_label: typing.Hashable = True):
-        if not isinstance(metric, metrics.base.Metric):
-            raise TypeError(f"metric must be a River metric, got {metric!r}")
+    def __init__(self, metric: metrics.base.ClassificationMetric,
+                 pos_label: typing.Hashable = True):
+        # a regression metric has no `requires_labels`: it would fail at the first update
+        if not isinstance(metric, metrics.base.ClassificationMetric):
+            raise TypeError(f"metric must be a River classification metric (such as "
+                            f"metrics.ROCAUC() or metrics.F1()), got {metric!r}")
         self.metric = metric
         self.pos_label = pos_label
         self._labels = BinaryLabels(pos_label, owner="Binarized")
