@@ -249,8 +249,10 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         """Oza's loop with a cost-sensitive variant's weights (`streamboost.variants`)."""
         rng = self._rng
         vote_after = self._members.vote_after
-        reweight = self._variant.reweight
-        lam = self._variant.first[target]
+        variant = self._variant
+        assert variant is not None  # the variants' loop
+        reweight = variant.reweight
+        lam = variant.first[target]
         for i, sums in enumerate(self._sums):
             k = poisson(lam, rng)
             right = (vote_after(i, k) if k else before[i]) == target
@@ -339,7 +341,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         and the rows' sample `weights` (None: 1)."""
         if not len(table):
             return
-        learn_batch = self._members.learn_batch
+        learn_batch = self._members.learn_batch  # type: ignore[union-attr]  # minibatch only
         self._alphas = None
         lam = np.ones(len(table))
         sc, sw = self._lambda_sc, self._lambda_sw
@@ -376,6 +378,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
     @property
     def epsilons(self) -> list[float | None]:
         """Each member's weighted error $\\epsilon_m$ (None for a member that saw no example)."""
+        totals: typing.Iterable[tuple[float, float]]
         if self._variant is None:
             totals = zip(self._lambda_sc, self._lambda_sw, strict=True)
         else:
@@ -423,7 +426,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return alphas
 
     def _variant_alphas(self) -> list[float]:
-        alphas = []
+        alphas: list[float] = []
+        assert self._variant is not None  # the variants' weights
         vote_weight = self._variant.vote_weight
         for sums in self._sums:
             alpha = vote_weight(sums)
@@ -481,7 +485,7 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
             probas = [self._labels.proba(self.score_one(x, **kwargs)) for x in records(X)]
             return pd.DataFrame(probas, index=X.index)
         scores = self.score_many(X)
-        labels = (self._labels.pos_label,)
+        labels: tuple[typing.Hashable, ...] = (self._labels.pos_label,)
         if self._labels.negative is not None:
             labels = (self._labels.negative, *labels)
             scores = np.column_stack((1.0 - scores, scores))
@@ -518,7 +522,8 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         return self._score_table(held.frame(X))
 
     def _score_table(self, table: np.ndarray) -> np.ndarray:
-        return table_scores(self._members, table, self._vote_weights(), self.score)
+        return table_scores(self._members, table,  # type: ignore[arg-type]  # minibatch only
+                            self._vote_weights(), self.score)
 
     def predict_many(self, X: pd.DataFrame, **kwargs) -> pd.Series:
         import pandas as pd

@@ -179,6 +179,7 @@ class TrainBudget(InlineState):
         change, trains on every minibatch the saving pays for), or more than `BUDGET_SLACK`
         minibatches' worth is unspent (the saving is bounded; fewer than 8 earlier: trains)."""
         losses = self.losses
+        assert losses is not None  # timing "loss" only
         if unspent > BUDGET_SLACK or len(losses) < 9:
             return True
         *earlier, last = losses

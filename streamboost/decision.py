@@ -393,7 +393,7 @@ def positive_proba(y_pred: dict | float | None, pos_label: typing.Hashable = Tru
             # A model that knows one class only (River's trees early on) is sure of it; a
             # single other label with less than certainty is a key mismatch ("True" vs True).
             (label, q), = y_pred.items()
-            if not (isinstance(q, numbers.Real) and abs(q - 1.0) <= _PROBA_TOLERANCE):
+            if not (isinstance(q, numbers.Real) and abs(float(q) - 1.0) <= _PROBA_TOLERANCE):
                 raise ValueError(
                     f"positive label {pos_label!r} is not among the predicted labels "
                     f"[{label!r}] (with probability {q!r}); set the positive label to one "
@@ -659,6 +659,14 @@ class CostSensitiveMixin:
 
     """
 
+    # what the host provides (read here, set there)
+    c_fp: float
+    c_fn: float
+    pos_label: typing.Hashable
+    neg_label: typing.Hashable | None
+    if typing.TYPE_CHECKING:
+        def predict_proba_one(self, x: dict, **kwargs: typing.Any) -> dict: ...
+
     @property
     def threshold(self) -> float:
         """The current decision threshold c_FP / (c_FP + c_FN)."""
@@ -733,10 +741,11 @@ class CostSensitiveMixin:
 
         check_dataframe(X, "predict_many")
         threshold = self._frame_thresholds("predict_many", c_fp, c_fn, X, kwargs)
-        thresholds = ([threshold] * len(X) if type(threshold) is float
-                      else threshold.tolist())
-        proba = (self.predict_proba_one if not kwargs  # row by row: no empty **kwargs each
-                 else functools.partial(self.predict_proba_one, **kwargs))
+        thresholds = (threshold.tolist() if isinstance(threshold, np.ndarray)
+                      else [threshold] * len(X))
+        proba: typing.Callable[[dict], dict] = (  # row by row: no empty **kwargs each
+            self.predict_proba_one if not kwargs
+            else functools.partial(self.predict_proba_one, **kwargs))
         decisions = [self._decide(proba(x), t)
                      for x, t in zip(records(X), thresholds, strict=True)]
         return pd.Series(decisions, index=X.index, dtype=object)
@@ -776,8 +785,10 @@ class CostSensitiveMixin:
         return self._negative_label(proba)
 
 
-class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
-                              base.MiniBatchClassifier):
+# (ignored for mypy: the wrappers' labels are any hashable, River declares bool | str | int)
+class CostSensitiveClassifier(  # type: ignore[misc]
+    Checkpointable, CostSensitiveMixin, base.Wrapper, base.MiniBatchClassifier
+):
     """Make any probabilistic binary River classifier predict the minimum-expected-cost label.
 
     `learn_one` and `predict_proba_one` are the wrapped classifier's; `predict_one` (and
@@ -906,7 +917,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
         if len(X):  # River's linear models divide by the frame's length
             if per_row(kwargs.get("w")):  # in row order, as River aligns a Series on X's index
                 kwargs = {**kwargs, "w": pd.Series(row_weights(kwargs, len(X)), index=X.index)}
-            self.classifier.learn_many(X, pd.Series(labels, index=X.index), **kwargs)
+            self.classifier.learn_many(  # type: ignore[attr-defined]  # `_learns_frames`
+                X, pd.Series(labels, index=X.index), **kwargs)
         for label in dict.fromkeys(labels):  # once learned, in order, as learn_one's
             self._labels.learn(label)
 
@@ -931,9 +943,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
 
         check_dataframe(X, "predict_proba_many")
         if not kwargs and self._scores_frame(X):
-            return self.classifier.predict_proba_many(X)
-        proba = functools.partial(self.predict_proba_one, **kwargs)
-        rows = [proba(x) for x in records(X)]
+            return self.classifier.predict_proba_many(X)  # type: ignore[attr-defined]
+        rows = [self.predict_proba_one(x, **kwargs) for x in records(X)]
         return pd.DataFrame(rows, index=X.index).fillna(0.0)
 
     def predict_many(
@@ -955,7 +966,8 @@ class CostSensitiveClassifier(Checkpointable, CostSensitiveMixin, base.Wrapper,
 
         # our booster's scores without a frame of probabilities (`check_model` held its
         # positive label to ours); the negative named as `predict_one` names it
-        scores, labels = frame_scores(self.classifier, X, self.pos_label)
+        scores, labels = frame_scores(self.classifier, X,  # type: ignore[arg-type]  # by frames
+                                      self.pos_label)
         negative = self._negative_label(dict.fromkeys(labels))
         return pd.Series(labelled(scores > threshold, self.pos_label, negative), index=X.index,
                          dtype=object)

@@ -17,7 +17,7 @@ import math
 import time
 import typing
 
-from river import base
+from river import base, compose
 from river import metrics as river_metrics
 
 from . import metrics
@@ -233,7 +233,7 @@ def _regrets(trace: typing.Sequence[typing.Mapping[str, typing.Any]]) -> tuple[l
 
 
 def prequential(
-    model: base.Classifier,
+    model: base.Classifier | compose.Pipeline,
     stream: typing.Iterable[tuple[dict, typing.Hashable]],
     *,
     c_fp: float = 1.0,
@@ -299,6 +299,8 @@ def prequential(
     max_rows = check_int("max_rows", max_rows, 1, none=True)
     total = check_int("total", total, 1, none=True)
     controller = find_controller(model)
+    # River declares no keyword for a classifier's learn_one; a pipeline passes them on
+    learner: typing.Any = model
     if controller is not None and trace_every is not None:
         raise ValueError(
             f"trace_every={trace_every!r} cannot be used with a BanditCalibratedClassifier: "
@@ -338,14 +340,15 @@ def prequential(
             log_loss.update(positive, p)
             recent.append((positive, p))
             if own_c_fn is None or controller is None:
-                model.learn_one(x, y)
+                learner.learn_one(x, y)
             else:  # what its realised-cost reward charges (a pipeline passes them on)
-                model.learn_one(x, y, c_fp=c_fp, c_fn=own_c_fn)
+                learner.learn_one(x, y, c_fp=c_fp, c_fn=own_c_fn)
             n += 1
             if controller is not None:
                 if controller.n_batches > n_batches:
                     n_batches = controller.n_batches
                     batch = controller.last_batch
+                    assert batch is not None  # a minibatch has ended
                     if batch["reward"] is not None:
                         cumulative_reward += batch["reward"]
                     trace.append(

@@ -90,7 +90,7 @@ def _load() -> types.ModuleType | None:
     if os.environ.get("STREAMBOOST_KERNELS", "1") == "0":
         return None
     try:
-        from . import _kernels
+        from . import _kernels  # type: ignore[attr-defined]  # compiled: no stub
     except ImportError:
         return None
     return _kernels

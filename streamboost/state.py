@@ -52,6 +52,8 @@ import typing
 
 import numpy as np
 
+_T = typing.TypeVar("_T")
+
 __all__ = [
     "InlineState",
     "dict_only",
@@ -114,8 +116,8 @@ def copy_attributes(source: object, target: object, names: tuple[str, ...]) -> N
         object.__setattr__(target, name, one_level(getattr(source, name)))
 
 
-def new_from(cls: type, state: typing.Mapping[str, typing.Any],
-             copied: typing.Callable = one_level) -> object:
+def new_from(cls: type[_T], state: typing.Mapping[str, typing.Any],
+             copied: typing.Callable = one_level) -> _T:
     """A new object of class `cls` (its `__init__` not called) with the attributes of `state`,
     each passed through `copied`; by default numpy arrays, lists and dicts are copied one level
     deep and everything else is shared."""
@@ -180,7 +182,7 @@ def _plain(cls: type) -> bool:
     """Whether instances of `cls` are pickled by the default rule, state = their `__dict__`."""
     return (
         not issubclass(cls, type)  # a class is pickled by name
-        and dict_only(cls)
+        and dict_only(cls)  # type: ignore[arg-type]  # mypy: a class is not Hashable
         and cls.__reduce_ex__ is object.__reduce_ex__
         and cls.__reduce__ is object.__reduce__
         and getattr(cls, "__getstate__", None) is getattr(object, "__getstate__", None)

@@ -266,11 +266,12 @@ def _keywords(cls: type, method: str) -> frozenset | None:
                      and p.name not in ("self", "x", "X", "y"))
 
 
-def is_real(value: object) -> bool:
+def is_real(value: object) -> typing.TypeGuard[float]:
     """Whether `value` is a real number, Python's or numpy's, and not a bool. It takes any object,
     so a parameter declared `float` keeps its type where this refuses what a caller passed
     anyway (an `isinstance(x, numbers.Real)` test on a `float` reads to type checkers as always
-    false: they would take the rest of the function for unreachable).
+    false: they would take the rest of the function for unreachable); where it holds, they read
+    `value` as a float.
 
     Examples
     --------
@@ -283,6 +284,10 @@ def is_real(value: object) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+@typing.overload
+def check_int(name: str, value: object, minimum: int) -> int: ...
+@typing.overload
+def check_int(name: str, value: object, minimum: int, *, none: bool) -> int | None: ...
 def check_int(name: str, value: object, minimum: int, *, none: bool = False) -> int | None:
     """`value` as an int if it is an integer >= `minimum`, Python's or numpy's (a grid's
     `np.arange` or a frame's column hands out numpy integers), not a bool, or None where `none`
@@ -308,6 +313,10 @@ def check_int(name: str, value: object, minimum: int, *, none: bool = False) -> 
     return int(value)
 
 
+@typing.overload
+def check_bool(name: str, value: object) -> bool: ...
+@typing.overload
+def check_bool(name: str, value: object, *, none: bool) -> bool | None: ...
 def check_bool(name: str, value: object, *, none: bool = False) -> bool | None:
     """`value` as Python's bool if it is a bool, Python's or numpy's (a frame's column and
     numpy's comparisons hand out `np.True_`), or None where `none` allows it; else TypeError
@@ -505,7 +514,7 @@ class LazyRecords(collections.abc.Sequence):
 
     __slots__ = ("_keys", "_rows", "_values")
 
-    def __init__(self, keys: typing.Sequence, values: np.ndarray):
+    def __init__(self, keys: list | np.ndarray, values: np.ndarray):
         self._keys = keys
         self._values = values
         self._rows: list[dict] | None = None
@@ -529,7 +538,7 @@ class LazyRecords(collections.abc.Sequence):
     def _list(self) -> list[dict]:
         if self._rows is None:
             keys = self._keys
-            self._rows = _dicts(keys if type(keys) is list else keys.tolist(), self._values)
+            self._rows = _dicts(keys if isinstance(keys, list) else keys.tolist(), self._values)
         return self._rows
 
 

@@ -41,7 +41,7 @@ def _first_unpulled(counts: typing.Sequence[float]) -> int:
     return counts.index(0) if 0 in counts else -1  # the list's own loops, in C
 
 
-def _ratios(sums: typing.Sequence[float], counts: typing.Sequence[float]) -> tuple[float, ...]:
+def _ratios(sums: typing.Iterable[float], counts: typing.Iterable[float]) -> tuple[float, ...]:
     """Each arm's sum over its count (plain, discounted or windowed): its mean, `nan` where the
     count is 0."""
     return tuple(s / n if n else math.nan for s, n in zip(sums, counts, strict=True))
@@ -142,6 +142,9 @@ class Policy(Checkpointable, base.Base, abc.ABC):
     reward_range: tuple[float, float] | None = (0.0, 1.0)
     uses_rewards: bool = True
     side_observations: bool = True
+    # what `_select` derives from the state, None until it is asked: an index policy's indices,
+    # FEWA's choice
+    _memo: typing.Any
 
     def __init__(self, n_arms: int = 2, seed: int | None = None):
         self.n_arms = check_int("n_arms", n_arms, 1)
@@ -261,7 +264,7 @@ class Policy(Checkpointable, base.Base, abc.ABC):
         in `reward_every`) pays for it once; the tie-break still draws at every `select`."""
         memo = self._memo
         if memo is None:
-            memo = self._memo = self.upper_bounds
+            memo = self._memo = self.upper_bounds  # type: ignore[attr-defined]  # index policies'
         return memo
 
     def _index_select(self, counts: typing.Sequence[float]) -> int:

@@ -78,7 +78,7 @@ class RisingUCB(RecentRewardsPolicy):
     def projections(self) -> tuple[float | None, ...]:
         """Each arm's projected reward $\\hat\\mu_i(t)$ at the next round (None while h = 0)."""
         t = self._n_rounds + 1
-        values = []
+        values: list[float | None] = []
         for arm in range(self.n_arms):
             h, n = self._width(arm), self._recent.count(arm)
             if not h:

@@ -79,7 +79,8 @@ class UCBImproved(Policy):
     def _epoch_statistics(self) -> None:
         """Each arm's pulls and reward sum that the phases read, as an epoch starts: cleared,
         each epoch a fresh instance of the algorithm (the forgetting variants keep theirs)."""
-        self._epoch_counts = [0] * self.n_arms
+        # ints, but floats in the discounted variant
+        self._epoch_counts: list = [0] * self.n_arms
         self._epoch_sums = [0.0] * self.n_arms
 
     def _observe(self, observed: list[tuple[int, float]]) -> None:

@@ -170,13 +170,13 @@ class Calibrator(Checkpointable, base.Base):
         """P(y = 1 | score) under the current map."""
         return self._predict(check_score(score))
 
-    def copy(self) -> Calibrator:
+    def copy(self) -> typing.Self:
         """An independent copy of the calibrator as it stands (the controller's frozen
         calibrators): its lists of numbers copied, calibrators in it copied, any other mutable
         state deep-copied; a fraction of a pickle's round trip."""
         return new_from(type(self), get_state(self, self._ATTRIBUTES), _copied)
 
-    def _copy_changing(self, changing: tuple[str, ...]) -> Calibrator:
+    def _copy_changing(self, changing: tuple[str, ...]) -> typing.Self:
         """`copy` for a calibrator whose attributes `changing` are the only ones that change
         in place as it learns: each is copied by its own `copy()` (a list, `Blocks`), every
         other attribute is shared. The controller copies its calibrator on every measured

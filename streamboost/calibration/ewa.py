@@ -137,8 +137,8 @@ class EWACalibrator(Calibrator):
 
     def _update(self, score: float, positive: bool) -> None:
         # the base's `_learn` and count in one call: every example of a wrapper comes here
-        share = self.share  # after pair t = n_seen + 1 (None: no share)
-        alpha = (1.0 / (self._n_seen + 2) if share == "decreasing" else share) if share else None
+        share = self.share  # after pair t = n_seen + 1 (None: no share; a str: "decreasing")
+        alpha = (1.0 / (self._n_seen + 2) if isinstance(share, str) else share) if share else None
         _LEARN(self._losses, self._weights, self._member_predictions(score), positive,
                self.forgetting, self.learning_rate, alpha)
         self._last = None

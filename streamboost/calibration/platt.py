@@ -77,6 +77,10 @@ def _start(feature: str, objective: str) -> tuple[float, float]:
     return -a, a / 2.0
 
 
+# `_project_ball`'s signature: (A, B, h11, h12, h22, radius) -> the projected (A, B)
+_Projection = typing.Callable[[float, float, float, float, float, float], tuple[float, float]]
+
+
 def _project_ball(
     A: float, B: float, h11: float, h12: float, h22: float, radius: float
 ) -> tuple[float, float]:
@@ -345,7 +349,7 @@ def platt_predict_pair(theta: list, other: list, consts: tuple, scores: np.ndarr
 
 
 def platt_learn(theta: list, consts: tuple, score: float, positive: bool,
-                project: typing.Callable[[list, tuple], None]) -> None:
+                project: _Projection) -> None:
     """One update of `theta` in place by a checked (score, label): the twin of the compiled
     `platt_learn`, the same operations in the same order (`project` is `_project_ball`)."""
     u = _feature(score, consts)
@@ -392,7 +396,7 @@ def platt_learn(theta: list, consts: tuple, score: float, positive: bool,
 
 
 def platt_learn_many(theta: list, consts: tuple, scores: list, positives: list,
-                     project: typing.Callable[[list, tuple], None]) -> None:
+                     project: _Projection) -> None:
     """`platt_learn` by each checked (score, label) of two lists in order: the twin of the
     compiled `platt_learn_many`, which reads and writes `theta` once."""
     for score, positive in zip(scores, positives, strict=True):

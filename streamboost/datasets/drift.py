@@ -194,9 +194,12 @@ class ConceptSwitch(Drift):
         while True:
             p = new_concept_probability(t, self.position, self.width)
             use_new = p == 1.0 or (p > 0.0 and rng.random() < p)
-            if use_new and other is None:
-                other = iter(make_stream(self.to, positive=self.positive))
-            example = next(other if use_new else examples, None)
+            source = examples
+            if use_new:
+                if other is None:
+                    other = iter(make_stream(self.to, positive=self.positive))
+                source = other
+            example = next(source, None)
             if example is None:
                 return
             yield example

@@ -267,13 +267,13 @@ def _progress_reporter(label: str, total: int, enabled: bool):
     if tqdm is not None:
         bar = tqdm(total=total, unit="B", unit_scale=True, desc=label, file=sys.stderr)
 
-        def report(n):
+        def report_bar(n):
             if n is None:
                 bar.close()
             else:
                 bar.update(n)
 
-        return report
+        return report_bar
     done = 0
 
     def report(n):

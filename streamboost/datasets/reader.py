@@ -208,6 +208,7 @@ class CSVTable:
                         f"nor a negative class; expected one of {sorted(classes)}"
                     )
                 cells = self._feature_cells(row)
+                x: dict  # floats, or strings where a column is categorical
                 if all_numeric:
                     try:
                         x = dict(zip(names, map(float, cells), strict=True))
@@ -227,7 +228,7 @@ class CSVTable:
                 yield x, label
 
     def _convert(self, cells: list[str], line: int) -> dict:
-        x = {}
+        x: dict[str, float | str] = {}
         for name, is_numeric, cell in zip(self.features, self.numeric, cells, strict=True):
             if cell == "":
                 continue

@@ -191,6 +191,7 @@ def _read(source: Any, data_dir: str | os.PathLike | None, target: str,
     """The raw rows ``(x, label)`` of ``source`` and its registry entry, if any; ``counts``:
     the caller reads every label (an endless source is refused)."""
     spec = None
+    rows: Iterable[tuple[dict, Any]]
     if isinstance(source, Dataset):
         spec = source.spec
         rows = Dataset(spec, source.path, raw_labels=True)
@@ -362,7 +363,7 @@ class _Features:
     def __init__(self, encode: str | None, missing: str, scale: bool,
                  unscaled: frozenset = frozenset()):
         self.impute = missing == "impute"
-        self.stats: dict[Any, stats.base.Univariate] = {}
+        self.stats: dict[Any, stats.Mean | stats.Mode] = {}
         self.scaler = preprocessing.StandardScaler() if scale else None
         self.unscaled = unscaled
         self.encoder = {
@@ -390,9 +391,9 @@ class _Features:
 
     def _impute(self, x: dict) -> dict:
         filled = dict(x)
-        for k, stat in self.stats.items():
+        for k, known in self.stats.items():
             if k not in filled:
-                filled[k] = stat.get()
+                filled[k] = known.get()
         for k, v in x.items():
             stat = self.stats.get(k)
             if stat is None:

@@ -25,7 +25,7 @@ from ..validation import one_line
 from .base import ArrayMembers
 from .linear import LinearMembers
 from .river import RiverMembers
-from .weak import StumpMembers, UnivariateMembers
+from .weak import StumpMembers, UnivariateMembers, WeakMembers
 
 __all__ = [
     "ENGINES",
@@ -41,7 +41,9 @@ __all__ = [
 
 ENGINES = ("auto", "vectorised", "reference")
 
-_ARRAY_ENGINES: tuple[type[ArrayMembers], ...] = (LinearMembers, UnivariateMembers, StumpMembers)
+# what `resolve` builds as `kind(model, n_models, weighted)`
+_Engine = type[LinearMembers] | type[WeakMembers]
+_ARRAY_ENGINES: tuple[_Engine, ...] = (LinearMembers, UnivariateMembers, StumpMembers)
 
 
 def asks_weight(model: river_base.Classifier) -> bool:
@@ -51,7 +53,7 @@ def asks_weight(model: river_base.Classifier) -> bool:
 
 
 def engine_for(model: river_base.Classifier,
-               weighted: bool | None = None) -> type[ArrayMembers] | None:
+               weighted: bool | None = None) -> _Engine | None:
     """The array engine that reproduces members cloned from `model`, learning a draw k as k
     calls or (`weighted`) as one call with weight k, or None. `weighted=None` is the booster's
     `draws="auto"`: as the model asks (`oza_weight`).
@@ -92,4 +94,4 @@ def resolve(
                 "use engine='auto' or 'reference'"
             )
         return RiverMembers(members, weighted)
-    return kind(model, n_models, weighted)
+    return kind(model, n_models, weighted)  # type: ignore[arg-type]  # `supports(model)` held

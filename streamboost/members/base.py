@@ -234,7 +234,7 @@ class ArrayMembers(InlineState, abc.ABC):
         return False
 
     #: Whether `batch_votes` and `learn_batch` exist (else the booster loops over the rows).
-    minibatch = False
+    minibatch: bool = False
 
     @abc.abstractmethod
     def soft_score(self, x: dict, alphas: list[float]) -> float:

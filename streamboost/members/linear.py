@@ -88,6 +88,7 @@ class LinearMembers(ArrayMembers):
     # a frozen copy needs the columns and the weights, not the learning state (most of the
     # attributes)
     _scoring = ("_columns", "_keys", "_width", "n_models", "weights")
+    _norm: float  # |[ratio, x]|^2 of the x scored last
     __slots__ = (
         "_batch",
         "_clip",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import typing
 
 from river import base
 
@@ -39,7 +40,8 @@ class RiverMembers:
 
     """
 
-    minibatch = False  # learn_many is a learn_one loop
+    minibatch: typing.Literal[False] = False  # learn_many is a learn_one loop
+    _x: dict | None  # the example `begin` opened, until `commit`
 
     def __init__(self, members: list, weighted: bool = False):
         self.members = members
@@ -64,8 +66,8 @@ class RiverMembers:
         for an empty dict). A member whose `predict_one` is River's default (the most probable
         label, the first of a tie) has its vote read from the same dict and kept for `begin`,
         as `votes` keeps it; if any other member votes, none is kept."""
-        probabilities = []
-        votes = []
+        probabilities: list[float | None] = []
+        votes: list | None = []
         for alpha, member in zip(alphas, self.members, strict=True):
             if not alpha:
                 probabilities.append(None)

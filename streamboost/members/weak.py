@@ -85,6 +85,11 @@ class WeakMembers(ArrayMembers):
 
     kind: type[WeakLearner]
     minibatch = True
+    # the univariate regressions' (`UnivariateMembers`): their `lr`, `_move` and gradients
+    _model: typing.Any
+    _gradients: np.ndarray
+    _switch: list[int]
+    _best: list
     __slots__ = (
         "_batch",
         "_before",
@@ -198,7 +203,7 @@ class WeakMembers(ArrayMembers):
         self._w = w
         if w != 1.0 and self._integral and not float(w).is_integer():
             self._integral = False
-        self._ks = [0] * self.n_models
+        self._ks: list[float] = [0] * self.n_models  # k, or k w with a weight
         if not len(self._xv):
             return before
         right = self._candidates == target
@@ -209,7 +214,7 @@ class WeakMembers(ArrayMembers):
         self._prepare()
         return before
 
-    def vote_after(self, i: int, k: int) -> bool:
+    def vote_after(self, i: int, k: float) -> bool:
         if self._w != 1.0:  # one step of weight k w (the River members' `w=k * w`)
             k = k * self._w
         self._ks[i] = k
@@ -229,7 +234,7 @@ class WeakMembers(ArrayMembers):
         # no feature of x known, every vote after learning is False; with scores that are not
         # all whole numbers, the scores and hits for vote_after's exact choice
         stump = self.kind is DecisionStump
-        exact = (None, None)
+        exact: tuple = (None, None)
         if len(self._xv):
             gradients = None if stump else self._gradients
             candidates = (self._switch, *self._best, self._xs, self._params_x, gradients)
@@ -246,7 +251,7 @@ class WeakMembers(ArrayMembers):
     def _prepare(self) -> None:
         """Array work on every candidate that the update needs (after `begin` set x)."""
 
-    def _vote_after(self, i: int, f: int, k: int) -> bool:
+    def _vote_after(self, i: int, f: int, k: float) -> bool:
         """Member i's candidate at position f (of x's values by column) votes after learning
         x with weight k."""
         raise NotImplementedError
@@ -389,7 +394,7 @@ class UnivariateMembers(WeakMembers):
         coef, bias = self._params_x
         self._gradients = gradients(coef * self._xv + bias, self._target)
 
-    def _vote_after(self, i: int, f: int, k: int) -> bool:
+    def _vote_after(self, i: int, f: int, k: float) -> bool:
         # the learner's step (`_move`) on one candidate, in the same order of operations
         params, x = self._params_x, self._xs[f]
         step = k * (self._model.lr * self._gradients.item(i, f))
@@ -412,7 +417,7 @@ class StumpMembers(WeakMembers):
         kernels.compiled.stump_votes(params, xv, votes)
         return votes
 
-    def _vote_after(self, i: int, f: int, k: int) -> bool:
+    def _vote_after(self, i: int, f: int, k: float) -> bool:
         params, x = self._params_x, self._xs[f]
         n_pos, n_neg = params.item(0, i, f), params.item(1, i, f)
         s_pos, s_neg = params.item(2, i, f), params.item(3, i, f)

@@ -90,7 +90,8 @@ class WeakLearner(base.Classifier):
         vote and its score, each an array of the same shape (the booster's array engine asks
         for every member at once, this learner for one)."""
 
-    def learn_one(self, x: dict, y: bool, w: float = 1.0) -> None:
+    # a weak learner learns the booster's bool targets, and predicts without keywords
+    def learn_one(self, x: dict, y: bool, w: float = 1.0) -> None:  # type: ignore[override]
         target = _target(y)
         if not is_real(w) or not 0.0 <= w < math.inf:
             raise ValueError(f"w must be a finite number >= 0, got {w!r}")
@@ -128,11 +129,11 @@ class WeakLearner(base.Classifier):
         vote = bool(self._candidate_votes(params, xv[best : best + 1])[0])
         return params, xv[best : best + 1], vote, np.array([scores[best]])
 
-    def predict_one(self, x: dict) -> bool:
+    def predict_one(self, x: dict) -> bool:  # type: ignore[override]
         chosen = self._choose(x)
         return False if chosen is None else chosen[2]
 
-    def predict_proba_one(self, x: dict) -> dict[bool, float]:
+    def predict_proba_one(self, x: dict) -> dict[bool, float]:  # type: ignore[override]
         chosen = self._choose(x)
         if chosen is None:
             return {False: 0.5, True: 0.5}

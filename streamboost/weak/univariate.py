@@ -16,7 +16,7 @@ __all__ = ["UnivariateLogisticRegression", "gradients"]
 _SIGMOIDS = getattr(kernels.compiled, "weak_sigmoids", None)
 
 
-def gradients(margins: np.ndarray, target: np.ndarray) -> np.ndarray:
+def gradients(margins: np.ndarray, target: bool | np.ndarray) -> np.ndarray:
     """The log loss's derivative in the margin, sigma(margin) - y, elementwise; `target` a bool
     or an array of them that broadcasts against `margins`."""
     with np.errstate(over="ignore"):  # exp(-margin) = inf gives sigma = 0, as it should
