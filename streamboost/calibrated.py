@@ -23,6 +23,7 @@ from .decision import (
 )
 from .reward import calibrated, calibrated_many
 from .scores import (
+    Classifier,
     PrequentialScore,
     ScoredFrame,
     booster,
@@ -63,6 +64,18 @@ class CalibratedPredictions:
     kept for a `learn_many` of the same frame; else row by row), the calibrator maps the
     scores. The wrapper has `_wrapped_model`, `_calibrator`, `_labels`, `_score_key`, `_scorer`
     (a `scores.PrequentialScore`) and `CostSensitiveMixin`'s `_frame_thresholds`."""
+
+    # the wrapper's (see above)
+    _calibrator: Calibrator
+    _labels: BinaryLabels
+    _score_key: typing.Hashable
+    _scorer: PrequentialScore
+    if typing.TYPE_CHECKING:
+        @property
+        def _wrapped_model(self) -> Classifier: ...
+
+        def _frame_thresholds(self, caller: str, c_fp, c_fn, X: pd.DataFrame, kwargs: dict
+                              ) -> float | np.ndarray: ...
 
     @property
     def _multiclass(self) -> bool:
@@ -126,8 +139,8 @@ class CalibratedPredictions:
                 "served score is CalibratedClassifier's (learn_one(x, y, score=...)); the "
                 "controller learns and rewards the scores it computes")
         model = self._wrapped_model
-        if booster(model) is not None:
-            model._check_kwargs(kwargs, method, rows)
+        if (oza := booster(model)) is not None:
+            oza._check_kwargs(kwargs, method, rows)
             return
         check_weight(kwargs, rows)
         check_keywords(model, method, kwargs)
@@ -234,7 +247,7 @@ def _served(score: typing.Any, rows: int) -> np.ndarray:
     return np.array(checked, dtype=float)
 
 
-def check_frame(model: base.Classifier, X: pd.DataFrame) -> np.ndarray | None:
+def check_frame(model: Classifier, X: pd.DataFrame) -> np.ndarray | None:
     """`X` checked before a wrapper's minibatch `model` scores or learns it (`frame_values`),
     a missing cell refused where the model's minibatch methods cannot take it (ours can):
     its values, or None where it has columns of text."""
@@ -250,7 +263,7 @@ def check_frame(model: base.Classifier, X: pd.DataFrame) -> np.ndarray | None:
     return values
 
 
-def scores_at_once(model: base.Classifier, X: pd.DataFrame) -> tuple[bool, np.ndarray | None]:
+def scores_at_once(model: Classifier, X: pd.DataFrame) -> tuple[bool, np.ndarray | None]:
     """Whether a wrapper's prediction scores the frame `X` with one call of `model` (checked
     first: `frame_values`), and its values: where the model scores frames (`learns_frames`) and
     no cell is missing that it cannot take. Our booster takes them; a River model's minibatch
@@ -279,7 +292,7 @@ def scores_at_once(model: base.Classifier, X: pd.DataFrame) -> tuple[bool, np.nd
     return not (text or np.isnan(numeric).any()), values
 
 
-def frame_values(model: base.Classifier, X: pd.DataFrame) -> tuple[np.ndarray | None,
+def frame_values(model: Classifier, X: pd.DataFrame) -> tuple[np.ndarray | None,
                                                                     np.ndarray]:
     """`X`'s values and those of its numeric columns (`validation.matrix`: a bad cell raises,
     naming its row and column; a missing one is NaN). A River model may take columns that are
@@ -296,7 +309,7 @@ def frame_values(model: base.Classifier, X: pd.DataFrame) -> tuple[np.ndarray | 
     return values, values
 
 
-def learns_frames(model: base.Classifier) -> bool:
+def learns_frames(model: Classifier) -> bool:
     """Whether the wrappers hand `model` whole frames: a River `MiniBatchClassifier` (a
     pipeline claims to be one when its last step is), each step of a pipeline mapping a frame
     too (River's anomaly filters have no `transform_many`), and not one of River's naive Bayes
@@ -339,7 +352,8 @@ def _columns(labels: tuple) -> pd.Index:
     return pd.Index(labels)
 
 
-class CalibratedClassifier(
+# (ignored for mypy: labels are any hashable, River declares bool | str | int)
+class CalibratedClassifier(  # type: ignore[misc]
     CalibratedPredictions, Checkpointable, CostSensitiveMixin, base.Wrapper,
     base.MiniBatchClassifier,
 ):
@@ -433,7 +447,7 @@ class CalibratedClassifier(
                "calibrator": "histogram"}
 
     @property
-    def _wrapped_model(self) -> base.Classifier:
+    def _wrapped_model(self) -> base.Classifier | compose.Pipeline:
         return self.model
 
     def learn_one(self, x: dict, y: base.typing.ClfTarget, *, score: float | None = None,

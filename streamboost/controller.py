@@ -59,7 +59,8 @@ __all__ = ["BanditCalibratedClassifier"]
 REWARDS = LOSSES
 
 
-class BanditCalibratedClassifier(
+# (ignored for mypy: labels are any hashable, River declares bool | str | int)
+class BanditCalibratedClassifier(  # type: ignore[misc]
     CalibratedPredictions, Checkpointable, CostSensitiveMixin, base.Wrapper,
     base.MiniBatchClassifier,
 ):
@@ -215,6 +216,7 @@ class BanditCalibratedClassifier(
         rollback = resolve_rollback(rollback, self._model, batch_size, reward_examples,
                                     reward_every, model_free, self._policy.uses_rewards,
                                     reward_start=reward_start, score_key=self._score_key)
+        sample: typing.Collection[int]
         if rollback == "holdout":  # a round is scored on its minibatch's first examples
             sample = range(held_out(batch_size, reward_examples))
         else:
@@ -273,11 +275,11 @@ class BanditCalibratedClassifier(
         yield {"batch_size": 4, "warmup": 1, "train_budget": 0.5, "budget_reserve": 0.2}
 
     @property
-    def _wrapped_model(self) -> base.Classifier:
+    def _wrapped_model(self) -> base.Classifier | compose.Pipeline:
         return self._model
 
     @property
-    def model_(self) -> base.Classifier:
+    def model_(self) -> base.Classifier | compose.Pipeline:
         """The model being trained: `model` itself, or the default booster. With
         `rollback="defer"` it may not have learned the last minibatch or two yet, with
         `"holdout"` the first examples of the minibatch in progress (`flush`)."""
@@ -346,8 +348,8 @@ class BanditCalibratedClassifier(
             labels.learn(y)
         if self._in_batch == 0:
             self._start_batch()
-        if self._detector is not None:
-            self._watch(score, positive)
+        if (detector := self._detector) is not None:
+            self._watch(detector, score, positive)
         if self._budget is not None and self._budget.losses is not None:
             self._budget.loss_sum += (score - positive) ** 2
         # measure: the previous action (or, "holdout", this one), on this example's score
@@ -361,7 +363,7 @@ class BanditCalibratedClassifier(
             xs.append(taken)
             scores.append(score)
             positives.append(positive)
-            if thresholds is not None:
+            if thresholds is not None and stakes is not None:  # the realised cost's
                 a, b = (self.c_fp, self.c_fn) if costs is None else costs
                 thresholds.append(cost_threshold(a, b))
                 stakes.append(_stake(a, b))
@@ -441,12 +443,13 @@ class BanditCalibratedClassifier(
         end = self._dense_end
         return k < end or (k - end) % self.reward_every == 0
 
-    def _watch(self, score: float, positive: bool) -> None:
-        """Feed the drift detector the model's error on a checked example; a change it flags
+    def _watch(self, detector: base.DriftDetector | base.BinaryDriftDetector, score: float,
+               positive: bool) -> None:
+        """Feed the drift `detector` the model's error on a checked example; a change it flags
         releases the budget's reserve and, `reward_restart`, has the `reward_start` minibatches
         after the current one all measured."""
-        self._detector.update((score > 0.5) != positive)  # a bool: any River detector takes it
-        if self._detector.drift_detected:
+        detector.update((score > 0.5) != positive)  # a bool: any River detector takes it
+        if detector.drift_detected:
             self.n_drifts += 1
             if self._budget is not None:
                 self._budget.spend()
@@ -554,7 +557,8 @@ class BanditCalibratedClassifier(
             while examples:
                 x, label, kwargs = examples[0]
                 if type(examples[0]) is _Frame:  # a frame that waited (`_learn_minibatch`)
-                    model.learn_many(x, label, **kwargs)
+                    model.learn_many(  # type: ignore[union-attr]  # a model that learns frames
+                        x, label, **kwargs)
                 else:
                     model.learn_one(x, label, **kwargs)
                 del examples[0]
@@ -653,16 +657,16 @@ class BanditCalibratedClassifier(
         whole = start + (n - start) // size * size
         # the rows around the whole minibatches, one by one (a missing cell: an absent key)
         rows = records(X) if start or whole < n else []
-        keywords = row_keywords(kwargs, n) if rows else []
+        per_row = row_keywords(kwargs, n) if rows else []
         for i in range(start):
-            self.learn_one(rows[i], labels[i], **_own(costs, i), **keywords[i])
+            self.learn_one(rows[i], labels[i], **_own(costs, i), **per_row[i])
         for at in range(start, whole, size):
             self._learn_minibatch(
                 X.iloc[at : at + size], labels[at : at + size], positive,
                 None if weights is None else weights[at : at + size],
-                None if costs is None else tuple(c[at : at + size] for c in costs))
+                None if costs is None else (costs[0][at : at + size], costs[1][at : at + size]))
         for i in range(whole, n):
-            self.learn_one(rows[i], labels[i], **_own(costs, i), **keywords[i])
+            self.learn_one(rows[i], labels[i], **_own(costs, i), **per_row[i])
 
     def _frame_costs(self, c_fp, c_fn, X: pd.DataFrame) -> tuple[list, list] | None:
         """`learn_many`'s costs as two lists of checked floats, one per row of `X` (None where
@@ -693,9 +697,9 @@ class BanditCalibratedClassifier(
         for label in dict.fromkeys(labels):  # in order: the first other label names the negative
             self._labels.learn(label)
         self._start_batch()
-        if self._detector is not None:
+        if (detector := self._detector) is not None:
             for score, target in zip(scores, targets, strict=True):
-                self._watch(score, target)
+                self._watch(detector, score, target)
         budget = self._budget
         if budget is not None and budget.losses is not None:
             # one by one, as learn_one adds them: the same float on every Python (3.12's sum()

@@ -84,10 +84,9 @@ import pickle
 import typing
 
 import numpy as np
-from river import base
 
 from . import kernels
-from .scores import FrozenScorer, frozen_by_pickle, positive_scores
+from .scores import Classifier, FrozenScorer, frozen_by_pickle, positive_scores
 from .state import InlineState
 from .validation import LazyRecords
 
@@ -148,7 +147,7 @@ def _means(name: str, probabilities: np.ndarray, positives: list[bool],
            thresholds: list[float] | None, stakes: list[float] | None) -> list[float]:
     """`mean_losses` of checked arguments: weighed only where the stakes differ (equal ones
     leave the compiled kernel's floats)."""
-    if stakes and min(stakes) != max(stakes):
+    if stakes and thresholds is not None and min(stakes) != max(stakes):
         return _weighed_costs(probabilities, positives, thresholds, stakes)
     return _MEAN_LOSSES(_LOSS_INDEX[name], probabilities, positives, thresholds or None)
 
@@ -182,7 +181,9 @@ def loss_means(loss: int, probabilities: np.ndarray, positives: list[bool],
     """`mean_losses` with the loss's index in `LOSSES`; the twin of the compiled
     `loss_means`."""
     n = len(positives)
-    t = thresholds if loss == 2 else [0.0] * n
+    if loss == 2 and thresholds is None:
+        raise ValueError("the realised cost needs each example's threshold")
+    t = thresholds if thresholds is not None and loss == 2 else [0.0] * n
     return [math.fsum(map(_loss, [loss] * n, row, positives, t)) / n
             for row in probabilities.tolist()]
 
@@ -191,7 +192,7 @@ def loss_means(loss: int, probabilities: np.ndarray, positives: list[bool],
 _MEAN_LOSSES = getattr(kernels.compiled, "loss_means", loss_means)
 
 
-def resolve_rollback(rollback: str, model: base.Classifier, batch_size: int,
+def resolve_rollback(rollback: str, model: Classifier, batch_size: int,
                      reward_examples: int | None, reward_every: int, model_free: bool,
                      measures: bool = True, *, reward_start: int,
                      score_key: typing.Hashable = True) -> str:
@@ -451,8 +452,8 @@ class PairedReward(InlineState):
         self.recording = False  # whether `observe` records this minibatch's examples
         self._next: _Round | None = None  # the current minibatch's own action
         self._model_start: FrozenScorer | None = None  # the model as this minibatch began
-        self._calibrator_start = None
-        self._shadow = None
+        self._calibrator_start: Calibrator | None = None
+        self._shadow: Calibrator | None = None
         # the pairs a measured `"train"` minibatch's shadow calibrator learns, in order, in one
         # call as the minibatch ends (`_settle`): scores, then classes
         self._shadowed: tuple[list, list] = ([], [])
@@ -462,7 +463,7 @@ class PairedReward(InlineState):
         self.keeps_rows = False
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
-              measured: tuple[int, ...], model: base.Classifier | None,
+              measured: tuple[int, ...], model: Classifier | None,
               calibrator: Calibrator) -> None:
         """A minibatch starts: `trains` says whether its action trains the model, `arm` is the
         action if this minibatch's reward is measured (else None), `measured` the arms its
@@ -477,7 +478,10 @@ class PairedReward(InlineState):
         # deferring, the live model stands still through the minibatch instead of being copied
         self.holding = copy and self.rollback == "defer"
         frozen = copy and not self.holding
-        self._model_start = FrozenScorer(model, self.score_key) if frozen else None
+        self._model_start = None
+        if frozen:
+            assert model is not None  # a minibatch that trains the model has one
+            self._model_start = FrozenScorer(model, self.score_key)
         self._calibrator_start = calibrator.copy() if arm is not None or scoring else None
         self._shadow = None
         self._next = None
@@ -518,7 +522,7 @@ class PairedReward(InlineState):
         self.recording = True
         self.keeps_rows = self._keeping()
 
-    def observe(self, xs: list[dict], scores: list[float], positives: list[bool],
+    def observe(self, xs: typing.Sequence[dict], scores: list[float], positives: list[bool],
                 thresholds: list[float] | None = None,
                 stakes: list[float] | None = None) -> None:
         """Record the current minibatch's examples for the round being measured on it, once
@@ -547,9 +551,10 @@ class PairedReward(InlineState):
             stakes = stakes[picked] if stakes is not None else None
         else:  # picked by position: a frame's rows stay unconverted (`LazyRecords.take`)
             xs = xs.take(picked) if type(xs) is LazyRecords else [xs[p] for p in picked]
-            scores, positives, thresholds, stakes = (
-                [column[p] for p in picked] if column is not None else None
-                for column in (scores, positives, thresholds, stakes))
+            scores = [scores[p] for p in picked]
+            positives = [positives[p] for p in picked]
+            thresholds = None if thresholds is None else [thresholds[p] for p in picked]
+            stakes = None if stakes is None else [stakes[p] for p in picked]
         if not scores:
             return
         if self.keeps_rows:
@@ -559,7 +564,7 @@ class PairedReward(InlineState):
                 r.rows = [*r.rows, *xs]
         r.scores.extend(scores)
         r.positives.extend(positives)
-        if self.loss == "expected-cost":
+        if self.loss == "expected-cost" and thresholds is not None:  # (checked above)
             r.thresholds.extend(thresholds)
             if stakes is not None:
                 r.stakes.extend(stakes)
@@ -610,11 +615,11 @@ class PairedReward(InlineState):
             self._shadowed[0].extend(scores)
             self._shadowed[1].extend(positives)
 
-    def _settle(self) -> None:
-        """The shadow calibrator learns the pairs `shadow` kept, before anything reads it."""
+    def _settle(self, shadow: Calibrator) -> None:
+        """The `shadow` calibrator learns the pairs `shadow` kept, before anything reads it."""
         scores, positives = self._shadowed
         if scores:
-            self._shadow._update_many(scores, positives)
+            shadow._update_many(scores, positives)
             self._shadowed = ([], [])
 
     def end(self, reward_range: tuple[float, float] | None,
@@ -622,8 +627,8 @@ class PairedReward(InlineState):
         """Close the minibatch: the scored round as (arm, arms, names, improvements, rewards),
         or None; the minibatch's own action becomes the round scored next. `held_scores`
         ("holdout"): the live model's scores of the held examples, as the minibatch ends."""
-        if self._shadow is not None:
-            self._settle()
+        if (shadow := self._shadow) is not None:
+            self._settle(shadow)
         r, result = self._round, None
         if r is not None and r.scores:
             improvements = self._improvements(r, held_scores)
@@ -670,6 +675,7 @@ class PairedReward(InlineState):
                 (r.model_before.scores(r.rows, like=self._model_start), after))
         cal_before = r.calibrator_before
         cal_after = r.calibrator_after if r.calibrator_after is not None else self._calibrator_start
+        assert cal_after is not None  # a measured round copied the calibrator as it began
         # every (calibrator, model) pair's mean loss in one pass: rows = calibrator before and
         # after, columns = model before and after (one column when no model was copied)
         k = len(scores)
@@ -682,7 +688,8 @@ class PairedReward(InlineState):
                        r.thresholds, r.stakes)
         # each arm's pair: row i * k (the calibrator before, after), column j * (k - 1) (the
         # model before, after; the one column when it was not copied)
-        return [means[0] - means[i * k + j * (k - 1)] for i, j in map(_CELLS.get, r.names)]
+        cells = [_CELLS[name] for name in r.names]
+        return [means[0] - means[i * k + j * (k - 1)] for i, j in cells]
 
     def _rewards(self, improvements: list[float], reward_range) -> list[float]:
         """The round's improvements as rewards for a policy of range `reward_range` (None: any

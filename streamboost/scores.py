@@ -26,6 +26,7 @@ if typing.TYPE_CHECKING:
     from .calibration import Calibrator
 
 __all__ = [
+    "Classifier",
     "FrozenLogistic",
     "FrozenScorer",
     "PrequentialScore",
@@ -42,6 +43,10 @@ __all__ = [
     "positive_scores",
     "snapshot",
 ]
+
+#: What the wrappers take as a model: a River classifier, or a pipeline ending in one (River
+#: types a pipeline apart from its steps).
+Classifier: typing.TypeAlias = base.Classifier | compose.Pipeline
 
 # `ArrayMembers.rows`'s kernels: a list of dicts of the same keys into a float table, and of
 # dicts of some of the keys (None: none)
@@ -72,8 +77,9 @@ def booster(model: base.Estimator) -> OzaBoostClassifier | None:
     (True, None, True)
 
     """
-    # `type(...) is` first: the scorers ask this once per example
-    return model if type(model) is OzaBoostClassifier or issubclass(
+    # `type(...) is` first: the scorers ask this once per example. Not isinstance, which a
+    # pipeline ending in a booster passes (as the example shows), so mypy is told the type.
+    return model if type(model) is OzaBoostClassifier or issubclass(  # type: ignore[return-value]
         type(model), OzaBoostClassifier) else None
 
 
@@ -116,7 +122,8 @@ def check_model(model: typing.Any, pos_label: typing.Hashable = True, name: str 
             f"{type(model).__name__} ({one_line(model)})"
         )
     final = final_step(model)
-    if type(final).predict_proba_one is base.Classifier.predict_proba_one:
+    default = base.Classifier.predict_proba_one
+    if getattr(type(final), "predict_proba_one", default) is default:
         # River's default raises NotImplementedError, with no message, at the first score
         raise TypeError(
             f"{name} must give probabilities, and {type(final).__name__} has no "
@@ -130,7 +137,7 @@ def check_model(model: typing.Any, pos_label: typing.Hashable = True, name: str 
         )
 
 
-def calibrator_for(calibrator: str | Calibrator, model: base.Classifier,
+def calibrator_for(calibrator: str | Calibrator, model: Classifier,
                    gamma: float | None = None) -> Calibrator:
     """A fresh calibrator for `model`'s scores: `calibrator` (a name or a `Calibrator`) through
     `calibration.resolve`, told how many members vote when the model is an Oza booster with the
@@ -153,12 +160,12 @@ def calibrator_for(calibrator: str | Calibrator, model: base.Classifier,
     from .calibration import resolve
 
     last = booster(final_step(model))  # a pipeline's booster scores the same votes
-    votes = last is not None and last.score == "vote"
-    return resolve(calibrator, vote_members=last.n_models if votes else None,
+    votes = last.n_models if last is not None and last.score == "vote" else None
+    return resolve(calibrator, vote_members=votes,
                    gamma=named_step(model) if gamma is None else gamma)
 
 
-def named_step(model: base.Classifier) -> float:
+def named_step(model: Classifier) -> float:
     """The Online Newton Step parameter `gamma` that Platt's and beta's calibrators take by name
     beside `model`: 1 (Newton-sized steps) where its score is a logistic regression's or an
     average of smooth members' probabilities (an `OzaBoostClassifier` scored `"soft"` over
@@ -194,7 +201,7 @@ def named_step(model: base.Classifier) -> float:
     return 1.0 if isinstance(last, _LOGISTIC) else 0.1
 
 
-def learns_bools(model: base.Classifier) -> bool:
+def learns_bools(model: Classifier) -> bool:
     """Whether `model` must learn the labels as bools (True for the positive class).
 
     River's binary-only classifiers (`_multiclass` False: `LogisticRegression`, River's
@@ -216,7 +223,7 @@ def learns_bools(model: base.Classifier) -> bool:
     return booster(final_step(model)) is None and not getattr(model, "_multiclass", True)
 
 
-def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) -> float:
+def positive_score(model: Classifier, x: dict, pos_label: typing.Hashable) -> float:
     """The model's P(pos_label | x), in [0, 1], for an `x` the caller has checked
     (`validation.check_features`).
 
@@ -237,12 +244,12 @@ def positive_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) 
     0.0
 
     """
-    if booster(model) is not None:
-        return model._score_one(x)
+    if (oza := booster(model)) is not None:
+        return oza._score_one(x)
     return _proba_score(model, x, pos_label)
 
 
-def _proba_score(model: base.Classifier, x: dict, pos_label: typing.Hashable) -> float:
+def _proba_score(model: Classifier, x: dict, pos_label: typing.Hashable) -> float:
     """`positive_score` of a model that is not an `OzaBoostClassifier`."""
     proba = model.predict_proba_one(x)
     if not proba:
@@ -289,11 +296,12 @@ class PrequentialScore(InlineState):
 
     __slots__ = ("_direct", "_frame", "_score", "_shared", "_x", "model", "pos_label")
 
-    def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
-        self.model = model
+    def __init__(self, model: Classifier, pos_label: typing.Hashable):
+        self.model: typing.Any = model  # a booster is asked for its own score
         self.pos_label = pos_label
-        self._direct = booster(model) is not None
-        self._shared = self._direct and isinstance(model._members, ArrayMembers)
+        oza = booster(model)
+        self._direct = oza is not None
+        self._shared = oza is not None and isinstance(oza._members, ArrayMembers)
         self._x: dict | None = None  # the last x predict scored, and its score
         self._score = 0.5
         self._frame: tuple | None = None  # (X, its columns, a copy of its values, ScoredFrame)
@@ -363,10 +371,12 @@ class PrequentialScore(InlineState):
 
     def __getstate__(self) -> dict:
         # a checkpoint keeps no x and no frame
-        return {**get_state(self, slot_names(type(self))), "_x": None, "_frame": None}
+        names = slot_names(type(self))  # type: ignore[arg-type]  # mypy: a class is not Hashable
+        return {**get_state(self, names), "_x": None, "_frame": None}
 
 
-def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Hashable) -> list:
+def positive_scores(model: Classifier, xs: typing.Sequence[dict],
+                    pos_label: typing.Hashable) -> list:
     """`positive_score` of each checked example of `xs`: one matrix product for an
     `OzaBoostClassifier` whose members are arrays with a minibatch path (`table_scores`, equal
     to its scores one by one), else example by example.
@@ -384,10 +394,12 @@ def positive_scores(model: base.Classifier, xs: list[dict], pos_label: typing.Ha
     True
 
     """
-    held = model._members if booster(model) is not None else None
-    if held is not None and held.minibatch and xs:
-        table = held.rows(_listed(xs))
-        return table_scores(held, table, model._vote_weights(), model.score).tolist()
+    oza = booster(model)
+    if oza is not None and xs:
+        held = oza._members
+        if held.minibatch:
+            table = held.rows(_listed(xs))
+            return table_scores(held, table, oza._vote_weights(), oza.score).tolist()
     return [positive_score(model, x, pos_label) for x in xs]
 
 
@@ -421,17 +433,20 @@ class ScoredFrame:
 
     __slots__ = ("frame", "model", "scores", "table")
 
-    def __init__(self, model: base.MiniBatchClassifier, X: pd.DataFrame,
+    def __init__(self, model: Classifier, X: pd.DataFrame,
                  pos_label: typing.Hashable, values: np.ndarray | None = None):
-        self.model, self.frame = model, X
-        held = model._members if booster(model) is not None else None
-        if held is not None and held.minibatch:
+        self.model: typing.Any = model  # a booster's table is learned by its `_learn_many`
+        self.frame = X
+        oza = booster(model)
+        self.table: np.ndarray | None
+        if oza is not None and oza._members.minibatch:
             # a bad cell raises, before any change (`values`: X's checked `matrix`, if made)
-            self.table = held.frame(X, values)
-            self.scores = model._score_table(self.table)
+            self.table = oza._members.frame(X, values)
+            self.scores = oza._score_table(self.table)
         else:
             self.table = None
-            self.scores = frame_scores(model, X, pos_label)[0]
+            # a model the wrappers hand frames (`calibrated.learns_frames`)
+            self.scores = frame_scores(model, X, pos_label)[0]  # type: ignore[arg-type]
 
     def widened(self) -> bool:
         """Whether the booster has met a feature since it made `table` (a `predict_proba_one`
@@ -460,7 +475,7 @@ class ScoredFrame:
         self.model.learn_many(X, pd.Series(y, index=X.index), **kwargs)
 
 
-def frame_scores(model: base.MiniBatchClassifier, X: pd.DataFrame,
+def frame_scores(model: base.MiniBatchClassifier | compose.Pipeline, X: pd.DataFrame,
                  pos_label: typing.Hashable) -> tuple[np.ndarray, typing.Sequence]:
     """`positive_score` of each row of the checked frame `X` from one call of the model, and
     the labels its probabilities name (as `predict_one` reads a negative label from them): our
@@ -480,8 +495,8 @@ def frame_scores(model: base.MiniBatchClassifier, X: pd.DataFrame,
     ([0.51, 0.49], [False, True])
 
     """
-    if booster(model) is not None:
-        return model.score_many(X), tuple(model._labels.proba(0.5))  # its frame's columns
+    if (oza := booster(model)) is not None:
+        return oza.score_many(X), tuple(oza._labels.proba(0.5))  # its frame's columns
     proba = model.predict_proba_many(X)
     if len(proba) != len(X):
         raise ValueError(f"{type(model).__name__}.predict_proba_many gave {len(proba)} rows "
@@ -585,7 +600,7 @@ def _tradable(model, copy) -> bool:
     if not _COUNTED:
         return False
     pairs = list(zip(_parts(model), _parts(copy), strict=True))
-    if not all(type(fresh) is type(live) and dict_only(type(live))
+    if not all(type(fresh) is type(live) and dict_only(type(live))  # type: ignore[arg-type]
                and vars(fresh).keys() == vars(live).keys() for live, fresh in pairs):  # fmt: skip
         return False
     # The references to the copy, and to each of its steps, that are not from what a part
@@ -658,7 +673,7 @@ class FrozenLogistic:
 
     __slots__ = ("intercept", "keys", "scaler", "weights")
 
-    def __init__(self, model: base.Classifier):
+    def __init__(self, model: Classifier):
         if not self.supports(model):
             raise TypeError(
                 f"FrozenLogistic freezes River's LogisticRegression with a sigmoid loss and zero "
@@ -699,10 +714,10 @@ class FrozenLogistic:
         feature absent from an example 0, or NaN before a scaler (`ScalerMap`)."""
         return _rows(xs, self.keys, None, 0.0 if self.scaler is None else np.nan)
 
-    def scores(self, xs: list[dict], table: np.ndarray | None = None) -> np.ndarray:
+    def scores(self, xs: typing.Sequence[dict], table: np.ndarray | None = None) -> np.ndarray:
         """P(True | x) of each example of `xs`, as the model was; `table`: `rows(xs)`, made
         already (by a copy with the same `keys`; it is not changed)."""
-        table = self.rows(xs) if table is None else table
+        table = self.rows(_listed(xs)) if table is None else table
         if self.scaler is not None:
             table = self.scaler(table)
         logits = table @ self.weights
@@ -779,7 +794,7 @@ def _scaled(model) -> tuple:
     return None, None
 
 
-def frozen_by_pickle(model: base.Classifier, pos_label: typing.Hashable) -> bool:
+def frozen_by_pickle(model: Classifier, pos_label: typing.Hashable) -> bool:
     """Whether `FrozenScorer`'s copy of `model` is a pickle (`snapshot`), not its arrays: only
     then need it pickle. (A pickle reads the model's state, which slows its attribute reads for
     good on CPython: docs/reliability.md.)
@@ -869,11 +884,14 @@ class FrozenScorer:
 
     """
 
-    def __init__(self, model: base.Classifier, pos_label: typing.Hashable):
+    def __init__(self, model: Classifier, pos_label: typing.Hashable):
         self.pos_label = pos_label
         scaler, last = _scaled(model)
         self._table: tuple = (None, None)  # the last examples scored, and their matrix
-        self._members = self._linear = self.model = self._scaler = None
+        self._members: ArrayMembers | None = None
+        self._linear: FrozenLogistic | None = None
+        self.model: typing.Any = None  # a snapshot of any other model
+        self._scaler: ScalerMap | None = None
         if _array_booster(last):
             self._members = last._members.copy()
             self._alphas = list(last._vote_weights())
@@ -885,7 +903,8 @@ class FrozenScorer:
         else:
             self.model = snapshot(model)
 
-    def scores(self, xs: list[dict], like: FrozenScorer | None = None) -> np.ndarray:
+    def scores(self, xs: typing.Sequence[dict], like: FrozenScorer | None = None
+               ) -> np.ndarray:
         """The frozen model's P(positive) of each checked example of `xs`. `like`, a later copy
         of the same model that scored `xs` last, lends its matrix of them where it fits: a
         booster's columns extend this copy's (`ArrayMembers.can_borrow`), a logistic
@@ -902,9 +921,11 @@ class FrozenScorer:
             return np.array([positive_score(self.model, x, self.pos_label) for x in xs],
                             dtype=float)
         held = self._members
+        assert held is not None  # an array booster's copy
         offset = held.lead is not None
         scaler = self._scaler
-        if like is not None and like._table[0] is xs and held.can_borrow(like._members):
+        if (like is not None and like._table[0] is xs and like._members is not None
+                and held.can_borrow(like._members)):
             table = like._table[1][:, : len(held._keys) + offset]
         elif self._table[0] is xs:  # lent
             table = self._table[1]
@@ -916,7 +937,7 @@ class FrozenScorer:
             table = scaler(table, offset)
         return table_scores(held, table, self._alphas, self._score)
 
-    def lend(self, xs: list[dict], table: np.ndarray) -> None:
+    def lend(self, xs: typing.Sequence[dict], table: np.ndarray) -> None:
         """Score `xs` from `table`, the matrix of them that the booster this copy was taken
         from made as it stood then (`ScoredFrame.table`: the same columns), instead of
         converting the dicts again (a later `scores(xs)`, or an earlier copy's `like`)."""

@@ -41,7 +41,7 @@ REVEALED = [
     "int",  # n_batches
     "dict[str, int]",  # arm_counts
     "int",  # batch_size
-    "river.base.classifier.Classifier",  # model_
+    "river.base.classifier.Classifier | river.compose.pipeline.Pipeline",  # model_
 ]
 
 

@@ -59,6 +59,7 @@ class Binarized(metrics.base.Metric):
 
     def _convert(self, y_true, y_pred) -> tuple[bool, typing.Any]:
         positive = self._labels.is_positive(y_true)
+        decision: bool | None  # None: the metric reads probabilities
         if self.metric.requires_labels and not isinstance(y_pred, dict):
             # a label: a third one raises; None, River's "no prediction" (an untrained tree's
             # `predict_one`), decides no positive, as River's own metrics count it
