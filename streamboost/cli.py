@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import functools
 import inspect
 import json
 import math
@@ -353,7 +354,7 @@ class _Parser(argparse.ArgumentParser):
         try:
             super()._check_value(action, value)
         except argparse.ArgumentError as error:
-            hint = did_you_mean(value, action.choices)
+            hint = did_you_mean(value, action.choices or ())
             if not hint:
                 raise
             raise argparse.ArgumentError(action, f"{error.message}{hint}") from None
@@ -525,8 +526,9 @@ def _check_data(names: typing.Sequence[str], data_dir: str | None,
             "lists what is where)"
         )
     for name in names if cost_feature is not None else ():
-        source = ({"data_dir": data_dir} if name in datasets.REGISTRY
-                  else {"target": target, "positive": pos_label})
+        source: dict[str, typing.Any] = (
+            {"data_dir": data_dir} if name in datasets.REGISTRY
+            else {"target": target, "positive": pos_label})
         x, _ = next(iter(datasets.stream(name, **source)), ({}, None))
         value = x.get(cost_feature)
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -561,11 +563,12 @@ def _headline(
     def cost(r: RunResult, ratio: float) -> float:
         return r.cost_at_threshold(ratio) / min(1.0, ratio)  # the cheaper error costs 1
 
-    measures = [("Brier score", lambda r: r.brier), ("log-loss", lambda r: r.log_loss)]
+    measures: list[tuple[str, typing.Callable[[RunResult], float]]] = [
+        ("Brier score", lambda r: r.brier), ("log-loss", lambda r: r.log_loss)]
     for ratio in _HEADLINE_RATIOS:
         label = f"cost per example at c_FN:c_FP = {ratio:g}:1" if ratio >= 1 else (
             f"cost per example at c_FN:c_FP = 1:{1 / ratio:g}")
-        measures.append((label, lambda r, ratio=ratio: cost(r, ratio)))
+        measures.append((label, functools.partial(cost, ratio=ratio)))
 
     def block(found: dict[str, list[RunResult]], prefix: str) -> list[str]:
         def mean(policy: str, value: typing.Callable[[RunResult], float]) -> float:
@@ -635,7 +638,7 @@ def _describe(policy: str, warmup_arm: str | None = None) -> str:
     if policy in _POLICY_LINES:
         return _POLICY_LINES[policy]
     if policy in bandits.POLICIES:  # "every-nth" too: the bandit, not a schedule
-        summary = bandits.POLICIES[policy].__doc__.strip().splitlines()[0]
+        summary = (bandits.POLICIES[policy].__doc__ or "").strip().splitlines()[0]
         for tex, text in (("$", ""), ("\\varepsilon", "epsilon"), ("\\tau", "tau")):
             summary = summary.replace(tex, text)
         return f"bandit: {summary.rstrip('.')}"
@@ -741,10 +744,10 @@ def _run(args: argparse.Namespace) -> int:
             "over 21 cost proportions, each decided at its own threshold)",
         ),
     ]
-    counts = result.arm_counts or {}
-    total = sum(counts.values())
+    arms = result.arm_counts or {}
+    total = sum(arms.values())
     allocation = (
-        ", ".join(f"{arm} {count} ({count / total:.1%})" for arm, count in counts.items())
+        ", ".join(f"{arm} {count} ({count / total:.1%})" for arm, count in arms.items())
         if total
         else "no finished minibatch"
     )
@@ -919,9 +922,9 @@ def _compare(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         store = CellStore(out / "cells")
-        kept = sum(store.load(c.key(), c.config()) is not None for c in cells)
+        done = sum(store.load(c.key(), c.config()) is not None for c in cells)
         raise _Interrupted(
-            f"interrupted; {kept} of {len(cells)} runs kept in {out / 'cells'}; run the same "
+            f"interrupted; {done} of {len(cells)} runs kept in {out / 'cells'}; run the same "
             "command to resume"
         ) from None
     elapsed = time.perf_counter() - start
@@ -984,7 +987,7 @@ def _compare(args: argparse.Namespace) -> int:
         print("figures: drawing ...", flush=True)
         try:
             paths = figures.grid_figures(grid.records, out / "figures")
-            if comparison is not None and len(comparison.policies) >= 2:
+            if comparison is not None and comparison.critical_difference is not None:
                 paths += figures.save(
                     figures.critical_difference_diagram(
                         comparison.mean_ranks,

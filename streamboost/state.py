@@ -155,11 +155,13 @@ def inline_dumps(obj: object, dispatch_table: dict | None = None) -> bytes:
 class _InlinePickler(pickle.Pickler):
     def reducer_override(self, obj):
         cls = type(obj)
-        state = getattr(obj, "__dict__", None) if _plain(cls) else None
+        # (ignored for mypy: a class is not Hashable to it)
+        state = getattr(obj, "__dict__", None) if _plain(cls) else None  # type: ignore[arg-type]
         if state is None:  # (an extension type with no dict: pickle's own rule, or its error)
             return NotImplemented
         # what the default rule makes of it (copyreg.__reduce_ex__), read back by set_state
-        return copyreg.__newobj__, (cls,), state, None, None, set_state
+        return (copyreg.__newobj__,  # type: ignore[attr-defined]  # in copyreg, not in its stub
+                (cls,), state, None, None, set_state)
 
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python

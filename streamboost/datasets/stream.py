@@ -117,7 +117,8 @@ class _Watched:
         self.rows, self.positive, self.name, self.kept = rows, positive, name, kept
 
     def __iter__(self):
-        positive, others, found, kept = self.positive, set(), False, self.kept
+        positive, found, kept = self.positive, False, self.kept
+        others: set = set()
         for i, (x, label) in enumerate(self.rows):
             if label == positive:
                 found = True
@@ -591,7 +592,7 @@ def stream(
         for _ in range(passes):
             if in_memory:
                 if shuffle:
-                    order_rng.shuffle(rows)
+                    order_rng.shuffle(rows)  # type: ignore[arg-type]  # a list, in memory
                 # The rows are reused by the next pass: never hand out the stored dicts.
                 yield from ((dict(x), label) for x, label in rows)
             elif kept is not None:

@@ -38,7 +38,10 @@ __all__ = [
     "save",
 ]
 
-Series = typing.Mapping[str, tuple[typing.Sequence[float], typing.Sequence[float]]]
+#: A curve's values: a list or an array of floats.
+Values = typing.Sequence[float] | np.ndarray
+#: Curves by label, each as (x, y).
+Series = typing.Mapping[str, tuple[Values, Values]]
 
 
 def _figure(*args, **kwargs) -> Figure:
@@ -83,7 +86,7 @@ def _zoom(ax, series: Series, skip: float = 0.1) -> None:
 
 def brier_curves(
     curves: Series,
-    reference: typing.Mapping[str, typing.Sequence[float]],
+    reference: typing.Mapping[str, Values],
     *,
     title: str = "Brier curves",
 ) -> Figure:
@@ -152,7 +155,7 @@ ARM_COLOURS = {"train": "tab:blue", "calibrate": "tab:orange", "both": "tab:gree
 
 def arm_shares(
     shares: typing.Mapping[
-        str, tuple[typing.Sequence[float], typing.Mapping[str, typing.Sequence[float]]]
+        str, tuple[Values, typing.Mapping[str, Values]]
     ],
     *,
     title: str = "Arms over time",
@@ -244,8 +247,7 @@ def cumulative_reward(series: Series, *, title: str = "Cumulative reward",
     top.set_ylabel("cumulative reward")
     excess = {}
     for label, (x, y) in series.items():
-        y = np.asarray(y, dtype=float)
-        steps = np.diff(np.insert(y, 0, 0.0))
+        steps = np.diff(np.insert(np.asarray(y, dtype=float), 0, 0.0))
         # Minibatches before the first reward (warm-up) add nothing.
         centre = (no_change or {}).get(label, 0.5)
         excess[label] = (x, np.cumsum(np.where(steps != 0.0, steps - centre, 0.0)))
@@ -332,7 +334,7 @@ def critical_difference_diagram(
     k = len(mean_ranks)
     if k < 2:
         raise ValueError(f"a critical-difference diagram needs at least 2 policies, got {k}")
-    order = sorted(mean_ranks, key=mean_ranks.get)
+    order = sorted(mean_ranks, key=mean_ranks.__getitem__)
     half = math.ceil(k / 2)
     groups = _cliques([mean_ranks[p] for p in order], critical_difference)
     bars = 0.15 + 0.12 * len(groups)  # room under the axis for the group bars
@@ -390,7 +392,7 @@ def critical_difference_diagram(
 
 def _cliques(sorted_ranks: typing.Sequence[float], cd: float) -> list[tuple[int, int]]:
     """Maximal runs (first, last index) of sorted mean ranks spanning less than `cd`."""
-    runs = []
+    runs: list[tuple[int, int]] = []
     for i in range(len(sorted_ranks)):
         j = i
         while j + 1 < len(sorted_ranks) and sorted_ranks[j + 1] - sorted_ranks[i] < cd:
@@ -479,7 +481,7 @@ def grid_figures(
         curves, brier, log_loss, alloc, arms, reward, reliability = {}, {}, {}, {}, {}, {}, {}
         regret, unchanged = {}, {}  # unchanged: each policy's reward of no change
         window = sum(next(iter(by_policy.values()))[0]["reliability"]["weight"])
-        reference = None
+        reference: dict[str, Values] | None = None
         for policy, results in by_policy.items():
             n_seeds = len(results)
             label = policy if n_seeds == 1 else f"{policy} (mean of {n_seeds})"
@@ -527,6 +529,7 @@ def grid_figures(
                 unchanged[label] = no_change_reward(policy)
                 if any(row.get("rewards") for t in traces for row in t):  # a bandit's
                     regret[label] = (x, _mean_rows([regret_curve(t) for t in traces]))
+        assert reference is not None  # a policy's results were read
         figures = {
             "brier_curve": brier_curves(curves, reference, title=f"Brier curves: {where}"),
             "prequential": prequential_curves(
