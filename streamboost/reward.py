@@ -181,8 +181,8 @@ def loss_means(loss: int, probabilities: np.ndarray, positives: list[bool],
     """`mean_losses` with the loss's index in `LOSSES`; the twin of the compiled
     `loss_means`."""
     n = len(positives)
-    if loss == 2 and thresholds is None:
-        raise ValueError("the realised cost needs each example's threshold")
+    if loss == 2 and thresholds is None:  # the kernel's error
+        raise TypeError(f"thresholds must be a list of {n} items")
     t = thresholds if thresholds is not None and loss == 2 else [0.0] * n
     return [math.fsum(map(_loss, [loss] * n, row, positives, t)) / n
             for row in probabilities.tolist()]

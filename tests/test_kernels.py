@@ -1418,6 +1418,10 @@ def test_loss_means_are_the_python_twins_bit_for_bit():
             assert COMPILED.loss_means(loss, p, positives, t) == loss_means(loss, p, positives, t)
             assert COMPILED.loss_means(loss, p[::-1, ::2], positives[::2], t and t[::2]) == (
                 loss_means(loss, p[::-1, ::2], positives[::2], t and t[::2]))  # strided
+    # the realised cost without thresholds: the same error from both
+    for means in (COMPILED.loss_means, loss_means):
+        with pytest.raises(TypeError, match="thresholds must be a list of 2 items"):
+            means(2, np.array([[0.2, 0.7]]), [True, False], None)
 
 
 @needs_kernels
