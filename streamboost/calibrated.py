@@ -23,7 +23,7 @@ from .decision import (
 )
 from .reward import calibrated, calibrated_many
 from .scores import (
-    Classifier,
+    Model,
     PrequentialScore,
     ScoredFrame,
     booster,
@@ -72,7 +72,7 @@ class CalibratedPredictions:
     _scorer: PrequentialScore
     if typing.TYPE_CHECKING:
         @property
-        def _wrapped_model(self) -> Classifier: ...
+        def _wrapped_model(self) -> Model: ...
 
         def _frame_thresholds(self, caller: str, c_fp, c_fn, X: pd.DataFrame, kwargs: dict
                               ) -> float | np.ndarray: ...
@@ -247,7 +247,7 @@ def _served(score: typing.Any, rows: int) -> np.ndarray:
     return np.array(checked, dtype=float)
 
 
-def check_frame(model: Classifier, X: pd.DataFrame) -> np.ndarray | None:
+def check_frame(model: Model, X: pd.DataFrame) -> np.ndarray | None:
     """`X` checked before a wrapper's minibatch `model` scores or learns it (`frame_values`),
     a missing cell refused where the model's minibatch methods cannot take it (ours can):
     its values, or None where it has columns of text."""
@@ -263,7 +263,7 @@ def check_frame(model: Classifier, X: pd.DataFrame) -> np.ndarray | None:
     return values
 
 
-def scores_at_once(model: Classifier, X: pd.DataFrame) -> tuple[bool, np.ndarray | None]:
+def scores_at_once(model: Model, X: pd.DataFrame) -> tuple[bool, np.ndarray | None]:
     """Whether a wrapper's prediction scores the frame `X` with one call of `model` (checked
     first: `frame_values`), and its values: where the model scores frames (`learns_frames`) and
     no cell is missing that it cannot take. Our booster takes them; a River model's minibatch
@@ -292,7 +292,7 @@ def scores_at_once(model: Classifier, X: pd.DataFrame) -> tuple[bool, np.ndarray
     return not (text or np.isnan(numeric).any()), values
 
 
-def frame_values(model: Classifier, X: pd.DataFrame) -> tuple[np.ndarray | None,
+def frame_values(model: Model, X: pd.DataFrame) -> tuple[np.ndarray | None,
                                                                     np.ndarray]:
     """`X`'s values and those of its numeric columns (`validation.matrix`: a bad cell raises,
     naming its row and column; a missing one is NaN). A River model may take columns that are
@@ -309,7 +309,7 @@ def frame_values(model: Classifier, X: pd.DataFrame) -> tuple[np.ndarray | None,
     return values, values
 
 
-def learns_frames(model: Classifier) -> bool:
+def learns_frames(model: Model) -> bool:
     """Whether the wrappers hand `model` whole frames: a River `MiniBatchClassifier` (a
     pipeline claims to be one when its last step is), each step of a pipeline mapping a frame
     too (River's anomaly filters have no `transform_many`), and not one of River's naive Bayes

@@ -86,7 +86,7 @@ import typing
 import numpy as np
 
 from . import kernels
-from .scores import Classifier, FrozenScorer, frozen_by_pickle, positive_scores
+from .scores import FrozenScorer, Model, frozen_by_pickle, positive_scores
 from .state import InlineState
 from .validation import LazyRecords
 
@@ -192,7 +192,7 @@ def loss_means(loss: int, probabilities: np.ndarray, positives: list[bool],
 _MEAN_LOSSES = getattr(kernels.compiled, "loss_means", loss_means)
 
 
-def resolve_rollback(rollback: str, model: Classifier, batch_size: int,
+def resolve_rollback(rollback: str, model: Model, batch_size: int,
                      reward_examples: int | None, reward_every: int, model_free: bool,
                      measures: bool = True, *, reward_start: int,
                      score_key: typing.Hashable = True) -> str:
@@ -463,7 +463,7 @@ class PairedReward(InlineState):
         self.keeps_rows = False
 
     def begin(self, trains: bool, arm: int | None, names: tuple[str, ...],
-              measured: tuple[int, ...], model: Classifier | None,
+              measured: tuple[int, ...], model: Model | None,
               calibrator: Calibrator) -> None:
         """A minibatch starts: `trains` says whether its action trains the model, `arm` is the
         action if this minibatch's reward is measured (else None), `measured` the arms its
@@ -616,7 +616,7 @@ class PairedReward(InlineState):
             self._shadowed[1].extend(positives)
 
     def _settle(self, shadow: Calibrator) -> None:
-        """The `shadow` calibrator learns the pairs `shadow` kept, before anything reads it."""
+        """The `shadow` calibrator learns the pairs `shadow()` kept, before anything reads it."""
         scores, positives = self._shadowed
         if scores:
             shadow._update_many(scores, positives)

@@ -26,9 +26,9 @@ if typing.TYPE_CHECKING:
     from .calibration import Calibrator
 
 __all__ = [
-    "Classifier",
     "FrozenLogistic",
     "FrozenScorer",
+    "Model",
     "PrequentialScore",
     "ScalerMap",
     "ScoredFrame",
@@ -46,7 +46,7 @@ __all__ = [
 
 #: What the wrappers take as a model: a River classifier, or a pipeline ending in one (River
 #: types a pipeline apart from its steps).
-Classifier: typing.TypeAlias = base.Classifier | compose.Pipeline
+Model: typing.TypeAlias = base.Classifier | compose.Pipeline
 
 # `ArrayMembers.rows`'s kernels: a list of dicts of the same keys into a float table, and of
 # dicts of some of the keys (None: none)
@@ -137,7 +137,7 @@ def check_model(model: typing.Any, pos_label: typing.Hashable = True, name: str 
         )
 
 
-def calibrator_for(calibrator: str | Calibrator, model: Classifier,
+def calibrator_for(calibrator: str | Calibrator, model: Model,
                    gamma: float | None = None) -> Calibrator:
     """A fresh calibrator for `model`'s scores: `calibrator` (a name or a `Calibrator`) through
     `calibration.resolve`, told how many members vote when the model is an Oza booster with the
@@ -165,7 +165,7 @@ def calibrator_for(calibrator: str | Calibrator, model: Classifier,
                    gamma=named_step(model) if gamma is None else gamma)
 
 
-def named_step(model: Classifier) -> float:
+def named_step(model: Model) -> float:
     """The Online Newton Step parameter `gamma` that Platt's and beta's calibrators take by name
     beside `model`: 1 (Newton-sized steps) where its score is a logistic regression's or an
     average of smooth members' probabilities (an `OzaBoostClassifier` scored `"soft"` over
@@ -201,7 +201,7 @@ def named_step(model: Classifier) -> float:
     return 1.0 if isinstance(last, _LOGISTIC) else 0.1
 
 
-def learns_bools(model: Classifier) -> bool:
+def learns_bools(model: Model) -> bool:
     """Whether `model` must learn the labels as bools (True for the positive class).
 
     River's binary-only classifiers (`_multiclass` False: `LogisticRegression`, River's
@@ -223,7 +223,7 @@ def learns_bools(model: Classifier) -> bool:
     return booster(final_step(model)) is None and not getattr(model, "_multiclass", True)
 
 
-def positive_score(model: Classifier, x: dict, pos_label: typing.Hashable) -> float:
+def positive_score(model: Model, x: dict, pos_label: typing.Hashable) -> float:
     """The model's P(pos_label | x), in [0, 1], for an `x` the caller has checked
     (`validation.check_features`).
 
@@ -249,7 +249,7 @@ def positive_score(model: Classifier, x: dict, pos_label: typing.Hashable) -> fl
     return _proba_score(model, x, pos_label)
 
 
-def _proba_score(model: Classifier, x: dict, pos_label: typing.Hashable) -> float:
+def _proba_score(model: Model, x: dict, pos_label: typing.Hashable) -> float:
     """`positive_score` of a model that is not an `OzaBoostClassifier`."""
     proba = model.predict_proba_one(x)
     if not proba:
@@ -296,7 +296,7 @@ class PrequentialScore(InlineState):
 
     __slots__ = ("_direct", "_frame", "_score", "_shared", "_x", "model", "pos_label")
 
-    def __init__(self, model: Classifier, pos_label: typing.Hashable):
+    def __init__(self, model: Model, pos_label: typing.Hashable):
         self.model: typing.Any = model  # a booster is asked for its own score
         self.pos_label = pos_label
         oza = booster(model)
@@ -375,7 +375,7 @@ class PrequentialScore(InlineState):
         return {**get_state(self, names), "_x": None, "_frame": None}
 
 
-def positive_scores(model: Classifier, xs: typing.Sequence[dict],
+def positive_scores(model: Model, xs: typing.Sequence[dict],
                     pos_label: typing.Hashable) -> list:
     """`positive_score` of each checked example of `xs`: one matrix product for an
     `OzaBoostClassifier` whose members are arrays with a minibatch path (`table_scores`, equal
@@ -433,7 +433,7 @@ class ScoredFrame:
 
     __slots__ = ("frame", "model", "scores", "table")
 
-    def __init__(self, model: Classifier, X: pd.DataFrame,
+    def __init__(self, model: Model, X: pd.DataFrame,
                  pos_label: typing.Hashable, values: np.ndarray | None = None):
         self.model: typing.Any = model  # a booster's table is learned by its `_learn_many`
         self.frame = X
@@ -673,7 +673,7 @@ class FrozenLogistic:
 
     __slots__ = ("intercept", "keys", "scaler", "weights")
 
-    def __init__(self, model: Classifier):
+    def __init__(self, model: Model):
         if not self.supports(model):
             raise TypeError(
                 f"FrozenLogistic freezes River's LogisticRegression with a sigmoid loss and zero "
@@ -794,7 +794,7 @@ def _scaled(model) -> tuple:
     return None, None
 
 
-def frozen_by_pickle(model: Classifier, pos_label: typing.Hashable) -> bool:
+def frozen_by_pickle(model: Model, pos_label: typing.Hashable) -> bool:
     """Whether `FrozenScorer`'s copy of `model` is a pickle (`snapshot`), not its arrays: only
     then need it pickle. (A pickle reads the model's state, which slows its attribute reads for
     good on CPython: docs/reliability.md.)
@@ -884,7 +884,7 @@ class FrozenScorer:
 
     """
 
-    def __init__(self, model: Classifier, pos_label: typing.Hashable):
+    def __init__(self, model: Model, pos_label: typing.Hashable):
         self.pos_label = pos_label
         scaler, last = _scaled(model)
         self._table: tuple = (None, None)  # the last examples scored, and their matrix
