@@ -23,6 +23,7 @@ from ..evaluate import regret_curve
 from ..reward import no_change
 
 if typing.TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 __all__ = [
@@ -42,6 +43,13 @@ __all__ = [
 Values = typing.Sequence[float] | np.ndarray
 #: Curves by label, each as (x, y).
 Series = typing.Mapping[str, tuple[Values, Values]]
+
+
+def _two_rows(fig: Figure, **kwargs: typing.Any) -> tuple[Axes, Axes]:
+    """Two axes stacked, sharing x: `fig.subplots(2, 1)` as an array whatever matplotlib's
+    stubs say it returns (3.8's: one Axes or an array)."""
+    top, bottom = fig.subplots(2, 1, sharex=True, squeeze=False, **kwargs)[:, 0]
+    return top, bottom
 
 
 def _figure(*args, **kwargs) -> Figure:
@@ -218,7 +226,7 @@ def prequential_curves(
     fitted to the last 90 % of the stream; the first examples' larger losses are cut off.
     """
     fig = _figure(figsize=(8.0, 6.0))
-    top, bottom = fig.subplots(2, 1, sharex=True)
+    top, bottom = _two_rows(fig)
     _lines(top, brier)
     _zoom(top, brier)
     top.set_ylabel("prequential Brier score")
@@ -242,7 +250,7 @@ def cumulative_reward(series: Series, *, title: str = "Cumulative reward",
     minibatch, where policies differ.
     """
     fig = _figure(figsize=(8.0, 6.0))
-    top, bottom = fig.subplots(2, 1, sharex=True)
+    top, bottom = _two_rows(fig)
     _lines(top, series)
     top.set_ylabel("cumulative reward")
     excess = {}
@@ -296,7 +304,7 @@ def reliability_diagram(
     panel shows how the predictions spread over the bins.
     """
     fig = _figure(figsize=(8.0, 6.5))
-    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 1))
+    top, bottom = _two_rows(fig, height_ratios=(3, 1))
     top.plot(
         [0, 1], [0, 1], color="0.55", linestyle="--", linewidth=1.0, label="perfectly calibrated"
     )

@@ -122,8 +122,9 @@ class WeakMembers(ArrayMembers):
         super().__init__(n_models)
         self._model = model
         self._fields = model._fields
-        self._score = np.zeros((n_models, 0))
-        self._params = np.zeros((len(self._fields), n_models, 0))  # field x member x column
+        # member x column, and field x member x column (a column per feature met)
+        self._score: np.ndarray = np.zeros((n_models, 0))
+        self._params: np.ndarray = np.zeros((len(self._fields), n_models, 0))
         self._names: list[str] = []  # repr of each column's feature, sorted
         self._layout: tuple = (None, None, None)  # x's keys, their order by column, the columns
         self._before: list[bool] = []

@@ -62,8 +62,8 @@ class WeakLearner(base.Classifier):
 
     def __init__(self):
         self._index: dict = {}  # feature -> column
-        self._score = np.zeros(0)
-        self._params = {name: np.zeros(0) for name in self._fields}
+        self._score: np.ndarray = np.zeros(0)  # (not a fixed shape: a column per feature)
+        self._params: dict[str, np.ndarray] = {name: np.zeros(0) for name in self._fields}
 
     @staticmethod
     @abc.abstractmethod
