@@ -1,21 +1,24 @@
 """Every public class, every parameter: a wrong value is refused when the object is built, or
-the object works with it.
+the object works with it; and so for the stream, prequential and simulation functions.
 
 The reliability catalogue (tests/test_reliability.py) lists bad inputs one by one; this sweep
 covers every constructor parameter of every public estimator, calibrator, policy, metric and
-weak learner, found from the modules' `__all__`, so a parameter added without a check is
-caught. A value is wrong in kind (a River regressor, transformer, regression metric, drift
-detector where something else is meant, a calibrator or a policy out of place) or in value
-(a string, NaN, infinity, -1, a list, an object, ...). What must not happen: a value accepted
-when the object is built that makes it fail later, with any error, or give a non-finite
-number. (`metrics.Binarized` took a regression metric and failed at its first update, with an
-AttributeError, until 0.8.57.) Labels are exempt: `pos_label` and `neg_label` take any
+weak learner, found from the modules' `__all__`, so a parameter added without a check is caught,
+and every keyword parameter of `datasets.stream`, `evaluate.prequential`, the bandit
+environments and `bandits.simulate`. A value is wrong in kind (a River regressor, transformer,
+regression metric, drift detector where something else is meant, a calibrator or a policy out of
+place) or in value (a string, NaN, infinity, -1, a list, an object, ...). What must not happen:
+a value accepted when the object is built that makes it fail later, with any error, or give a
+non-finite number. (`metrics.Binarized` took a regression metric and failed at its first update,
+with an AttributeError, until 0.8.57.) Labels are exempt: `pos_label` and `neg_label` take any
 hashable, and a label the stream never shows is named when it meets the stream's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import itertools
 import math
 import warnings
 
@@ -24,7 +27,8 @@ from river import datasets, drift, linear_model, preprocessing
 from river import metrics as river_metrics
 
 import streamboost
-from streamboost import bandits, calibration, metrics, weak
+from streamboost import bandits, calibration, evaluate, metrics, weak
+from streamboost import datasets as streams
 
 LABELS = {"pos_label", "neg_label"}  # any hashable (see the module docstring)
 
@@ -124,3 +128,49 @@ def test_a_wrong_parameter_is_refused_when_built_or_works(cls, name, tag):
             return  # refused when built
         numbers = _use(obj)  # accepted: it must work
     assert all(math.isfinite(v) for v in numbers), numbers
+
+
+def _stream(**params) -> list:
+    return list(itertools.islice(streams.stream("phishing", **params), 50))
+
+
+def _prequential(**params) -> evaluate.RunResult:
+    return evaluate.prequential(linear_model.LogisticRegression(), ROWS, **params)
+
+
+def _environment(cls: type):
+    def run(**params) -> bandits.SimulationResult:
+        return bandits.simulate(bandits.UCB1(n_arms=cls().n_arms), cls(**params), 50, seed=1)
+    return run
+
+
+def _simulate(**params) -> bandits.SimulationResult:
+    return bandits.simulate(bandits.UCB1(), bandits.BernoulliArms(),
+                            **{"n_rounds": 50, "seed": 1, **params})
+
+
+ENVIRONMENTS = [bandits.BernoulliArms, bandits.PiecewiseBernoulli, bandits.DiminishingReturns,
+                bandits.RisingArms]
+FUNCTIONS = [  # (name, the call, its parameters swept)
+    ("stream", _stream, [p for p in inspect.signature(streams.stream).parameters
+                         if p != "source"]),
+    ("prequential", _prequential, [p for p in inspect.signature(evaluate.prequential).parameters
+                                   if p not in {"model", "stream", "pos_label"}]),
+    *((cls.__name__, _environment(cls), list(inspect.signature(cls).parameters))
+      for cls in ENVIRONMENTS),
+    ("simulate", _simulate, ["n_rounds", "seed"]),
+]
+CALLS = [
+    pytest.param(call, name, tag, id=f"{label}-{name}-{tag}")
+    for label, call, names in FUNCTIONS
+    for name in names
+    for tag in WRONG
+]
+
+
+@pytest.mark.parametrize(("call", "name", "tag"), CALLS)
+def test_a_wrong_argument_is_refused_or_works(call, name, tag):
+    # refused (ValueError, TypeError), or it runs: any other error fails here
+    with warnings.catch_warnings(), contextlib.suppress(ValueError, TypeError):
+        warnings.simplefilter("ignore")
+        call(**{name: WRONG[tag]})
