@@ -510,9 +510,27 @@ def test_binarized_gives_river_metrics_the_booleans_they_expect():
         wrapped.update("spam", 0.5)
     with pytest.raises(TypeError, match="metric must be a River classification metric"):
         metrics.Binarized("LogLoss")
-    # a regression metric has no `requires_labels`: refused here, not at its first update
+    # a regression metric has no `requires_labels`: refused here, not at its first update,
+    # alone or among others
     with pytest.raises(TypeError, match=r"classification metric .*got MAE"):
         metrics.Binarized(river_metrics.MAE())
+    with pytest.raises(TypeError, match=r"classification metric .*got LogLoss: .*MAE"):
+        metrics.Binarized(river_metrics.base.Metrics([river_metrics.LogLoss(),
+                                                      river_metrics.MAE()]))
+
+
+def test_binarized_takes_several_metrics_and_hands_each_what_it_alone_would_get():
+    from river import metrics as river_metrics
+
+    pairs = [("phish", 0.9), ("legit", 0.2), ("phish", 0.3), ("legit", 0.6), ("phish", 0.7)]
+    several = metrics.Binarized(river_metrics.LogLoss() + river_metrics.ROCAUC(),
+                                pos_label="phish")
+    alone = [metrics.Binarized(river_metrics.LogLoss(), pos_label="phish"),
+             metrics.Binarized(river_metrics.ROCAUC(), pos_label="phish")]
+    for y, p in pairs:
+        for metric in (several, *alone):
+            metric.update(y, {"phish": p, "legit": 1 - p})
+    assert several.get() == [metric.get() for metric in alone]
 
 
 

@@ -36,6 +36,8 @@ WRONG = {
     "a regressor": linear_model.LinearRegression(),
     "a transformer": preprocessing.StandardScaler(),
     "a regression metric": river_metrics.MAE(),
+    "metrics, one for regression": river_metrics.base.Metrics([river_metrics.LogLoss(),
+                                                                river_metrics.MAE()]),
     "a drift detector": drift.ADWIN(),
     "a calibrator": calibration.OnlinePlattCalibrator(),
     "a policy": bandits.UCB1(),

@@ -7,6 +7,7 @@ import typing
 from river import base, metrics
 
 from ..decision import BinaryLabels, positive_proba
+from ..validation import one_line
 
 __all__ = ["Binarized"]
 
@@ -28,7 +29,8 @@ class Binarized(metrics.base.Metric):
     Parameters
     ----------
     metric
-        A River binary metric (e.g. `metrics.ROCAUC()`, `metrics.F1()`).
+        A River binary metric (e.g. `metrics.ROCAUC()`, `metrics.F1()`), or several
+        (`metrics.LogLoss() + metrics.F1()`).
     pos_label
         The positive label.
 
@@ -47,12 +49,13 @@ class Binarized(metrics.base.Metric):
 
     """
 
-    def __init__(self, metric: metrics.base.ClassificationMetric,
+    def __init__(self, metric: metrics.base.ClassificationMetric | metrics.base.Metrics,
                  pos_label: typing.Hashable = True):
         # a regression metric has no `requires_labels`: it would fail at the first update
-        if not isinstance(metric, metrics.base.ClassificationMetric):
+        if not _classification(metric):
             raise TypeError(f"metric must be a River classification metric (such as "
-                            f"metrics.ROCAUC() or metrics.F1()), got {metric!r}")
+                            f"metrics.ROCAUC() or metrics.F1()), or several of them "
+                            f"(metrics.LogLoss() + metrics.F1()), got {one_line(metric)}")
         self.metric = metric
         self.pos_label = pos_label
         self._labels = BinaryLabels(pos_label, owner="Binarized")
@@ -97,3 +100,10 @@ class Binarized(metrics.base.Metric):
         text = repr(self.metric)
         name = type(self.metric).__name__
         return f"Binarized({name}): {text.split(': ', 1)[-1]}"
+
+
+def _classification(metric: object) -> bool:
+    """Whether `metric` is a River classification metric, or a `Metrics` of them only."""
+    if isinstance(metric, metrics.base.Metrics):
+        return all(map(_classification, metric))
+    return isinstance(metric, metrics.base.ClassificationMetric)
