@@ -22,7 +22,9 @@ counted by the CPU (`instructions.py`: steady to about 0.1 % where the timed rat
 hundredths), and their ratio to the model alone's. `--many B` runs the same comparison by
 frames of B rows (`predict_proba_many`, then `learn_many`; the controller's minibatches are
 then B rows too): a minibatch model (our booster, River's logistic regression) learns each
-frame with its own `learn_many`, alone or wrapped. `--callgrind` counts instructions where the
+frame with its own `learn_many`, alone or wrapped. `--score S` scores the boosters by S
+(`soft`: as `BanditCalibratedClassifier()`'s default model; default: their own, the vote).
+`--callgrind` counts instructions where the
 CPU gives no counter: each configuration runs once, in its own process under valgrind's
 callgrind, counted inside the prequential loop only (`callgrind.py`; repeatable to about
 0.03 %, no timing). `--processes N` repeats the whole timed comparison in N fresh processes, one
@@ -38,6 +40,7 @@ assume), so one process's median is one draw of that spread.
     python benchmarks/controller_overhead.py --models piped-oza-lr --configs both "D-UCB, defaults"
     python benchmarks/controller_overhead.py --models oza-lr --rows 5000 --callgrind
     python benchmarks/controller_overhead.py --models oza-lr --processes 8 --configs both
+    python benchmarks/controller_overhead.py --models oza-lr --score soft --configs both
 """
 
 from __future__ import annotations
@@ -59,8 +62,9 @@ from instructions import InstructionCounter
 from river import compose, preprocessing
 
 from streamboost import BanditCalibratedClassifier, CalibratedClassifier, __version__, datasets
+from streamboost.boosting import SCORES
 from streamboost.calibration import CALIBRATORS
-from streamboost.experiments.models import MODELS, make_model
+from streamboost.experiments.models import _BOOSTERS, MODELS, make_model
 from streamboost.metrics import BrierScore
 from streamboost.reward import calibrated
 from streamboost.scores import _proba_score, booster, calibrator_for
@@ -182,29 +186,34 @@ def load_rows(dataset: str, data_dir: str | None, n: int) -> list[tuple[dict, ob
     return rows
 
 
-def base_model(name: str):
+def base_model(name: str, score: str | None = None):
     """A fresh model `name` (seed 0): one of `experiments.models.MODELS`, or one of `SCALED`,
     that model after a `StandardScaler` in a pipeline, River's most common form (the rows are
-    pre-scaled all the same: its scaler learns and maps each row as a user's would)."""
-    if name in SCALED:
-        return preprocessing.StandardScaler() | make_model(SCALED[name], 10, 0)
-    return make_model(name, 10, 0)
+    pre-scaled all the same: its scaler learns and maps each row as a user's would). `score`:
+    a booster's (None: its own, the vote); the other models have their own probabilities."""
+    inner = SCALED.get(name, name)
+    model = make_model(inner, 10, 0, score if inner in _BOOSTERS else None)
+    return preprocessing.StandardScaler() | model if name in SCALED else model
 
 
-def make(name: str, config: str, batch: dict, calibrator: str = "platt"):
-    """A fresh model `name` (seed 0), alone or wrapped by `config` with `calibrator`; for one
-    of `PIPED`, that model and that wrapper after a `StandardScaler`."""
+def make(name: str, config: str, batch: dict, calibrator: str = "platt",
+         score: str | None = None):
+    """A fresh model `name` (seed 0, a booster scored by `score`), alone or wrapped by
+    `config` with `calibrator`; for one of `PIPED`, that model and that wrapper after a
+    `StandardScaler`."""
     if name in PIPED:
-        return preprocessing.StandardScaler() | make(PIPED[name], config, batch, calibrator)
+        return preprocessing.StandardScaler() | make(PIPED[name], config, batch, calibrator,
+                                                     score)
+    model = base_model(name, score)
     if config == ALONE:
-        return base_model(name)
+        return model
     if config == BY_HAND:
-        return ByHand(base_model(name), calibrator)
+        return ByHand(model, calibrator)
     params = CONFIGS[config]
     if params is None:
-        return CalibratedClassifier(base_model(name), calibrator)
+        return CalibratedClassifier(model, calibrator)
     # a configuration's own batch size overrides the frames' (`--many`)
-    return BanditCalibratedClassifier(model=base_model(name), calibrator=calibrator,
+    return BanditCalibratedClassifier(model=model, calibrator=calibrator,
                                       seed=0, **{**batch, **params})
 
 
@@ -239,7 +248,7 @@ def child(args) -> None:
     score and arm counts as JSON."""
     name, config = args.child
     rows = load_rows(args.dataset, args.data_dir, args.rows)
-    model, brier = make(name, config, {}, args.calibrator), BrierScore()
+    model, brier = make(name, config, {}, args.calibrator, args.score), BrierScore()
 
     def step(x, y):
         brier.update(y, model.predict_proba_one(x))
@@ -262,6 +271,7 @@ def count_instructions(args) -> None:
         argv = [__file__, "--dataset", args.dataset, "--rows", str(args.rows),
                 "--calibrator", args.calibrator]
         argv += ["--data-dir", args.data_dir] if args.data_dir else []
+        argv += ["--score", args.score] if args.score else []
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(callgrind.count,
                                     [[*argv, "--child", name, c] for c in configs]))  # fmt: skip
@@ -281,7 +291,7 @@ def measure(args, rows, frames, batch: dict, counter) -> dict:
     results: dict = {}
     for name in args.models:
         makers = {config: lambda name=name, config=config: make(name, config, batch,
-                                                                 args.calibrator)
+                                                                 args.calibrator, args.score)
                   for config in [ALONE, *args.configs]}
         speeds = {config: [] for config in makers}
         counts = {config: [] for config in makers}
@@ -356,6 +366,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--calibrator", default="platt", choices=CALIBRATORS,
                         help="the wrappers' calibrator (default platt)")
+    parser.add_argument("--score", default=None, choices=SCORES,
+                        help="the boosters' score (default: their own, the vote; soft is "
+                        "BanditCalibratedClassifier()'s default model's)")
     parser.add_argument("--instructions", action="store_true",
                         help="also count the instructions per example (Linux)")
     parser.add_argument("--callgrind", action="store_true",
@@ -420,7 +433,8 @@ def main() -> None:
     print(
         (f"by {'weighted ' if args.weighted else ''}frames of {args.many} rows, "
          if args.many else "") +
-        f"{args.dataset}, first {len(rows):,} rows, calibrator {args.calibrator}, median of "
+        f"{args.dataset}, first {len(rows):,} rows, calibrator {args.calibrator}"
+        f"{f', boosters scored {args.score}' if args.score else ''}, median of "
         f"{args.repeats} interleaved runs "
         f"(alternating order); streamboost {__version__}, river {river.__version__}, Python "
         f"{platform.python_version()}, {platform.machine()}"

@@ -122,6 +122,28 @@ def test_by_hand_runs_one_example_at_a_time_only():
     assert "by hand" not in done.stdout and "CalibratedClassifier" in done.stdout
 
 
+def test_score_sets_every_boosters_score_and_leaves_the_other_models_alone():
+    # the library's default model is scored soft; the benchmark's boosters by their own rule,
+    # the vote, unless --score says otherwise
+    assert overhead.make("oza-lr", overhead.ALONE, {}).score == "vote"
+    for name, config in (("oza-lr", overhead.ALONE), ("oza-lr", overhead.BY_HAND),
+                         ("oza-lr", "both"), ("oza-ht", "D-UCB, defaults")):
+        built = overhead.make(name, config, {}, "platt", "soft")
+        model = built if config == overhead.ALONE else built.model  # the wrappers' `model`
+        assert model.score == "soft", (name, config)
+    scaled = overhead.make("scaled-oza-lr", "both", {}, "platt", "soft")  # wraps scaler | booster
+    assert list(scaled.model.steps.values())[-1].score == "soft"
+    piped = overhead.make("piped-oza-lr", "both", {}, "platt", "soft")  # scaler | wrapper
+    assert list(piped.steps.values())[-1].model.score == "soft"
+    # a model with its own probabilities is built as it is
+    assert overhead.make("lr", "both", {}, "platt", "soft").model.__class__.__name__ == (
+        "LogisticRegression")
+    lines = run_script("benchmarks", "controller_overhead", "--dataset", "phishing", "--rows",
+                       "64", "--models", "oza-lr", "--configs", "both", "--repeats", "1",
+                       "--score", "soft")
+    assert "boosters scored soft" in lines[0]
+
+
 def test_piped_models_put_the_scaler_before_the_model_and_before_each_wrapper():
     from river import preprocessing
 
