@@ -37,6 +37,15 @@ each call of `PLACES`' methods and of the model's own (`predict_proba_one`, a bo
 alone timed the same way (the timers' own cost is in every figure, alike for both). No valgrind.
 
     python benchmarks/round_pieces.py --data-dir ../shared/data --timed ht
+
+`--timeit` times the isolated pieces instead of counting them (each the best of 7 runs of
+`--calls` calls, no valgrind) and adds them up: one of each is what a measured minibatch of
+discounted UCB with three arms, whose action trains, calls at least (a frozen copy and a
+calibrator copy as it starts, the record, both copies' scores, the pair, the losses, the map,
+the update, the next select). Their sum is the floor of a round with its pieces as they are
+and no controller's bookkeeping around them, in microseconds a round and an example.
+
+    python benchmarks/round_pieces.py --data-dir ../shared/data --timeit
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ import random
 import sys
 import tempfile
 import time
+import timeit
 
 import callgrind
 import numpy as np
@@ -138,6 +148,29 @@ def piece(name: str, dataset: str, data_dir: str | None):
         "rewards": rewards,
         "observe": observe,
     }[name]
+
+
+def timed_pieces(dataset: str, data_dir: str | None, calls: int, batch_size: int = 32
+                 ) -> str:
+    """`--timeit`: each of `PIECES` timed on its state (the best of 7 runs of `calls` calls,
+    less a call of nothing), and their sum, a round's pieces back to back, per round and per
+    example of a minibatch of `batch_size`; a table in microseconds."""
+
+    def best(call) -> float:
+        return min(timeit.repeat(call, number=calls, repeat=7)) / calls * 1e6
+
+    empty = best(piece("nothing", dataset, data_dir))
+    lines = [f"each piece the best of 7 runs of {calls:,} calls ({dataset}), less a call of "
+             f"nothing ({empty:.2f} us); streamboost {__version__}",
+             f"{'':<16}{'us a call':>10}"]
+    total = 0.0
+    for name in PIECES:
+        spent = max(best(piece(name, dataset, data_dir)) - empty, 0.0)
+        total += spent
+        lines.append(f"{name:<16}{spent:>10.2f}")
+    lines.append(f"{'one of each':<16}{total:>10.2f}  ({total / batch_size:.3f} us an example "
+                 f"of a minibatch of {batch_size})")
+    return "\n".join(lines)
 
 
 def in_run(name: str, dataset: str, data_dir: str | None, rows: int = 5_000,
@@ -283,6 +316,8 @@ def main() -> None:
     parser.add_argument("--timed", default=None, metavar="MODEL",
                         help="time a run's round pieces for MODEL (no valgrind)")
     parser.add_argument("--rows", type=int, default=20_000, help="rows of --timed's run")
+    parser.add_argument("--timeit", action="store_true",
+                        help="time the pieces and add them up (no valgrind)")
     parser.add_argument("--child-bound", default=None, choices=("model", "real", "replay"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--recorded", default=None, help=argparse.SUPPRESS)
@@ -302,6 +337,9 @@ def main() -> None:
         return
     if args.timed:
         print(timed(args.timed, args.dataset, args.data_dir, args.rows))
+        return
+    if args.timeit:
+        print(timed_pieces(args.dataset, args.data_dir, args.calls))
         return
     if not callgrind.available():
         sys.exit("round_pieces.py counts with valgrind's callgrind: install valgrind")

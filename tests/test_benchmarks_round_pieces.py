@@ -66,3 +66,16 @@ def test_timed_counts_every_call_and_puts_the_methods_back(model):
         assert rows["model.predict_proba_one"][0] == f"{400 + measured:,}"
     else:  # the booster scores through _score_one; a copy is scored, never the model again
         assert rows["model._score_one"][0] == "400" and "held examples scored" not in rows
+
+
+def test_timeit_adds_up_one_of_each_piece():
+    # every piece is timed and the last row is their sum, per round and per example
+    table = pieces.timed_pieces("phishing", None, calls=20)
+    lines = table.splitlines()
+    rows = {line[:16].strip(): float(line[16:26]) for line in lines[2:]}
+    assert list(rows) == [*pieces.PIECES, "one of each"]
+    assert all(value >= 0.0 for value in rows.values())
+    assert rows["frozen_scores"] > 0.0 and rows["select"] > 0.0
+    assert abs(rows["one of each"] - sum(rows[name] for name in pieces.PIECES)) < 0.05  # rounded
+    per_example = float(lines[-1].split("(")[1].split()[0])
+    assert abs(per_example - rows["one of each"] / 32) < 0.002
