@@ -75,6 +75,27 @@ def test_adac2_and_adacost_by_hand():
     )
 
 
+def test_adac1_and_adac3_vote_weights_by_hand():
+    # Sun et al. (2007), thesis Eqs. 3.15 and 3.19, from the sums S (D = S / T, T = 7):
+    # AdaC1 1/2 log((1 + sum_right D c - sum_wrong D c) / (1 - ... + ...)); AdaC3 the same with
+    # sum D c over every example in place of 1 and c^2 in place of c
+    costs = class_costs(1.0, 2.0)  # c(-) = 1/2, c(+) = 1
+    sums = _sums(3.0, 1.0, 1.0, 2.0)  # right: 3 positive, 1 negative; wrong: 1 and 2
+    right_c = (3.0 * 1.0 + 1.0 * 0.5) / 7.0  # 3.5 / 7
+    wrong_c = (1.0 * 1.0 + 2.0 * 0.5) / 7.0  # 2 / 7
+    assert vote_weight(VARIANTS["adac1"], sums, costs, 10) == pytest.approx(
+        0.5 * math.log((1.0 + right_c - wrong_c) / (1.0 - right_c + wrong_c)), rel=1e-12)
+    every_c = right_c + wrong_c
+    right_c2 = (3.0 * 1.0 + 1.0 * 0.25) / 7.0
+    wrong_c2 = (1.0 * 1.0 + 2.0 * 0.25) / 7.0
+    adac3 = vote_weight(VARIANTS["adac3"], sums, costs, 10)
+    assert adac3 == pytest.approx(
+        0.5 * math.log((every_c + right_c2 - wrong_c2) / (every_c - right_c2 + wrong_c2)),
+        rel=1e-12)
+    # the two differ here (c^2 weighs the costly positives' share up)
+    assert adac3 != pytest.approx(vote_weight(VARIANTS["adac1"], sums, costs, 10), rel=1e-3)
+
+
 def test_csb0_and_csb1_by_hand():
     # Ting (2000), thesis Eqs. 3.4, 3.5 and 3.7: a wrong example is also multiplied by its cost
     # c(y) (gamma), a right one is not; CSB0 takes no exponential step, CSB1 a step of 1
