@@ -474,6 +474,24 @@ def test_predict_many_equals_predict_one_row_by_row(name, calibrator):
     assert pickle.dumps(model) == before
 
 
+@pytest.mark.parametrize("make", [
+    lambda: CalibratedClassifier(linear_model.LogisticRegression(), neg_label=False),
+    lambda: BanditCalibratedClassifier(model=linear_model.LogisticRegression(),
+                                       neg_label=False, seed=0),
+])
+def test_a_probability_at_the_threshold_decides_negative(make):
+    # Eq. 2.8 is strict, positive iff p > c: a fresh logistic regression scores 0.5 and an
+    # unfitted calibrator passes it on, exactly the threshold at equal costs, by row and by frame
+    model = make()
+    X = pd.DataFrame([x for x, _ in ROWS[:5]])
+    assert model.predict_proba_many(X)[True].tolist() == [0.5] * 5
+    assert [model.predict_one(x) for x, _ in ROWS[:5]] == [False] * 5
+    assert model.predict_many(X).tolist() == [False] * 5
+    # just below it, the same probability decides positive
+    assert model.predict_many(X, c_fp=0.999, c_fn=1.0).tolist() == [True] * 5
+    assert model.predict_one(ROWS[0][0], c_fp=0.999, c_fn=1.0) is True
+
+
 def test_a_minibatch_scores_every_row_before_the_model_learns_it():
     # River's LogisticRegression learns a one-row frame as learn_one does: one row per
     # minibatch must then be learn_one's rule (a calibrator learning scores taken after the
