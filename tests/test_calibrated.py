@@ -891,6 +891,12 @@ def test_score_one_is_the_models_score_computed_once_after_a_prediction():
     model.predict_proba_one(x)
     assert model.score_one(dict(x)) == model.model.predict_proba_one(x)[True]
     assert Counting.calls == 2  # the prediction, and the check above: score_one reused it
+    # another x, or the same dict changed since, is scored afresh (not the kept score)
+    other, changed = ROWS[51][0], {**x, next(iter(x)): x[next(iter(x))] + 1.0}
+    for fresh in (other, changed):
+        model.predict_proba_one(x)
+        assert model.score_one(fresh) == model.model.predict_proba_one(fresh)[True]
+        assert model.score_one(fresh) != model.score_one(x)
     pipe = preprocessing.StandardScaler() | CalibratedClassifier(linear_model.LogisticRegression())
     for x, y in ROWS[:50]:
         pipe.learn_one(x, y, score=0.25)  # River's pipeline hands score to the wrapper
