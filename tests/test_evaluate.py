@@ -242,6 +242,8 @@ def test_regret_against_the_best_fixed_arm_by_hand():
     # following the best arm of each round beats every fixed arm: a negative regret
     swap = [row("train", train=1.0, both=0.0), row("both", train=0.0, both=1.0)]
     assert evaluate.regret_curve(swap) == pytest.approx([0.0, -1.0])
+    # an arm taken at a reward of 0 is counted as such, not as no round
+    assert evaluate.regret_curve([row("train", train=0.0, both=0.4)]) == pytest.approx([0.4])
     assert evaluate.regret_curve([{"n": 32, "brier": 0.2}]) == [0.0]  # no controller
 
 
