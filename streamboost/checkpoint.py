@@ -1,13 +1,17 @@
 """Checkpoints that say what they are: atomic, versioned, checksummed pickles.
 
 A checkpoint file is one line of magic, one line of JSON header (format, the streamboost version
-that wrote it, the class, the payload's length and sha256), then the pickle. `save` writes a
-temporary file beside the target, flushes it to disk and renames it over the target, so a crash
-never leaves a partial file where a good one was. `load` refuses, with a ValueError saying which,
-a file that is not a checkpoint, one written by another streamboost version (pickled internals
-change between versions: an old pickle may load and fail at the first `learn_one`), and one whose
-bytes changed (any flipped byte fails the checksum). Plain `pickle` keeps working for those who
-want it; it checks none of this.
+that wrote it, the layout of its pickled state `STATE`, River's version, the class, the
+payload's length and sha256), then the pickle. `save` writes a temporary file beside the
+target, flushes it to disk and renames it over the target, so a crash never leaves a partial
+file where a good one was. `load` refuses, with a ValueError saying which, a file that is not a
+checkpoint, one whose pickled state another release laid out differently (another `STATE`, or
+another River version, whose objects it holds: an old pickle may load and fail at the first
+`learn_one`), and one whose bytes changed (any flipped byte fails the checksum). A checkpoint
+written by another streamboost release of the same `STATE` and River loads, as a Java object
+of the same `serialVersionUID` does in MOA: an upgrade that changes no state keeps the models
+a stream has trained. Plain `pickle` keeps working for those who want it; it checks none of
+this.
 
 What a checkpoint holds is read back attribute by attribute, so it learns as fast as one never
 saved (`streamboost.state`: pickle's own rule leaves an object whose every attribute access is
@@ -37,7 +41,18 @@ from .state import InlineState, inline_dumps
 __all__ = ["Checkpointable", "load", "save"]
 
 MAGIC = b"streamboost checkpoint\n"
-FORMAT = 1
+FORMAT = 2  # 1 (until 0.8.57): the streamboost version alone decided
+# The layout of the state streamboost's objects pickle: bumped with any change to it (an
+# attribute added, removed, renamed or given another meaning); tests/test_checkpoint_state.py
+# holds the attribute names to tests/checkpoint_state.json, so a change of names fails there
+# until this is bumped.
+STATE = 1
+
+
+def _river_version() -> str:
+    import river
+
+    return river.__version__
 
 
 def _version() -> str:
@@ -67,6 +82,8 @@ def save(obj: typing.Any, path: str | os.PathLike) -> Path:
     header = {
         "format": FORMAT,
         "version": _version(),
+        "state": STATE,
+        "river": _river_version(),
         "class": f"{type(obj).__module__}.{type(obj).__qualname__}",
         "bytes": len(payload),
         "sha256": hashlib.sha256(payload).hexdigest(),
@@ -109,7 +126,8 @@ def _renew(obj: typing.Any) -> None:
 
 
 def load(path: str | os.PathLike, cls: type | None = None) -> typing.Any:
-    """Read a checkpoint written by `save` with this version of streamboost, checking it first.
+    """Read a checkpoint written by `save` with a streamboost of this `STATE` and this River
+    version, checking it first.
 
     `cls`, if given, is the class the object must be an instance of (TypeError otherwise).
     """
@@ -124,22 +142,30 @@ def load(path: str | os.PathLike, cls: type | None = None) -> typing.Any:
     line, sep, payload = data[len(MAGIC):].partition(b"\n")
     try:
         header = json.loads(line)
-        expected = (header["format"], header["version"], header["bytes"], header["sha256"],
-                    header["class"])
+        form, version = header["format"], header["version"]
+        expected = (header["bytes"], header["sha256"], header["class"])
+        layout = (header["state"], header["river"]) if form == FORMAT else None
     except (ValueError, KeyError, TypeError):
         raise ValueError(f"{path}: the checkpoint's header is corrupted") from None
-    if expected[0] != FORMAT:
-        raise ValueError(f"{path}: checkpoint format {expected[0]!r}; expected {FORMAT}")
-    if expected[1] != _version():
+    here = (STATE, _river_version())
+    if form == 1:  # until 0.8.57, which recorded no layout: never this release's
         raise ValueError(
-            f"{path} was written by streamboost {expected[1]}; this is streamboost "
-            f"{_version()}, whose internals may differ: load it with that version (or retrain)"
-        )
-    if not sep or len(payload) != expected[2] or hashlib.sha256(payload).hexdigest() != expected[3]:
+            f"{path} was written by streamboost {version}, whose checkpoints did not record "
+            f"their state's layout; this is streamboost {_version()}: load it with that "
+            f"version (or retrain)")
+    if layout is None:  # another format
+        raise ValueError(f"{path}: checkpoint format {form!r}; expected {FORMAT}")
+    if layout != here:
+        raise ValueError(
+            f"{path} was written by streamboost {version} (state {layout[0]}) with River "
+            f"{layout[1]}; this is streamboost {_version()} (state {STATE}) with River "
+            f"{here[1]}, whose pickled objects may differ: load it with those versions (or "
+            f"retrain)")
+    if not sep or len(payload) != expected[0] or hashlib.sha256(payload).hexdigest() != expected[1]:
         raise ValueError(f"{path}: the checkpoint is corrupted (its checksum does not match)")
     obj = pickle.loads(payload)
-    if f"{type(obj).__module__}.{type(obj).__qualname__}" != expected[4]:
-        raise ValueError(f"{path}: the checkpoint's header is corrupted (class {expected[4]!r})")
+    if f"{type(obj).__module__}.{type(obj).__qualname__}" != expected[2]:
+        raise ValueError(f"{path}: the checkpoint's header is corrupted (class {expected[2]!r})")
     if cls is not None and not isinstance(obj, cls):
         raise TypeError(f"{path} holds a {type(obj).__name__}, expected a {cls.__name__}")
     return obj

@@ -148,11 +148,43 @@ def test_a_model_that_would_not_load_back_fails_the_save_before_the_file_is_touc
         twin.learn_one(x, y)
 
 
-def test_another_version_is_refused_by_name(tmp_path, monkeypatch):
-    path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
+def test_another_release_of_the_same_state_loads(tmp_path, monkeypatch):
+    # an upgrade that changes no pickled state keeps a checkpoint: the version is only named
+    model = trained_models()["oza"]
+    path = model.save(tmp_path / "model.ckpt")
     monkeypatch.setattr(checkpoint, "_version", lambda: "9.9.9")
-    written = re.escape(streamboost.__version__)
-    with pytest.raises(ValueError, match=rf"by streamboost {written}; this is streamboost 9"):
+    loaded = checkpoint.load(path, OzaBoostClassifier)
+    for x, y in ROWS[300:340]:
+        assert loaded.predict_proba_one(x) == model.predict_proba_one(x)
+        loaded.learn_one(x, y)
+        model.learn_one(x, y)
+
+
+@pytest.mark.parametrize("changed", ["STATE", "_river_version"])
+def test_another_state_or_river_is_refused_by_name(tmp_path, monkeypatch, changed):
+    path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
+    state, river_version = checkpoint.STATE, checkpoint._river_version()
+    if changed == "STATE":
+        monkeypatch.setattr(checkpoint, "STATE", state + 1)
+    else:
+        monkeypatch.setattr(checkpoint, "_river_version", lambda: "0.99.0")
+    version = streamboost.__version__
+    message = (f"by streamboost {version} (state {state}) with River {river_version}; this is "
+               f"streamboost {version} (state {checkpoint.STATE}) with River "
+               f"{checkpoint._river_version()}, whose pickled objects may differ")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        checkpoint.load(path)
+
+
+def test_a_checkpoint_of_the_first_format_is_refused_by_its_version(tmp_path):
+    # until 0.8.57 the header held no layout: the version that wrote it is named
+    path = calibration.OnlinePlattCalibrator().save(tmp_path / "c.ckpt")
+    line, payload = path.read_bytes()[len(checkpoint.MAGIC):].split(b"\n", 1)
+    header = {k: v for k, v in json.loads(line).items() if k not in ("state", "river")}
+    old = json.dumps({**header, "format": 1, "version": "0.8.57"}).encode()
+    path.write_bytes(checkpoint.MAGIC + old + b"\n" + payload)
+    with pytest.raises(ValueError, match=r"by streamboost 0\.8\.57, whose checkpoints did not "
+                                         r"record their state's layout"):
         checkpoint.load(path)
 
 
@@ -198,7 +230,7 @@ def test_a_plain_pickle_or_a_directory_is_refused(tmp_path):
         checkpoint.save(1, tmp_path)
     header = json.loads((calibration.OnlinePlattCalibrator().save(tmp_path / "c")).read_bytes()
                         .split(b"\n")[1])
-    assert set(header) == {"format", "version", "class", "bytes", "sha256"}
+    assert set(header) == {"format", "version", "state", "river", "class", "bytes", "sha256"}
 
 
 def _tree():
