@@ -23,6 +23,7 @@ SCRIPTS = (
     "budget_reserve",
     "cost_per_example",
     "delayed_labels",
+    "resume_from_checkpoint",
 )
 # Run also as scripts, in fresh interpreters (compare_policies, the slowest, only in-process).
 AS_SCRIPTS = ("quickstart", "changing_costs", "cost_per_example", "delayed_labels")
@@ -253,3 +254,21 @@ def test_delayed_labels(capsys, script_runs):
                                      strict=True))
     for (name, way), (brier, log_loss) in result.items():
         assert f"{name:<12}{way:<12}{brier:>8.4f}{log_loss:>10.4f}" in printed.splitlines()
+
+
+def test_resume_from_checkpoint(capsys):
+    import river
+
+    import streamboost
+
+    result, printed = run_main("resume_from_checkpoint", capsys)
+    # a fresh process resumed from the checkpoint goes on exactly as the model never stopped
+    assert result["resumed"] == result["never stopped"]
+    assert sum(result["resumed"]["arms"].values()) == 18_159 // 32
+    header = result["header"]
+    assert (header["state"], header["river"], header["version"]) == (
+        streamboost.checkpoint.STATE, river.__version__, streamboost.__version__)
+    assert result["refused"] == "weather.ckpt: the checkpoint is corrupted (its checksum does "\
+        "not match)"
+    brier = result["resumed"]["brier"]
+    assert printed.count(f"Brier {brier:.6f}") == 2 and result["refused"] in printed
