@@ -103,6 +103,20 @@ def _use(obj) -> list[float]:
     return out
 
 
+def _warm(classes: list[type]) -> None:
+    """One working instance of each class, used, built as this module is imported (before any
+    test runs). CPython 3.11 stops growing a class's shared attribute keys once some thirty of
+    its instances exist (`dk_usable`): had the sweep's refused instances, which set no
+    attribute, come first, every later instance of the class would hold a dict of its own,
+    slower and pickled differently, and tests that run after the sweep (pytest-xdist's order:
+    test_kernels.py's inline attributes, test_checkpoint.py's round trips) would fail."""
+    for cls in classes:
+        if not inspect.isabstract(cls):
+            _use(cls(**_base_params(cls)))
+
+
+_warm(CLASSES)
+
 CASES = [
     pytest.param(cls, name, tag, id=f"{cls.__name__}-{name}-{tag}")
     for cls in CLASSES
