@@ -26,28 +26,25 @@ from river import preprocessing
 from streamboost import BanditCalibratedClassifier, checkpoint, datasets
 from streamboost.metrics import BrierScore
 
-# the second half, read by a fresh interpreter: the checkpoint's path is its argument
-RESUME = """
-import json, sys
-from streamboost import checkpoint, datasets
-from streamboost.metrics import BrierScore
-model = checkpoint.load(sys.argv[1])
-rows = list(datasets.stream("weather"))
-brier = BrierScore()
-for x, y in rows[len(rows) // 2:]:
-    brier.update(y, model.predict_proba_one(x))
-    model.learn_one(x, y)
-controller = model["BanditCalibratedClassifier"]
-print(json.dumps({"brier": brier.get(), "arms": controller.arm_counts}))
-"""
 
-
-def second_half(model, rows: list) -> dict:
+def second_half(model) -> dict:
+    """Replay the second half of weather through `model`: its Brier score and arm counts."""
+    rows = list(datasets.stream("weather"))
     brier = BrierScore()
-    for x, y in rows:
+    for x, y in rows[len(rows) // 2:]:
         brier.update(y, model.predict_proba_one(x))
         model.learn_one(x, y)
     return {"brier": brier.get(), "arms": model["BanditCalibratedClassifier"].arm_counts}
+
+
+def resume(path: str) -> dict:
+    """What the fresh process does: load the checkpoint and go on."""
+    return second_half(checkpoint.load(path))
+
+
+# a fresh interpreter runs this file's `resume` on the checkpoint: python -c RESUME FILE PATH
+RESUME = ("import json, runpy, sys; "
+          "print(json.dumps(runpy.run_path(sys.argv[1])['resume'](sys.argv[2])))")
 
 
 def main() -> dict:
@@ -61,7 +58,7 @@ def main() -> dict:
     with tempfile.TemporaryDirectory() as folder:
         path = checkpoint.save(model, Path(folder) / "weather.ckpt")
         resumed = json.loads(subprocess.run(
-            [sys.executable, "-c", RESUME, str(path)], capture_output=True, text=True,
+            [sys.executable, "-c", RESUME, __file__, str(path)], capture_output=True, text=True,
             check=True).stdout)
         header = json.loads(path.read_bytes().split(b"\n")[1])
         damaged = bytearray(path.read_bytes())
@@ -72,7 +69,7 @@ def main() -> dict:
             refused = "loaded"
         except ValueError as error:
             refused = str(error).replace(str(path), "weather.ckpt")
-    went_on = second_half(model, rows[half:])
+    went_on = second_half(model)
     print(f"weather, {len(rows):,} days; saved after {half:,}, the rest replayed both ways")
     for way, run in (("never stopped", went_on), ("resumed", resumed)):
         print(f"{way:<16}Brier {run['brier']:.6f}  arms {run['arms']}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
 from tests.simulation_loader import load
@@ -79,3 +81,11 @@ def test_timeit_adds_up_one_of_each_piece():
     assert abs(rows["one of each"] - sum(rows[name] for name in pieces.PIECES)) < 0.05  # rounded
     per_example = float(lines[-1].split("(")[1].split()[0])
     assert abs(per_example - rows["one of each"] / 32) < 0.002
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "x", "1.5"])
+def test_calls_and_rows_are_ints_of_at_least_one(text):
+    # --timeit divides by --calls: 0 would end in a ZeroDivisionError, not a usage message
+    with pytest.raises(argparse.ArgumentTypeError, match="expected an int >= 1"):
+        pieces.positive(text)
+    assert pieces.positive("7") == 7

@@ -20,7 +20,6 @@ meaning under the same name is not seen here: bump `STATE` for it by hand.
 from __future__ import annotations
 
 import collections
-import inspect
 import json
 import pickle
 import sys
@@ -29,7 +28,6 @@ from pathlib import Path
 
 import pandas as pd
 from river import datasets, linear_model, preprocessing, tree
-from river import metrics as river_metrics
 
 from streamboost import (
     BanditCalibratedClassifier,
@@ -37,24 +35,11 @@ from streamboost import (
     CostSensitiveClassifier,
     OzaBoostClassifier,
     checkpoint,
-    metrics,
     weak,
 )
 
 RECORDED = Path(__file__).with_name("checkpoint_state.json")
 ROWS = list(datasets.Phishing().take(80))
-
-
-def _classes() -> list[type]:
-    from tests.test_parameters import CLASSES
-
-    return [cls for cls in CLASSES if not inspect.isabstract(cls)]
-
-
-def _configurations(cls: type) -> list[dict]:
-    if cls is metrics.Binarized:
-        return [{"metric": river_metrics.ROCAUC()}]
-    return list(cls._unit_test_params()) if "_unit_test_params" in vars(cls) else [{}]
 
 
 def _mid_round() -> list:
@@ -99,11 +84,11 @@ def _mid_round() -> list:
 
 
 def objects() -> list:
-    from tests.test_parameters import _use
+    from tests.test_parameters import CONCRETE, _use, configurations
 
     found = []
-    for cls in _classes():
-        for params in _configurations(cls):
+    for cls in CONCRETE:
+        for params in configurations(cls):
             obj = cls(**params)
             _use(obj)
             found.append(obj)

@@ -68,13 +68,22 @@ CLASSES = [
 ]
 
 
-def _base_params(cls: type) -> dict:
-    """Parameters that build a working object: none, or the first of its unit-test params."""
+def configurations(cls: type) -> list[dict]:
+    """Parameters that build a working object: its unit-test params, or none."""
     if cls is metrics.Binarized:
-        return {"metric": river_metrics.ROCAUC()}
+        return [{"metric": river_metrics.ROCAUC()}]
     if "_unit_test_params" in vars(cls):
-        return next(iter(cls._unit_test_params()))
-    return {}
+        return list(cls._unit_test_params())
+    return [{}]
+
+
+def _base_params(cls: type) -> dict:
+    """The first of `configurations`."""
+    return configurations(cls)[0]
+
+
+# the classes that can be built (`metrics.DecisionMetric` is abstract)
+CONCRETE = [cls for cls in CLASSES if not inspect.isabstract(cls)]
 
 
 def _use(obj) -> list[float]:
@@ -111,11 +120,10 @@ def _warm(classes: list[type]) -> None:
     slower and pickled differently, and tests that run after the sweep (pytest-xdist's order:
     test_kernels.py's inline attributes, test_checkpoint.py's round trips) would fail."""
     for cls in classes:
-        if not inspect.isabstract(cls):
-            _use(cls(**_base_params(cls)))
+        _use(cls(**_base_params(cls)))
 
 
-_warm(CLASSES)
+_warm(CONCRETE)
 
 CASES = [
     pytest.param(cls, name, tag, id=f"{cls.__name__}-{name}-{tag}")
