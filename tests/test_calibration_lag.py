@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
-import pytest
+from shared_data import SHARED as DATA
+from shared_data import needs_shared
 from simulation_loader import load
-
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-
 
 lag = load("calibration_lag")
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")
+@needs_shared
 def test_raw_is_the_bare_booster_and_every_column_is_an_area(tmp_path):
     out = lag.run_dataset("parkinsons", 0, DATA)
     assert list(out) == ["raw", "both", *(f"lag {k}" for k in lag.LAGS)]
@@ -34,7 +30,7 @@ def test_raw_is_the_bare_booster_and_every_column_is_an_area(tmp_path):
     assert "| parkinsons |" in text and "| mean |" in text
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")
+@needs_shared
 def test_a_window_alone_changes_no_prediction_and_refits_do(monkeypatch):
     from river import linear_model, preprocessing
 
@@ -58,7 +54,7 @@ def test_a_window_alone_changes_no_prediction_and_refits_do(monkeypatch):
     assert lag.prequential("phishing", "lr", 16, DATA) != total / 400
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data")
+@needs_shared
 def test_the_rates_are_recorded_per_member_and_the_first_is_always_one():
     lines = lag.rate_table(DATA, name="parkinsons", last=50)
     first = lines[2].split("|")

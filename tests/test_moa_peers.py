@@ -3,13 +3,11 @@ MOA's OnlineAdaC2 where CapyMOA and a Java runtime are installed (optional, not 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_data import SHARED as DATA
+from shared_data import require
 from simulation_loader import load
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
 peers = load("moa_peers")
 
 
@@ -19,8 +17,7 @@ def test_a_missed_positive_costs_five_a_false_alarm_one():
 
 @pytest.fixture
 def short(monkeypatch):
-    if not (DATA / "phishing.csv.gz").is_file():
-        pytest.skip(f"shared datasets not found at {DATA}")
+    require("phishing.csv.gz")
     monkeypatch.setattr(peers, "ROWS", 400)
 
 

@@ -30,3 +30,13 @@ def test_ci_runs_the_readme_test_command_and_stops_at_any_failure_in_a_list():
     lists = [line for line in lines if "&&" in line and not line.lstrip().startswith("#")]
     assert len(lists) == 4
     assert all(line.rstrip().endswith("|| exit 1") for line in lists), lists
+
+
+def test_tests_find_the_shared_datasets_only_through_shared_data():
+    """CI's second run works on a copy of the checkout, elsewhere, and passes the shared
+    datasets' folder in `STREAMBOOST_SHARED_DATA`: a test that built the path beside the clone
+    itself would be skipped there, silently."""
+    tests = README.parent / "tests"
+    built = [path.name for path in sorted(tests.glob("*.py"))
+             if path.name != "shared_data.py" and re.search(r"""["']shared["']""", path.read_text())]
+    assert built == []

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from river import compose
+from shared_data import SHARED, needs_shared
 from simulation_loader import load
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 sim = load("drift", "drift_sim")
 
@@ -180,10 +176,7 @@ def test_a_switch_moves_a_generator_to_another_concept_at_60_percent():
         sim.main(["--datasets", "phishing", "--drifts", "switch", "--train-budget", "0.25"])
 
 
-SHARED = ROOT.parent / "shared" / "data"
-
-
-@pytest.mark.skipif(not (SHARED / "MANIFEST.md").is_file(), reason="shared datasets not found")
+@needs_shared
 def test_a_one_hot_stream_reaches_the_model_unscaled(monkeypatch):
     # River's scaler maps mushroom's one-hot indicators to 0: the model then saw nothing and
     # scored 0.25, chance (drift.py before 0.8.1)

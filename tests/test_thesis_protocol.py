@@ -10,10 +10,7 @@ from pathlib import Path
 import pytest
 from simulation_loader import load
 
-from tests.shared_data import require
-
-ROOT = Path(__file__).resolve().parents[1]
-
+from tests.shared_data import SHARED, require
 
 tp = load("thesis_protocol")
 
@@ -274,7 +271,7 @@ def test_csv_round_trip(tmp_path):
 
 
 def test_thesis_numbers_match_the_digest():
-    digest = ROOT.parent / "shared" / "notes" / "seeds-digest.md"
+    digest = SHARED.parent / "notes" / "seeds-digest.md"  # beside the shared datasets
     if not digest.is_file():
         pytest.skip(f"{digest} not found")
     text = digest.read_text()

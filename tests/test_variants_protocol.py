@@ -4,17 +4,14 @@ and one variant's run on a real dataset."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from shared_data import require
 from simulation_loader import load
 
 from streamboost.decision import cost_threshold
 from streamboost.metrics import BrierCurve
 from streamboost.metrics.brier_curve import THESIS_COST_RATIOS
-
-ROOT = Path(__file__).resolve().parents[1]
-
 
 vp = load("variants_protocol")
 
@@ -50,9 +47,7 @@ def test_only_finished_repetitions_are_reported():
 
 
 def test_a_variant_run_gives_raw_and_calibrated_areas(tmp_path):
-    data_dir = ROOT.parent / "shared" / "data"
-    if not (data_dir / "parkinsons.csv.gz").is_file():
-        pytest.skip(f"shared datasets not found at {data_dir}")
+    data_dir = require("parkinsons.csv.gz")
     raw, calibrated = vp.run_variant("parkinsons", 0, "adac2", n_models=5, data_dir=data_dir)
     assert (raw["method"], calibrated["method"]) == ("adac2", "adac2, calibrated")
     for row in (raw, calibrated):
