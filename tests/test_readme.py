@@ -37,6 +37,7 @@ def test_tests_find_the_shared_datasets_only_through_shared_data():
     datasets' folder in `STREAMBOOST_SHARED_DATA`: a test that built the path beside the clone
     itself would be skipped there, silently."""
     tests = README.parent / "tests"
+    quoted = re.compile(r"""["']shared["']""")
     built = [path.name for path in sorted(tests.glob("*.py"))
-             if path.name != "shared_data.py" and re.search(r"""["']shared["']""", path.read_text())]
+             if path.name != "shared_data.py" and quoted.search(path.read_text())]
     assert built == []
