@@ -365,6 +365,43 @@ def test_beta_starts_at_the_identity_and_stays_in_its_constraints():
     assert math.hypot(*cal.coefficients) <= cal.radius + 1e-9
 
 
+def test_beta_is_held_in_its_ball_where_the_labels_push_it_out():
+    # scores that separate the classes perfectly grow a and b without bound
+    cal = OnlineBetaCalibrator(radius=2.0)
+    for _ in range(2_000):
+        cal.learn_one(0.9, True)
+        cal.learn_one(0.1, False)
+    assert math.hypot(*cal.coefficients) == pytest.approx(2.0, abs=1e-9)
+    assert min(cal.coefficients[:2]) >= 0.0
+
+
+def test_beta_projection_is_the_nearest_point_of_the_orthant_in_the_h_norm():
+    """`_project_orthant` (the twin of the compiled step's projection) against scipy's bounded
+    minimiser of the same strictly convex quadratic, on random curvatures and points."""
+    from scipy.optimize import minimize
+
+    from streamboost.calibration.beta import _project_orthant
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        g = rng.normal(size=(3, 3))
+        h = g @ g.T + 0.1 * np.eye(3)
+        theta = rng.normal(scale=3.0, size=3)
+        theta[rng.integers(2)] = -abs(theta[0]) - 0.1  # a or b negative: a projection to make
+
+        def distance(x, theta=theta, h=h):
+            d = x - theta
+            return d @ h @ d, 2.0 * h @ d
+
+        best = minimize(distance, np.maximum(theta, 0.0), jac=True, method="L-BFGS-B",
+                        bounds=[(0.0, None), (0.0, None), (None, None)],
+                        options={"ftol": 1e-15, "gtol": 1e-12})
+        ours = _project_orthant(tuple(theta), [h[0, 0], h[0, 1], h[0, 2], h[1, 1], h[1, 2],
+                                               h[2, 2]])
+        assert min(ours[:2]) >= 0.0
+        assert ours == pytest.approx(best.x, abs=1e-6)
+
+
 @pytest.mark.parametrize("name", sorted(CALIBRATORS))
 def test_with_forgetting_every_calibrator_recovers_from_a_long_one_class_stretch(name):
     """100,000 negatives, then calibrated scores: with forgetting 0.999 (a memory of about 1,000

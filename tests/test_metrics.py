@@ -481,6 +481,16 @@ def test_gmean_is_zero_when_a_class_is_never_recognised():
     assert metrics.CohenKappa().get() == 0.0
 
 
+def test_kappa_is_zero_when_neither_the_decisions_nor_the_labels_vary():
+    # p_e = 1: kappa is 0/0, and the docstring's rule says 0 (no agreement beyond chance shown)
+    kappa = metrics.CohenKappa()
+    for _ in range(3):
+        kappa.update(True, 0.9)  # positive, decided positive
+    assert kappa.get() == 0.0
+    kappa.update(False, 0.1)  # one negative decided negative: perfect agreement, p_e < 1
+    assert kappa.get() == 1.0
+
+
 def test_gmean_counts_a_class_not_seen_yet_as_recalled():
     # only positives so far: TNR is 1 (the docstring's rule), so the G-mean is sqrt(TPR)
     metric = metrics.GMean()

@@ -350,3 +350,17 @@ def test_an_empty_first_example_leaves_the_arrays_consistent(member):
         assert vectorised.predict_proba_one(x) == reference.predict_proba_one(x)
         vectorised.learn_one(x, y)
         reference.learn_one(x, y)
+
+
+def test_a_stump_gives_its_negative_side_one_minus_its_vote_accuracy():
+    # DecisionStump's docstring: the probability of its vote is its Krichevsky-Trofimov
+    # accuracy, so the class it votes against gets the rest, on either side of the split
+    stump = DecisionStump()
+    for _ in range(20):
+        stump.learn_one({"x": 1.0}, True)
+        stump.learn_one({"x": 0.0}, False)
+    above, below = stump.predict_proba_one({"x": 0.9}), stump.predict_proba_one({"x": 0.1})
+    # missed: the first example (nothing seen, votes negative), the second (only positives
+    # seen); hit: the other 38 of 40, so (38 + 1/2) / (40 + 1)
+    assert above[True] == pytest.approx(38.5 / 41, abs=1e-15)
+    assert below[True] == 1.0 - above[True] and below[False] == above[True]
