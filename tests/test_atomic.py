@@ -64,9 +64,10 @@ def test_remove_stale_removes_only_old_temporaries(tmp_path):
     kept = tmp_path / "a.json"
     for path in (old, fresh, kept):
         path.write_text("{}")
-    an_hour_ago = time.time() - 3600
-    os.utime(old, (an_hour_ago, an_hour_ago))
-    os.utime(kept, (an_hour_ago, an_hour_ago))  # old, but not a temporary file
+    now = time.time()
+    os.utime(old, (now - 900, now - 900))  # older than 600 s, by half as much again
+    os.utime(fresh, (now - 300, now - 300))
+    os.utime(kept, (now - 3600, now - 3600))  # old, but not a temporary file
     assert atomic.remove_stale(tmp_path, older_than=600) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fresh.name, kept.name])
     assert atomic.remove_stale(tmp_path / "missing") == 0
@@ -78,7 +79,9 @@ def test_a_written_file_has_the_permissions_a_plain_open_gives(tmp_path):
     `open` beside it shows what that is), the replaced file's own bits otherwise."""
     plain = tmp_path / "plain.txt"
     plain.write_text("x")
-    mask = os.umask(0o027)  # a umask other than the usual, so the bits cannot match by chance
+    # a umask other than the usual 0o022, and one that clears none of 0o644's bits, so that
+    # neither the usual nor 0o644 less the mask gives these bits by chance
+    mask = os.umask(0o003)
     try:
         (tmp_path / "masked.txt").write_text("x")
         with atomic.written(tmp_path / "new.txt") as tmp:
@@ -86,7 +89,7 @@ def test_a_written_file_has_the_permissions_a_plain_open_gives(tmp_path):
     finally:
         os.umask(mask)
     mode = lambda name: (tmp_path / name).stat().st_mode & 0o777  # noqa: E731
-    assert mode("new.txt") == mode("masked.txt") == 0o640
+    assert mode("new.txt") == mode("masked.txt") == 0o664
     old = tmp_path / "old.txt"
     old.write_text("old")
     old.chmod(0o444)  # read-only: its bits come once the temporary file is written
