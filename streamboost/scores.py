@@ -492,7 +492,7 @@ def frame_scores(model: base.MiniBatchClassifier | compose.Pipeline, X: pd.DataF
     >>> model.learn_many(pd.DataFrame({"a": [1.0, -1.0]}), pd.Series([True, False]))
     >>> scores, labels = frame_scores(model, pd.DataFrame({"a": [2.0, -2.0]}), True)
     >>> scores.round(3).tolist(), list(labels)
-    ([0.51, 0.49], [False, True])
+    ([0.502, 0.498], [False, True])
 
     """
     if (oza := booster(model)) is not None:

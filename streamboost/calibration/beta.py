@@ -287,7 +287,7 @@ def beta_fit(scores: typing.Iterable[float], labels: typing.Iterable[typing.Any]
     --------
     >>> from streamboost.calibration import beta_fit
     >>> a, b, c = beta_fit([0.2, 0.4, 0.6, 0.8] * 25, [0, 1, 0, 1] * 25)
-    >>> round(a, 2), round(b, 2), round(c + 0.0, 2)
+    >>> round(a, 2), round(b, 2), round(c, 2) + 0.0  # + 0.0: no -0.0
     (1.1, 1.1, 0.0)
 
     """

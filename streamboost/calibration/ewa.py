@@ -49,7 +49,7 @@ class EWACalibrator(Calibrator):
     >>> [round(w, 3) for w in cal.weights]  # isotonic fits the two plateaus
     [0.02, 0.98]
     >>> round(cal.predict_one(0.85), 3)
-    0.5
+    0.534
 
     References
     ----------

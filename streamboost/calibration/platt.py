@@ -147,7 +147,7 @@ class OnlinePlattCalibrator(Calibrator):
     >>> import math, random
     >>> from streamboost.calibration import OnlinePlattCalibrator
     >>> cal = OnlinePlattCalibrator()
-    >>> cal.predict_one(0.9)  # identity before any learning
+    >>> round(cal.predict_one(0.9), 12)  # identity before any learning (to rounding)
     0.9
     >>> rng = random.Random(7)  # an over-confident score: truth A = -0.5, B = 0.3
     >>> scores = [rng.uniform(0.01, 0.99) for _ in range(5000)]

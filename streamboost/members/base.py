@@ -278,7 +278,7 @@ def soft_score(alphas: list[float], values: list, margins: bool = False) -> floa
     Examples
     --------
     >>> from streamboost.members.base import soft_score
-    >>> soft_score([1.0, 3.0, 0.0], [0.2, 0.6, 0.9])
+    >>> round(soft_score([1.0, 3.0, 0.0], [0.2, 0.6, 0.9]), 12)
     0.5
     >>> soft_score([0.0, 2.0], [0.9, None]), soft_score([1.0, 1.0], [0.0, 40.0], margins=True)
     (0.5, 0.75)

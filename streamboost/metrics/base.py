@@ -50,7 +50,7 @@ class ProbabilityMetric(metrics.base.BinaryMetric):
     ...
     ValueError: the positive-class probability must lie in [0, 1], got 1.5
     >>> metric.revert("ham", 0.2, w=3.0)
-    >>> metric.get()
+    >>> round(metric.get(), 12)
     0.01
 
     """
