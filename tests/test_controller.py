@@ -499,6 +499,10 @@ def test_rewards_stay_inside_the_policys_range():
     low, high = model.policy_.reward_range
     assert rounds and all(low <= v <= high for r in rounds for v in r["rewards"].values())
     assert all(r["reward"] == r["rewards"][r["rewarded_arm"]] for r in rounds)
+    assert all(r["improvement"] == r["improvements"][r["rewarded_arm"]] for r in rounds)
+    # some rounds took an arm other than the first, whose improvement differs from it
+    assert any(r["rewarded_arm"] != next(iter(r["improvements"]))
+               and len(set(r["improvements"].values())) > 1 for r in rounds)
     assert sum(model.policy_.counts) == sum(len(r["rewards"]) for r in rounds)
     assert model.policy_.n_rounds == len(rounds)
 
