@@ -361,3 +361,36 @@ def test_rows_of_ragged_dicts_are_zero_where_a_key_is_absent():
                               [*lead, 7.0, 0.0, 6.0]]
     with pytest.raises((TypeError, ValueError), match="'x'"):
         held.rows([{"a": 1.0, "b": "x"}])
+
+
+def test_river_members_soft_score_reads_a_missing_positive_class_as_zero():
+    # a tree that has seen negatives only says {False: 1.0}: P(True) is 0, as River reads it
+    booster = OzaBoostClassifier(tree.HoeffdingTreeClassifier(), n_models=3, score="soft",
+                                 seed=0)
+    for _ in range(20):
+        booster.learn_one({"a": 1.0}, False)
+    assert booster.models[0].predict_proba_one({"a": 1.0}) == {False: 1.0}
+    assert booster.score_one({"a": 1.0}) == 0.0
+
+
+def test_river_members_keep_a_soft_scores_votes_only_for_the_x_it_scored():
+    """The votes read from a soft score serve the learning of the same x only: not of another
+    x, nor of the scored dict changed in place by the caller in between."""
+    rows = list(datasets.Phishing().take(400))
+    scored, fresh = (OzaBoostClassifier(tree.HoeffdingTreeClassifier(grace_period=20),
+                                        n_models=5, score="soft", seed=1) for _ in range(2))
+    for i, (x, y) in enumerate(rows):
+        other = dict(rows[i - 1][0])
+        if i % 2:
+            scored.predict_proba_one(other)  # then learns x
+        else:
+            scored.predict_proba_one(other)
+            other.clear()
+            other.update(x)  # the scored dict, refilled with x
+            x = other
+        scored.learn_one(x, y)
+        fresh.learn_one(x, y)
+        # not fresh's predictions: scoring it would keep votes too (one stale path for both)
+        assert scored.alphas == fresh.alphas, i
+    x = rows[0][0]
+    assert scored.predict_proba_one(x) == fresh.predict_proba_one(x)
