@@ -373,13 +373,18 @@ def test_river_members_soft_score_reads_a_missing_positive_class_as_zero():
     assert booster.score_one({"a": 1.0}) == 0.0
 
 
-@pytest.mark.parametrize("score", ["vote", "soft"])
-def test_river_members_keep_a_scores_votes_only_for_the_x_it_scored(score):
+@pytest.mark.parametrize(("member", "score"), [
+    (lambda: tree.HoeffdingTreeClassifier(grace_period=20), "vote"),  # RiverMembers
+    (lambda: tree.HoeffdingTreeClassifier(grace_period=20), "soft"),
+    (DecisionStump, "vote"),  # WeakMembers
+    (linear_model.LogisticRegression, "vote"),  # LinearMembers
+])
+def test_members_keep_a_scores_votes_only_for_the_x_it_scored(member, score):
     """The votes read as x is scored serve the learning of the same x only: not of another x,
     nor of the scored dict changed in place by the caller in between."""
     rows = list(datasets.Phishing().take(400))
-    scored, fresh = (OzaBoostClassifier(tree.HoeffdingTreeClassifier(grace_period=20),
-                                        n_models=5, score=score, seed=1) for _ in range(2))
+    scored, fresh = (OzaBoostClassifier(member(), n_models=5, score=score, seed=1)
+                     for _ in range(2))
     for i, (x, y) in enumerate(rows):
         other = dict(rows[i - 1][0])
         if i % 2:
