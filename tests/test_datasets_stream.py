@@ -206,6 +206,16 @@ def test_numeric_imputation_uses_past_mean_only():
     assert out == [{"a": 1.0}, {"a": 3.0}, {"a": 2.0}, {"a": 10.0}]
 
 
+def test_imputation_learns_from_observed_values_only_and_leaves_the_input_alone():
+    # three missing colours filled with "red", the mode then; counted as seen, they would keep
+    # "red" the mode after two more "blue"s
+    colours = ["blue", "red", "red", None, None, None, "blue", "blue", None]
+    data = [({} if c is None else {"colour": c}, True) for c in colours]
+    out = [x["colour"] for x, _ in stream(data, missing="impute")]
+    assert out[3:6] == ["red"] * 3 and out[8] == "blue"
+    assert [x for x, _ in data] == [{} if c is None else {"colour": c} for c in colours]
+
+
 def test_online_scaling_matches_running_statistics():
     raw = [x["temp"] for x, _ in stream("weather")][:500]
     scaled = [x["temp"] for x, _ in stream("weather", scale=True)][:500]
