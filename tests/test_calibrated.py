@@ -847,6 +847,18 @@ def served_scores(model, rows, delay):
     return probabilities
 
 
+def test_a_served_score_drops_the_score_kept_of_the_same_x():
+    # x scored, learned with a served score, then learned again without one: the model moved,
+    # so the calibrator learns x's score afresh, not the one kept from before
+    x, y = ROWS[0]
+    model, twin = (CalibratedClassifier(linear_model.LogisticRegression()) for _ in range(2))
+    model.predict_proba_one(x)
+    for wrapper in (model, twin):
+        wrapper.learn_one(x, y, score=0.3)
+        wrapper.learn_one(x, y)
+    assert (model.calibrator_.A, model.calibrator_.B) == (twin.calibrator_.A, twin.calibrator_.B)
+
+
 def test_a_served_score_is_what_the_calibrator_learns_and_the_model_learns_as_ever():
     # learn_one(x, y, score=s): the calibrator learns s, the model learns (x, y) as it would
     rows = ROWS[:400]
