@@ -8,6 +8,7 @@ import pickle
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 from river import datasets, forest, linear_model, optim, tree
 
@@ -399,4 +400,20 @@ def test_members_keep_a_scores_votes_only_for_the_x_it_scored(member, score):
         # not fresh's predictions: scoring it would keep votes too (one stale path for both)
         assert scored.alphas == fresh.alphas, i
     x = rows[0][0]
+    assert scored.predict_proba_one(x) == fresh.predict_proba_one(x)
+
+
+@pytest.mark.parametrize("member", [linear_model.LogisticRegression, DecisionStump])
+def test_a_minibatch_drops_what_array_members_kept_of_the_last_x_scored(member):
+    # x scored (its margins or candidate scores kept for learning it next), then a minibatch
+    # learned: the members moved, so x is scored afresh (the soft score reads every margin)
+    rows = list(datasets.Phishing().take(64))
+    X = pd.DataFrame([x for x, _ in rows])
+    y = pd.Series([y for _, y in rows])
+    scored, fresh = (OzaBoostClassifier(member(), n_models=3, seed=3, score="soft")
+                     for _ in range(2))
+    x = rows[10][0]
+    scored.predict_proba_one(x)
+    for booster in (scored, fresh):
+        booster.learn_many(X, y)
     assert scored.predict_proba_one(x) == fresh.predict_proba_one(x)
