@@ -974,3 +974,13 @@ def test_the_controller_refuses_a_served_score_before_anything_changes():
             call()
         assert pickle.dumps(model) == before
     assert model.score_one(ROWS[40][0]) == model.model_.score_one(ROWS[40][0])
+
+
+def test_a_frame_learned_is_scored_afresh_after():
+    # the frame's scores are kept from its minibatch step for the model to learn; once it has,
+    # they are stale: the same frame is scored as a copy of it is
+    X = pd.DataFrame([x for x, _ in ROWS[:64]])
+    model = CalibratedClassifier(OzaBoostClassifier(linear_model.LogisticRegression(),
+                                                    n_models=3, seed=3))
+    model.learn_many(X, pd.Series([y for _, y in ROWS[:64]]))
+    assert model.predict_proba_many(X).equals(model.predict_proba_many(X.copy()))

@@ -2259,3 +2259,13 @@ def test_the_default_model_is_a_soft_scored_booster_of_ten_logistic_regressions(
     assert runs[0] == runs[1]
     assert runs[0] != runs[2]
     assert BanditCalibratedClassifier().model_.score == "soft"
+
+
+def test_a_frame_learned_as_a_minibatch_is_scored_afresh_after():
+    # as CalibratedClassifier's (tests/test_calibrated.py): the kept scores go with the learning
+    rows = phishing(64)
+    X = pd.DataFrame([x for x, _ in rows])
+    model = BanditCalibratedClassifier(model=booster(), policy="discounted-ucb", batch_size=64,
+                                       warmup=0, seed=0)
+    model.learn_many(X, pd.Series([y for _, y in rows]))
+    assert model.predict_proba_many(X).equals(model.predict_proba_many(X.copy()))
