@@ -272,6 +272,35 @@ def test_a_keyword_the_model_does_not_take_is_refused_and_names_no_negative():
     model.learn_one({"x": 1.0}, "c")
     assert model._labels.negative == "c"
 
+class _FramesFixed(_Fixed, base.MiniBatchClassifier):
+    """`_Fixed` that learns frames (and refuses a label it is told to)."""
+
+    refused = None
+
+    def learn_one(self, x, y, **kwargs):
+        if y == self.refused:
+            raise ValueError(f"the model refuses {y!r}")
+
+    def learn_many(self, X, y, **kwargs):
+        pass
+
+
+def test_a_frame_names_the_negative_by_its_first_other_label():
+    model = CostSensitiveClassifier(_FramesFixed({"spam": 0.0}), pos_label="spam")
+    model.learn_many(pd.DataFrame({"x": [1.0, 2.0, 3.0]}), pd.Series(["spam", "ham", "spam"]))
+    assert model.predict_one({"x": 1.0}) == "ham"
+
+
+def test_a_label_the_model_refuses_names_no_negative():
+    inner = _FramesFixed({"spam": 0.0})
+    inner.refused = "ham"
+    model = CostSensitiveClassifier(inner, pos_label="spam")
+    with pytest.raises(ValueError, match="refuses 'ham'"):
+        model.learn_one({"x": 1.0}, "ham")
+    model.learn_one({"x": 1.0}, "eggs")  # the first other label the model learned
+    assert model.predict_one({"x": 1.0}) == "eggs"
+
+
 def test_wrapper_delegates_probabilities_and_learning():
     inner = linear_model.LogisticRegression()
     model = CostSensitiveClassifier(inner.clone())
