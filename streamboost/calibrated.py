@@ -471,13 +471,13 @@ class CalibratedClassifier(  # type: ignore[misc]
             score = check_score(score)
             check_features(x)
             self._scorer.forget()
-        if labels.negative is None:  # until it is known, the first other label names it
-            labels.learn(y)
-        # the model first: one that raises leaves the calibrator as it was
+        # the model first: one that raises leaves the calibrator and the labels as they were
         if kwargs:
             self.model.learn_one(x, positive if self._bools else y, **kwargs)
         else:  # not an empty **kwargs: the call would cost ~0.1 us more
             self.model.learn_one(x, positive if self._bools else y)
+        if labels.negative is None:  # until it is known, the first other label learned names it
+            labels.learn(y)
         self._calibrator._update(score, positive)
         if self._recent is not None:
             self._recent.append((dict(x), positive))
@@ -508,8 +508,6 @@ class CalibratedClassifier(  # type: ignore[misc]
             return
         scored = self._score_frame(X, check_frame(self._wrapped_model, X))
         targets = [positive[label] for label in labels]
-        for label in positive:  # in order: the first other label names the negative
-            self._labels.learn(label)
         weights = None
         if per_row(kwargs.get("w")):  # one weight per row, in row order
             weights = row_weights(kwargs, len(X))
@@ -518,6 +516,8 @@ class CalibratedClassifier(  # type: ignore[misc]
             scored.learn(targets if self._bools else labels, 0, weights, **kwargs)
         finally:
             self._scorer.forget()
+        for label in positive:  # once learned, in order: the first other label names the negative
+            self._labels.learn(label)
         # the model's scores, checked in [0, 1] (`frame_scores`), or the served ones, and bools
         scores = scored.scores if served is None else served
         self._calibrator._update_many(scores.tolist(), targets)

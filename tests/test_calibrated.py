@@ -10,6 +10,7 @@ import re
 import pandas as pd
 import pytest
 from river import (
+    base,
     checks,
     compose,
     datasets,
@@ -984,3 +985,40 @@ def test_a_frame_learned_is_scored_afresh_after():
                                                     n_models=3, seed=3))
     model.learn_many(X, pd.Series([y for _, y in ROWS[:64]]))
     assert model.predict_proba_many(X).equals(model.predict_proba_many(X.copy()))
+
+
+class _Refuses(base.MiniBatchClassifier):
+    """A multiclass-capable model that raises on one label, one by one or in a frame."""
+
+    _multiclass = True
+
+    def __init__(self, refused: str = "ham"):
+        self.refused = refused
+
+    def learn_one(self, x, y, **kwargs):
+        if y == self.refused:
+            raise ValueError(f"the model refuses {y!r}")
+
+    def learn_many(self, X, y, **kwargs):
+        if (y == self.refused).any():
+            raise ValueError(f"the model refuses {self.refused!r}")
+
+    def predict_proba_one(self, x, **kwargs):
+        return {"spam": 0.2, "ham": 0.8}
+
+    def predict_proba_many(self, X):
+        return pd.DataFrame({"spam": [0.2] * len(X), "ham": [0.8] * len(X)}, index=X.index)
+
+
+def test_a_label_the_model_refuses_names_no_negative():
+    """As `CostSensitiveClassifier`: the model raised, so the calibrator and the labels are as
+    they were; the first other label the model learns names the negative."""
+    X = pd.DataFrame({"x": [1.0, 2.0]})
+    one, frames = (CalibratedClassifier(_Refuses(), pos_label="spam") for _ in range(2))
+    with pytest.raises(ValueError, match="refuses 'ham'"):
+        one.learn_one({"x": 1.0}, "ham")
+    with pytest.raises(ValueError, match="refuses 'ham'"):
+        frames.learn_many(X, pd.Series(["ham", "spam"]))
+    one.learn_one({"x": 1.0}, "eggs")
+    frames.learn_many(X, pd.Series(["spam", "eggs"]))
+    assert one.predict_one({"x": 1.0}) == frames.predict_one({"x": 1.0}) == "eggs"
