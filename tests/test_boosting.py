@@ -356,3 +356,16 @@ def test_a_cost_given_to_the_booster_per_call_is_refused_and_says_to_wrap_it(eng
                                             r"CostSensitiveClassifier\(booster"):
             call()
     assert pickle.dumps(model) == before
+
+
+def test_a_frames_columns_follow_the_labels_learned():
+    # the columns are kept from one frame to the next; a negative label learned adds one
+    X = pd.DataFrame({"a": [1.0, -1.0]})
+    booster = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=3, seed=0,
+                                 pos_label="spam")
+    assert list(booster.predict_proba_many(X).columns) == ["spam"]
+    booster.learn_one({"a": 1.0}, "spam")
+    booster.learn_one({"a": -1.0}, "ham")
+    proba = booster.predict_proba_many(X)
+    assert list(proba.columns) == ["ham", "spam"]
+    assert proba.to_dict("records") == [booster.predict_proba_one({"a": a}) for a in (1.0, -1.0)]
