@@ -64,6 +64,7 @@ from controller_overhead import load_rows, make
 
 from streamboost import BanditCalibratedClassifier, __version__, bandits
 from streamboost.calibration import OnlinePlattCalibrator
+from streamboost.cli import _positive_int
 from streamboost.reward import PairedReward, mean_losses
 from streamboost.scores import FrozenScorer
 
@@ -304,29 +305,18 @@ def bound(dataset: str, data_dir: str | None) -> None:
         print(f"{label:<24}{counts['model'] / counts[mode]:>8.3f}")
 
 
-def positive(text: str) -> int:
-    """An int >= 1 from the command line (`--calls`, `--rows`), else argparse's error."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an int >= 1, got {text!r}")
-    return value
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="electricity")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--pieces", nargs="+", default=list(PIECES), choices=PIECES)
-    parser.add_argument("--calls", type=positive, default=2_000)
+    parser.add_argument("--calls", type=_positive_int, default=2_000)
     parser.add_argument("--in-run", action="store_true", help="count IN_RUN's methods in a run")
     parser.add_argument("--bound", action="store_true",
                         help="what rounds scored for free would keep of the model's speed")
     parser.add_argument("--timed", default=None, metavar="MODEL",
                         help="time a run's round pieces for MODEL (no valgrind)")
-    parser.add_argument("--rows", type=positive, default=20_000, help="rows of --timed's run")
+    parser.add_argument("--rows", type=_positive_int, default=20_000, help="rows of --timed's run")
     parser.add_argument("--timeit", action="store_true",
                         help="time the pieces and add them up (no valgrind)")
     parser.add_argument("--child-bound", default=None, choices=("model", "real", "replay"),

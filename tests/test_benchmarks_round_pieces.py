@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
+import sys
 
 import pytest
 
@@ -84,8 +84,11 @@ def test_timeit_adds_up_one_of_each_piece():
 
 
 @pytest.mark.parametrize("text", ["0", "-3", "x", "1.5"])
-def test_calls_and_rows_are_ints_of_at_least_one(text):
+@pytest.mark.parametrize("option", ["--calls", "--rows"])
+def test_calls_and_rows_are_ints_of_at_least_one(text, option, monkeypatch, capsys):
     # --timeit divides by --calls: 0 would end in a ZeroDivisionError, not a usage message
-    with pytest.raises(argparse.ArgumentTypeError, match="expected an int >= 1"):
-        pieces.positive(text)
-    assert pieces.positive("7") == 7
+    monkeypatch.setattr(sys, "argv", ["round_pieces.py", option, text])
+    with pytest.raises(SystemExit) as raised:
+        pieces.main()
+    assert raised.value.code == 2
+    assert f"expected an integer >= 1, got {text!r}" in capsys.readouterr().err
