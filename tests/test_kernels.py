@@ -92,6 +92,26 @@ def test_learn_one_with_kernels_is_the_python_loop_bit_for_bit(params):
 
 
 @needs_kernels
+def test_learn_one_with_kernels_is_the_python_loop_bit_for_bit_at_large_margins():
+    # River's Log.gradient switches formula at margins of +/-18: features ten times phishing's
+    # put the members' margins on both sides of it, and between 17 and 18
+    rows = [({k: 10.0 * v for k, v in x.items()}, y) for x, y in phishing(1_000)]
+
+    def make():
+        return OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=3)
+
+    margins = []
+
+    def learned(model):
+        margins.extend(abs(m._raw_dot_one(x)) for m in model.models for x, _ in rows)
+        return [(m.weights, m.intercept) for m in model.models]
+
+    compiled, python = both_ways(make, prequential(rows, learned=learned))
+    assert compiled == python
+    assert any(17.0 < m <= 18.0 for m in margins) and max(margins) > 18.0
+
+
+@needs_kernels
 @pytest.mark.parametrize("draws", ["repeat", "weight"])
 def test_weighted_learn_one_with_kernels_is_the_python_loop_bit_for_bit(draws):
     rows = phishing(2_000)
