@@ -196,8 +196,6 @@ def test_weak_members_learn_one_with_kernels_is_the_python_loop_bit_for_bit(memb
     assert max(compiled[1][0]) > 1e3  # the large rates were drawn
 
 
-
-
 def minibatches(rows, size, weights=None):
     frame = pd.DataFrame([x for x, _ in rows])
     labels = pd.Series([y for _, y in rows])
@@ -214,8 +212,9 @@ def minibatches(rows, size, weights=None):
                                           for b in range(len(X))])
         held = model._members  # what the members learned, not only how they vote
         learned = held.weights if hasattr(held, "weights") else held._params
+        steps = getattr(held, "steps", None)  # a linear member's steps: its optimizer's count
         return scores, (model._lambda_sc, model._lambda_sw), model._generator.random(), \
-            learned.tolist()
+            learned.tolist(), steps
 
     return replay
 
@@ -228,6 +227,7 @@ def minibatches(rows, size, weights=None):
         (linear_model.LogisticRegression(), 1, None),
         (linear_model.LogisticRegression(), 32, [0.0, 0.5, 1.0, 3.0]),
         (linear_model.LogisticRegression(intercept_lr=0.5), 64, None),  # its own rate
+        (linear_model.LogisticRegression(clip_gradient=0.05), 64, None),  # both sides clipped
         (DecisionStump(), 128, None),
         (UnivariateLogisticRegression(), 256, None),
     ],
@@ -364,9 +364,10 @@ def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
     cal = OnlinePlattCalibrator(**params)
     theta, consts = list(cal._theta), cal._consts
     rng = random.Random(7)
+    eps = cal.eps  # the clip's own ends, where the feature is the constant, not the logit
     # scores from the clipped ends to the middle, a stretch of one class, then a drift
-    pairs = [(rng.choice([0.0, 1.0, 1e-9, 1 - 1e-9, rng.random()]), rng.random() < 0.7)
-             for _ in range(400)]
+    pairs = [(rng.choice([0.0, 1.0, 1e-9, 1 - 1e-9, eps, 1 - eps, rng.random()]),
+              rng.random() < 0.7) for _ in range(400)]
     pairs += [(rng.random(), True) for _ in range(100)]
     pairs += [(s, rng.random() > s) for s in (rng.random() for _ in range(500))]
     calls = []
@@ -375,7 +376,7 @@ def test_platt_learn_and_predict_are_the_python_twins_bit_for_bit(params):
         calls.append(args)
         return _project_ball(*args)
 
-    grid = np.array([0.0, 1e-300, 1e-9, *np.linspace(0.0, 1.0, 61), 1 - 1e-9, 1.0])
+    grid = np.array([0.0, 1e-300, 1e-9, eps, *np.linspace(0.0, 1.0, 61), 1 - eps, 1 - 1e-9, 1.0])
     flat = 0
     for step, (score, positive) in enumerate(pairs):
         assert COMPILED.platt_predict(cal._theta, consts, score) == platt_predict(
