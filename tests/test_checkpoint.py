@@ -219,6 +219,9 @@ def test_each_damaged_header_field_is_refused_with_its_own_message(tmp_path):
     # the payload's checksum holds, the class it names does not: refused after unpickling
     with pytest.raises(ValueError, match=r"header is corrupted \(class 'x\.Y'\)"):
         load_with(json.dumps({**header, "class": "x.Y"}).encode())
+    moved = "x." + header["class"].rsplit(".", 1)[1]  # the class's name in another module
+    with pytest.raises(ValueError, match="header is corrupted"):
+        load_with(json.dumps({**header, "class": moved}).encode())
     load_with(json.dumps(header).encode())  # the same header rewritten loads
 
 
@@ -228,6 +231,13 @@ def test_a_plain_pickle_or_a_directory_is_refused(tmp_path):
         checkpoint.load(tmp_path / "raw.pkl")
     with pytest.raises(IsADirectoryError, match="is a directory"):
         checkpoint.save(1, tmp_path)
+    model = _tree()
+    for x, y in ROWS[:300]:
+        model.learn_one(x, y)
+    root = model._root
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        checkpoint.save(model, tmp_path)
+    assert model._root is root  # refused before the save renewed what the model holds
     header = json.loads((calibration.OnlinePlattCalibrator().save(tmp_path / "c")).read_bytes()
                         .split(b"\n")[1])
     assert set(header) == {"format", "version", "state", "river", "class", "bytes", "sha256"}
@@ -245,6 +255,9 @@ def saved_on():
         "tree": _tree(),
         "forest": CalibratedClassifier(forest.ARFClassifier(n_models=3, seed=1)),
         "pipeline": preprocessing.StandardScaler() | CalibratedClassifier(_tree()),
+        # a union's pipelines: the pipeline's cached plan refers to what they hold
+        "union": (preprocessing.StandardScaler() + preprocessing.MinMaxScaler())
+        | CalibratedClassifier(_tree()),
         "cost-sensitive": CostSensitiveClassifier(_tree(), c_fp=1.0, c_fn=4.0),
         "booster of trees": BanditCalibratedClassifier(
             model=OzaBoostClassifier(_tree(), n_models=3, seed=1),
