@@ -14,7 +14,7 @@ import pytest
 from river import preprocessing
 
 from streamboost import BanditCalibratedClassifier, __version__, bandits, datasets
-from streamboost.cli import _describe, main
+from streamboost.cli import _describe, _parser, main
 from streamboost.experiments import Cell, make_grid, run_grid
 from streamboost.metrics import BrierScore
 
@@ -374,6 +374,12 @@ def test_bad_arguments_name_the_value_and_the_accepted_ones(argv, needles, capsy
         assert needle in err
 
 
+@pytest.mark.parametrize("written", ["all", "ALL", "All"])
+def test_max_rows_all_in_any_case_reads_the_whole_stream(written):
+    assert _parser().parse_args(["compare", "--max-rows", written]).max_rows is None
+    assert _parser().parse_args(["compare", "--max-rows", "7"]).max_rows == 7
+
+
 def test_inconsistent_options_are_errors_not_tracebacks(capsys):
     assert main(["compare", "--scheduler", "tcp://h:1", "--no-figures", *TINY]) == 2
     assert "--scheduler tcp://h:1 needs --backend dask" in capsys.readouterr().err
@@ -717,6 +723,24 @@ def test_compare_says_what_calibrating_buys(tmp_path, capsys):
     assert sum(label.startswith("River LR, ") for label in lines) == 5
 
 
+def test_the_headlines_costs_count_the_cheaper_error_as_one(tmp_path, capsys):
+    # the runs' own expected costs, at c_FP = 1 and c_FN = the ratio, are prequential decisions;
+    # the headline reads its costs off the Brier curves, in units of the cheaper error
+    assert main(["compare", "--datasets", "phishing", "--policies", "never", "both", "--seeds",
+                 "1", "--max-rows", "800", "--cost-ratios", "0.1", "10", "--no-figures",
+                 "--no-progress", "--n-jobs", "1", "--out", str(tmp_path)]) == 0  # fmt: skip
+    lines = {line.split("  ")[1].strip(): line.split() for line in capsys.readouterr().out
+             .splitlines() if line.startswith("  ") and "->" in line}  # fmt: skip
+    with (tmp_path / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    for label, ratio, unit in [("1:10", "0.1", 0.1), ("10:1", "10.0", 1.0)]:
+        raw, _, calibrated = lines[f"cost per example at c_FN:c_FP = {label}"][-3:]
+        own = {r["policy"]: float(r["expected_cost"]) / unit for r in rows
+               if r["cost_ratio"] == ratio}
+        assert (float(raw), float(calibrated)) == pytest.approx(
+            (own["never"], own["both"]), abs=1e-4)
+
+
 def test_a_run_logged_to_a_file_has_no_progress_bar(tmp_path):
     # the bar is for terminals: in a log its first frame stood in front of the results
     pytest.importorskip("tqdm")
@@ -809,6 +833,23 @@ def test_a_target_for_registered_datasets_alone_is_refused(capsys):
     assert main(["run", "--dataset", "phishing", "--target", "nosuch", *TINY]) == 2
     assert "--target 'nosuch' names the label column of a CSV file" in capsys.readouterr().err
     assert main(["run", "--dataset", "phishing", "--target", "target", *TINY]) == 0  # default
+
+
+def test_a_target_beside_a_registered_dataset_names_the_csv_files_label(tmp_path, capsys):
+    own = str(write_own_csv(tmp_path / "payments.csv.gz", n=300))
+    assert main(["compare", "--datasets", "phishing", own, "--target", "label", "--policies",
+                 "never", "--seeds", "1", "--n-jobs", "1", "--no-figures", "--out",
+                 str(tmp_path / "out"), *TINY]) == 0  # fmt: skip
+    assert "2 runs ok" in capsys.readouterr().out
+
+
+def test_compare_over_river_lr_runs_no_second_river_lr(tmp_path, capsys):
+    # the grid is the plain River model already: the comparison beside it would repeat it
+    assert main(["compare", "--datasets", "phishing", "--model", "lr", "--policies", "never",
+                 "both", "--seeds", "1", "--n-jobs", "1", "--no-figures", "--out",
+                 str(tmp_path), *TINY]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "What calibrating buys here" in out and "River LR, " not in out
 
 
 def test_a_calibrator_step_needs_a_calibrator_that_takes_one(capsys):
