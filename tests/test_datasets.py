@@ -390,6 +390,17 @@ def test_a_csv_address_streams_like_the_file_and_is_downloaded_once(http_dir, tm
     assert check_dataset(url) == url
 
 
+def test_two_addresses_of_one_file_name_are_cached_apart(http_dir):
+    root, base = http_dir
+    for folder, label in [("a", "yes"), ("b", "no")]:
+        (root / folder).mkdir()
+        (root / folder / "data.csv").write_text(f"x,target\n1,{label}\n")
+    first, second = (datasets.fetch_url(f"{base}/{folder}/data.csv") for folder in "ab")
+    assert first != second and first.name.endswith("data.csv")
+    assert (first.read_text(), second.read_text()) == ("x,target\n1,yes\n", "x,target\n1,no\n")
+    assert datasets.files.is_url(base.upper())  # a scheme in capitals is still the scheme
+
+
 def test_a_bad_address_is_refused_and_nothing_is_saved(http_dir, tmp_path):
     root, base = http_dir
     (root / "data.csv").write_text("a,target\n1,yes\n")
@@ -397,8 +408,9 @@ def test_a_bad_address_is_refused_and_nothing_is_saved(http_dir, tmp_path):
         datasets.fetch_url(f"{base}/data.csv", sha256="0" * 64)
     with pytest.raises(ConnectionError, match=r"could not download .*/absent\.csv: HTTP Error 404"):
         datasets.fetch_url(f"{base}/absent.csv")
-    with pytest.raises(ValueError, match="sha256 must be 64 lowercase hex digits"):
-        datasets.fetch_url(f"{base}/data.csv", sha256="ABC")
+    for short_or_upper in ("abc", "ABC", "A" * 64):
+        with pytest.raises(ValueError, match="sha256 must be 64 lowercase hex digits"):
+            datasets.fetch_url(f"{base}/data.csv", sha256=short_or_upper)
     assert not list((tmp_path / "cache" / "urls").glob("*"))
     with pytest.raises(ValueError, match=r"neither a registered name .* nor an http"):
         check_dataset("ftp://example.org/data.csv")
