@@ -180,6 +180,8 @@ def test_controller_alone_or_in_a_pipeline_and_trace_every_conflict():
     bare = BanditCalibratedClassifier(policy="never", batch_size=8, seed=0)
     result = evaluate.prequential(bare, _stream(64))
     assert result.n_batches == 8 and result.calibrate_fraction == 0.0
+    short = evaluate.prequential(BanditCalibratedClassifier(batch_size=8, seed=0), _stream(5))
+    assert short.n_batches == 0 and math.isnan(short.calibrate_fraction)  # no minibatch ended
     with pytest.raises(ValueError, match="trace_every=8 cannot be used"):
         evaluate.prequential(_controller_model(), _stream(10), trace_every=8)
     # a pipeline nested in a pipeline: River's isinstance takes the inner one for the controller
