@@ -480,6 +480,19 @@ def test_ucb_improved_phases_by_hand():
     assert policy.phase == 2 and policy.active_arms == (0, 1)
 
 
+def test_ucb_improved_exploits_after_its_last_phase():
+    # T = 43: phases 0 and 1 only (floor(0.5 log2(43 / e)) = 1), n_0 = 8 and n_1 =
+    # ceil(2 ln(43 / 4) / (1 / 4)) = 19 pulls each; the gap 0.2 is narrower than both widths,
+    # so both arms survive, and after the last phase the better mean is pulled to the end
+    policy = bandits.UCBImproved(n_arms=2, horizon=43, seed=0)
+    arms = []
+    for _ in range(42):
+        arms.append(policy.select())
+        policy.update(arms[-1], 0.6 if arms[-1] == 0 else 0.4)
+    assert arms == [0, 1] * 19 + [0] * 4
+    assert policy.phase == 2 and policy.active_arms == (0, 1)
+
+
 def test_ucb_improved_eliminates_and_restarts_after_the_horizon():
     policy = bandits.UCBImproved(n_arms=2, horizon=100, seed=0)
     for _ in range(20):
