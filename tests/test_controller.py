@@ -151,8 +151,10 @@ def test_a_warm_up_arm_is_checked_before_anything():
                                          r"'calibrate'\)"):
         BanditCalibratedClassifier(policy="ucb1", arms=("train", "calibrate"), warmup_arm="both")
     # without a "train" arm the warm-up is "both" whatever warmup_arm says (it must train)
-    model = BanditCalibratedClassifier(policy="ucb1", arms=("calibrate", "both"))
-    assert model.current_arm == "both"
+    for warmup_arm in (None, "train", "both"):
+        model = BanditCalibratedClassifier(policy="ucb1", arms=("calibrate", "both"),
+                                           warmup_arm=warmup_arm)
+        assert model.current_arm == "both"
 
 
 
@@ -538,6 +540,9 @@ def test_policy_instances_must_match_the_arms():
         *(({"reward_smoothing": bad}, rf"reward_smoothing must be in \(0, 1\], got {bad!r}")
           for bad in (0.0, 1.5, True, "0.1", float("nan"))),
         ({"arms": ("train", "train")}, "distinct"),
+        ({"arms": ("both",)}, r"2 or 3 distinct names"),
+        ({"policy": "every-4", "arms": ("calibrate", "train")},
+         r"'every-4' needs 'calibrate' as arm 1"),
         ({"rollback": "undo"},
          r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
         ({"rollback": "holdout", "batch_size": 1}, r"batch_size must be >= 2, got 1"),
