@@ -81,6 +81,50 @@ def test_loss_timing_trains_after_a_high_loss_and_when_the_saving_is_large():
     assert budget.losses[-1] == 0.5 and budget.loss_sum == 0.0
 
 
+def _window(share: float, earlier: list[float], last: float) -> TrainBudget:
+    """A "loss" budget whose minibatches closed with mean losses `earlier`, then `last`."""
+    budget = TrainBudget(share, timing="loss")
+    for loss in [*earlier, last]:
+        budget.loss_sum = loss * 8
+        budget.close(8, ranked=True)
+    return budget
+
+
+def test_loss_timing_ranks_the_last_loss_among_the_window_before_it():
+    # the (1 - share) quantile of the LOSS_WINDOW earlier losses, a tie trains
+    assert _window(0.25, [0.1] * LOSS_WINDOW, 0.1).pays(100, 24)
+    assert not _window(0.25, [0.1] * LOSS_WINDOW, 0.0999).pays(100, 24)
+    # decreasing losses 0.90 ... 0.27: the window is the last 64, whose sorted 48th is 0.75
+    # (of 63, without the oldest, the 47th: 0.74)
+    decreasing = [(100 - k) / 100 for k in range(LOSS_WINDOW + 10)]
+    assert _window(0.25, decreasing, 0.26).losses[0] == decreasing[10] == 0.9
+    assert not _window(0.25, decreasing[10:], 0.745).pays(100, 24)
+    assert _window(0.25, decreasing[10:], 0.75).pays(100, 24)
+    # fewer than 8 earlier losses: trains whatever the loss; 8 are ranked
+    assert _window(0.25, [0.5] * 7, 0.0).pays(100, 24)
+    assert not _window(0.25, [0.5] * 8, 0.0).pays(100, 24)
+    # exactly BUDGET_SLACK minibatches unspent: the loss still decides (0.25 * 112 - 24 = 4)
+    assert BUDGET_SLACK == 0.25 * 112 - 24
+    assert not _window(0.25, [0.5] * 8, 0.0).pays(112, 24)
+    assert _window(0.25, [0.5] * 8, 0.0).pays(113, 24)
+
+
+def test_a_change_without_a_reserve_changes_nothing():
+    budget = TrainBudget(0.5)
+    budget.spend()
+    assert not budget.spending
+    assert _spend(TrainBudget(0.5), [True] * 40, changes={10, 20}) == _spend(
+        TrainBudget(0.5), [True] * 40)
+
+
+def test_minibatches_are_counted_forward_from_where_the_spending_ended():
+    budget = TrainBudget(0.5, reserve=0.5)
+    budget.spend()
+    assert budget.pays(2, 0) and not budget.pays(3, 1)  # the spending ends at minibatch 3
+    with pytest.raises(ValueError, match=r"pays needs ints after > 3 and"):
+        budget.pays(3, 1)
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="train_budget must be None or in"):
         TrainBudget(0.0)
