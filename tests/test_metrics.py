@@ -503,6 +503,24 @@ def test_gmean_counts_a_class_not_seen_yet_as_recalled():
     assert metric.get() == pytest.approx(math.sqrt(0.5), abs=1e-15)
 
 
+def test_gmean_after_reverts_that_leave_a_rounding_residue_is_a_number():
+    # 0.3 - 0.1 - 0.2 leaves -2.8e-17 true positives: the TPR a hair below 0, not a sqrt error
+    metric = metrics.GMean()
+    metric.update(True, 0.9, w=0.3)
+    metric.revert(True, 0.9, w=0.1)
+    metric.revert(True, 0.9, w=0.2)
+    metric.update(True, 0.1)  # a missed positive
+    metric.update(False, 0.1)  # a recognised negative
+    assert metric.confusion()["tp"] < 0.0
+    assert metric.get() == 0.0
+
+
+def test_an_empty_brier_curves_reference_lines_take_balanced_classes():
+    lines = metrics.BrierCurve().reference_lines()
+    assert lines["all_positive"] == pytest.approx(lines["c"])
+    assert lines["all_negative"] == pytest.approx([1 - c for c in lines["c"]])
+
+
 def test_binarized_gives_river_metrics_the_booleans_they_expect():
     from river import metrics as river_metrics
 
