@@ -167,6 +167,14 @@ def test_compare_ranks_blocks_by_dataset_and_averages_seeds_and_ratios():
     assert "Iman-Davenport F = " in text
 
 
+def test_compare_orders_policies_of_equal_rank_as_they_first_appear():
+    table = {"d1": {"zeta": 0.1, "beta": 0.2, "alpha": 0.3},
+             "d2": {"zeta": 0.2, "beta": 0.1, "alpha": 0.3}}
+    result = statistics.compare(_rows(table), "brier")
+    assert result.mean_ranks["zeta"] == result.mean_ranks["beta"] == 1.5
+    assert result.policies == ("zeta", "beta", "alpha")
+
+
 def test_compare_skips_failed_cells_and_reports_incomplete_datasets():
     table = {"d1": {"a": 0.1, "b": 0.2, "c": 0.3}, "d2": {"a": 0.3, "b": 0.2, "c": 0.1}}
     rows = _rows(table)
@@ -193,5 +201,8 @@ def test_compare_bigger_is_better_and_missing_metric():
     rows = _rows({"d1": {"a": 0.1, "b": 0.2, "c": 0.3}, "d2": {"a": 0.2, "b": 0.3, "c": 0.1}})
     result = statistics.compare(rows, "brier", bigger_is_better=True)
     assert result.policies[0] == "b"
+    # Friedman's test ranks as the table does: its mean ranks are the table's, in row order
+    assert result.friedman is not None
+    assert result.friedman.mean_ranks == tuple(result.mean_ranks[p] for p in ("a", "b", "c"))
     with pytest.raises(KeyError, match="no column 'auc'"):
         statistics.compare(rows, "auc")
