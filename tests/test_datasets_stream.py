@@ -81,6 +81,8 @@ def test_positive_prior_is_exact(prior):
 def test_positive_prior_with_too_few_rows():
     with pytest.raises(ValueError, match="keeps 0 positives"):
         stream([({"a": 1.0}, True)] + [({"a": 0.0}, False)] * 10, positive_prior=0.01)
+    with pytest.raises(ValueError, match="keeps 1 positives and 0 negatives"):
+        stream([({"a": 1.0}, True)] + [({"a": 0.0}, False)] * 10, positive_prior=0.9)
 
 
 def test_passes_replay_the_same_subsample():
@@ -375,6 +377,7 @@ def test_option_errors_happen_at_call_time():
     ([-1, 1] * 2, 1),
     (["Positive", "negative"] * 2, "Positive"),
     (["b", "a"] * 2, "a"),  # a tie of other names: the smallest as text
+    (["A", "yes "] * 2, "yes "),  # the name, surrounding spaces aside (not "A", smaller)
 ])
 def test_the_inferred_positive_label(labels, positive):
     frame = pd.DataFrame({"a": [float(i) for i in range(len(labels))], "target": labels})
