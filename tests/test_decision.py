@@ -115,6 +115,14 @@ def test_prior_shift_footnote_9_and_eq_8_1():
         deployment_skew(1.0, 0.5)
 
 
+def test_labels_that_are_equal_are_one_label():
+    from streamboost.decision import BinaryLabels
+
+    for pos, neg in [(1, True), (1, 1.0), ("a", "".join(["a"]))]:  # equal, not the same object
+        with pytest.raises(ValueError, match="pos_label and neg_label must differ"):
+            BinaryLabels(pos, neg)
+
+
 def test_positive_proba_rules():
     assert positive_proba({False: 0.3, True: 0.7}) == 0.7
     assert positive_proba({0: 0.3, 1: 0.7}) == 0.7  # the int 1 matches True
@@ -132,6 +140,11 @@ def test_positive_proba_rules():
         positive_proba({"a": 0.2, "b": 0.3, True: 0.5})
     with pytest.raises(ValueError, match="not among"):
         positive_proba({"a": 0.2, "b": 0.8})
+    # one other label: certain, a model that knows one class; less than certain, a key mismatch
+    assert positive_proba({False: 1.0 - 1e-12}) == 0.0
+    with pytest.raises(ValueError, match=r"not among the predicted labels \['True'\] \(with "
+                                         r"probability 0\.9\)"):
+        positive_proba({"True": 0.9})
     with pytest.raises(ValueError, match="nan"):
         positive_proba(math.nan)
     with pytest.raises(ValueError, match=r"-0\.1"):
