@@ -461,14 +461,19 @@ def test_sliding_window_thompson_keeps_the_trials_it_counted():
     assert 0 in {policy.select() for _ in range(200)}
 
 
+def _pulls(policy, n: int) -> list[int]:
+    """The arms `policy` pulls in `n` rounds, arm 0 paying 0.6 and arm 1 0.4 every time."""
+    arms = []
+    for _ in range(n):
+        arms.append(policy.select())
+        policy.update(arms[-1], 0.6 if arms[-1] == 0 else 0.4)
+    return arms
+
+
 def test_ucb_improved_phases_by_hand():
     policy = bandits.UCBImproved(n_arms=2, horizon=100, seed=0)
     # Phase 0: n_0 = ceil(2 ln(100)) = 10 pulls each, fewest pulls first, then lowest index.
-    arms = []
-    for _ in range(20):
-        arms.append(policy.select())
-        policy.update(arms[-1], 0.6 if arms[-1] == 0 else 0.4)
-    assert arms == [0, 1] * 10
+    assert _pulls(policy, 20) == [0, 1] * 10
     # Width sqrt(ln 100 / 20) = 0.48 > gap / 2: both survive; phase 1 needs
     # n_1 = ceil(2 ln(25) / (1/4)) = 26 pulls each.
     assert policy.active_arms == (0, 1) and policy.phase == 1
@@ -485,11 +490,7 @@ def test_ucb_improved_exploits_after_its_last_phase():
     # ceil(2 ln(43 / 4) / (1 / 4)) = 19 pulls each; the gap 0.2 is narrower than both widths,
     # so both arms survive, and after the last phase the better mean is pulled to the end
     policy = bandits.UCBImproved(n_arms=2, horizon=43, seed=0)
-    arms = []
-    for _ in range(42):
-        arms.append(policy.select())
-        policy.update(arms[-1], 0.6 if arms[-1] == 0 else 0.4)
-    assert arms == [0, 1] * 19 + [0] * 4
+    assert _pulls(policy, 42) == [0, 1] * 19 + [0] * 4
     assert policy.phase == 2 and policy.active_arms == (0, 1)
 
 
