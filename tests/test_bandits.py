@@ -330,6 +330,12 @@ def test_kl_ucb_index_by_hand():
     with_c = _feed(bandits.KLUCB(n_arms=2, c=3.0), _ucb1_state())
     level_c = level + 3 * math.log(level)
     assert with_c.upper_bounds[0] == pytest.approx(_bisect_kl(0.8, level_c / 10), abs=1e-7)
+    # ln ln t is used once it is positive (t >= 3): at t = 2, c changes nothing
+    early = [bandits.KLUCB(n_arms=2, c=c) for c in (0.0, 3.0)]
+    for policy in early:
+        policy.update(0, 0.8)
+        policy.update(1, 0.3)
+    assert early[0].upper_bounds == early[1].upper_bounds
 
 
 def test_discounted_kl_ucb_by_hand():

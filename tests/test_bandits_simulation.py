@@ -292,6 +292,31 @@ def test_fewa_pulls_the_arm_algorithm_1_pulls(alpha, sigma):
         policy.update_round(observed)
 
 
+def test_fewa_filters_at_its_width_at_the_round_about_to_be_played():
+    # one reward each, then round t = 2: 2 c(1) = 2 sqrt(2 sigma^2 alpha ln 2) = 0.2884 at the
+    # defaults (sigma 1/2, alpha 0.06); arm 0 trailing by more is dropped and arm 1 pulled
+    for gap, pulled in [(0.30, 1), (0.28, 0)]:
+        policy = bandits.FEWA(n_arms=2)
+        policy.update_round({0: 1.0 - gap, 1: 1.0})
+        assert policy.select() == pulled, gap
+
+
+def test_glr_kl_ucb_explores_anew_after_a_restart():
+    # forced exploration counts the rounds since the last restart: round 0 pulls arm 0, round 1
+    # arm 1, whatever the indices say (arm 1, restarted, has the infinite one)
+    policy = bandits.GLRKLUCB(n_arms=2, seed=0)
+    for _ in range(200):
+        policy.update_round({0: 1.0, 1: 0.0})
+    while sum(policy.restarts) == 0:
+        policy.update_round({0: 1.0, 1: 1.0})  # arm 1 changes
+    assert policy.restarts == (0, 1)
+    forced = []
+    for _ in range(3):
+        forced.append(policy.select())
+        policy.update_round({0: 1.0, 1: 1.0})
+    assert forced == [0, 1, 1]
+
+
 def test_fewa_follows_a_rotting_arm_at_once_and_settles_on_a_stationary_problem():
     # FEWA compares the arms on their most recent rewards first, so a decayed arm's past does
     # not keep it chosen (Seznec et al. 2019): after both arms swap or one degrades it pulls
