@@ -30,6 +30,17 @@ def test_check_estimator(kind):
     checks.check_estimator(kind())
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_ties_empty_examples_and_weight_zero(kind):
+    model = kind()
+    model.learn_one({"b": 1.0, "a": 1.0}, True)  # b seen first; both candidates score alike
+    assert model._score[0] == model._score[1] and model.feature == "a"
+    assert model.predict_proba_one({}) == {False: 0.5, True: 0.5}  # no feature to choose
+    before = pickle.dumps(model)
+    model.learn_one({"a": 5.0, "b": -1.0}, False, w=0.0)  # a weight of 0: taken, learns nothing
+    assert pickle.dumps(model) == before
+
+
 def test_univariate_logistic_regression_by_hand():
     model = UnivariateLogisticRegression(lr=0.1)
     model.learn_one({"a": 1.0, "b": 2.0}, True)
@@ -102,8 +113,9 @@ def test_bad_input_is_refused_before_any_change(kind):
     model = kind()
     model.learn_one({"a": 1.0}, True)
     before = pickle.dumps(model)
-    with pytest.raises(ValueError, match="label 'yes' is not binary"):
-        model.learn_one({"a": 1.0, "new": 2.0}, "yes")
+    for label, shown in [("yes", "'yes'"), (2, "2"), (-1, "-1")]:  # an int other than 0 or 1
+        with pytest.raises(ValueError, match=f"label {shown} is not binary"):
+            model.learn_one({"a": 1.0, "new": 2.0}, label)
     with pytest.raises(ValueError, match="w must be a finite number >= 0, got nan"):
         model.learn_one({"a": 1.0, "new": 2.0}, True, w=float("nan"))
     with pytest.raises(ValueError, match="feature 'new' is inf"):
