@@ -150,8 +150,12 @@ class EWACalibrator(Calibrator):
         return _PREDICT(self._weights, self._member_predictions(score))
 
     def _predict_many(self, scores: np.ndarray) -> np.ndarray:
-        stacked = np.stack([m._predict_many(scores) for m in self._members])
-        return np.clip(np.asarray(self._weights) @ stacked, 0.0, 1.0)
+        # added in member order from 0, as `ewa_predict` adds one score's (a matrix product
+        # adds in BLAS's order): each score's `_predict`, to the last bit
+        total = np.zeros(len(scores))
+        for weight, member in zip(self._weights, self._members, strict=True):
+            total += weight * member._predict_many(scores)
+        return np.clip(total, 0.0, 1.0)
 
 
 def ewa_learn(losses: list[float], weights: list[float], predictions: list[float],
