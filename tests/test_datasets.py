@@ -444,6 +444,26 @@ def test_a_files_label_counts_are_read_once_until_it_changes(tmp_path, monkeypat
     assert len(passes) == 2
 
 
+def test_a_files_label_counts_are_checked_against_the_classes_asked_for(tmp_path):
+    # counted once without classes, the file is still checked when asked with two: a third
+    # label is refused, not served from the counts
+    from streamboost.datasets import CSVTable
+
+    path = tmp_path / "pets.csv"
+    path.write_text("a,target\n1,cat\n2,dog\n3,fox\n")
+    assert CSVTable(path).labels() == {"cat": 1, "dog": 1, "fox": 1}
+    with pytest.raises(ValueError, match="line 4: label 'fox' is neither"):
+        CSVTable(path, classes=("cat", "dog")).labels()
+
+
+def test_a_nan_cell_of_a_number_column_is_a_missing_value(tmp_path):
+    from streamboost.datasets import CSVTable
+
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,target\n1,nan,y\nNaN,2,n\n")
+    assert list(CSVTable(path)) == [({"a": 1.0}, "y"), ({"b": 2.0}, "n")]
+
+
 NUMBER_CELLS = ["1.5", "-2", "0", "nan", "NaN", "inf", "-inf", "1e150", "-1e150", "1e151",
                 "1e300", "", "x"]
 
