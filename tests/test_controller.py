@@ -157,7 +157,6 @@ def test_a_warm_up_arm_is_checked_before_anything():
         assert model.current_arm == "both"
 
 
-
 @pytest.mark.parametrize("policy", ["ucb1", "discounted-ucb", "every-2", "always", "both"])
 @pytest.mark.parametrize("many", [False, True])
 def test_without_a_train_arm_the_warmup_runs_both(policy, many):

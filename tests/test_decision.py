@@ -118,7 +118,7 @@ def test_prior_shift_footnote_9_and_eq_8_1():
 def test_labels_that_are_equal_are_one_label():
     from streamboost.decision import BinaryLabels
 
-    for pos, neg in [(1, True), (1, 1.0), ("a", "".join(["a"]))]:  # equal, not the same object
+    for pos, neg in [(1, True), (1, 1.0), ("spam", "".join(["sp", "am"]))]:  # equal, not `is`
         with pytest.raises(ValueError, match="pos_label and neg_label must differ"):
             BinaryLabels(pos, neg)
 
@@ -284,6 +284,7 @@ def test_a_keyword_the_model_does_not_take_is_refused_and_names_no_negative():
     assert model._labels.negative is None  # the refused example's label was not learned
     model.learn_one({"x": 1.0}, "c")
     assert model._labels.negative == "c"
+
 
 class _FramesFixed(_Fixed, base.MiniBatchClassifier):
     """`_Fixed` that learns frames (and refuses a label it is told to)."""
