@@ -23,6 +23,7 @@
 
     python benchmarks/booster_engines.py --data-dir ../shared/data
     python benchmarks/booster_engines.py --data-dir ../shared/data --repeats 1 --lengths 10000
+    python benchmarks/booster_engines.py --data-dir ../shared/data --minibatch-only --batches 32 256
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ def main() -> None:
     parser.add_argument("--weak-reference-rows", type=int, default=2_000)
     parser.add_argument("--weak-batches", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--lengths", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--minibatch-only", action="store_true",
+                        help="only River's AdaBoost and the logistic-regression booster by "
+                             "minibatch (--batches): no weak members, no scaling")
     args = parser.parse_args()
     print(f"streamboost {streamboost.__version__}, river {river.__version__}, numpy "
           f"{np.__version__}, Python {platform.python_version()}, {platform.machine()}; "
@@ -96,9 +100,13 @@ def main() -> None:
         runs = {"river AdaBoost": [], "reference": [], "arrays": [], "reference, weight": [],
                 "arrays, weight": [], "arrays, soft score": [], **{k: [] for k in WEAK},
                 **{f"{k}, w=1/3": [] for k in WEAK}, **{f"{k}, soft score": [] for k in WEAK}}
+        if args.minibatch_only:
+            runs = {"river AdaBoost": []}
         for _ in range(args.repeats):
             runs["river AdaBoost"].append(exact(ensemble.AdaBoostClassifier(
                 linear_model.LogisticRegression(), n_models=10, seed=42), rows))
+            if args.minibatch_only:
+                continue
             runs["reference"].append(exact(booster(engine="reference"), rows))
             runs["arrays"].append(exact(booster(), rows))
             runs["reference, weight"].append(exact(booster(engine="reference", draws="weight"),
@@ -112,17 +120,19 @@ def main() -> None:
                 runs[f"{label}, soft score"].append(exact(
                     OzaBoostClassifier(kind(), 100, seed=42, score="soft"), rows))
         river_eps = statistics.median(r[0] for r in runs["river AdaBoost"])
-        print(f"\n{name}, {len(rows):,} rows, 10 logistic regressions, one example at a time")
+        print(f"\n{name}, {len(rows):,} rows, 10 logistic regressions, one example at a time"
+              f"{' (River), then by minibatch' if args.minibatch_only else ''}")
         print(f"{'':<32}{'ex/s':>10}{'vs River':>10}{'Brier':>9}")
         for label, result in runs.items():
             eps = statistics.median(r[0] for r in result)
             print(f"{label:<32}{eps:>10,.0f}{eps / river_eps:>10.2f}{result[0][1]:>9.4f}")
         head = rows[: args.weak_reference_rows]
-        for label, kind in WEAK.items():
+        weak = {} if args.minibatch_only else WEAK
+        for label, kind in weak.items():
             reference = exact(OzaBoostClassifier(kind(), 100, seed=42, engine="reference"), head)
             print(f"{label + ', reference':<32}{reference[0]:>10,.0f}"
                   f"{reference[0] / river_eps:>10.2f}   (first {len(head):,} rows)")
-        for label, kind in WEAK.items():
+        for label, kind in weak.items():
             calibrated = CalibratedClassifier(OzaBoostClassifier(kind(), 100, seed=42))
             print(f"{label + ', calibrated':<52}{exact(calibrated, rows)[1]:>9.4f}")
         X = pd.DataFrame([x for x, _ in rows])
@@ -130,7 +140,7 @@ def main() -> None:
         sizes = [("minibatch", size, booster, "") for size in args.batches] + [
             (label, size, lambda k=kind, w=wrap, s=score: w(
                 OzaBoostClassifier(k(), 100, seed=42, score=s)), suffix)
-            for label, kind in WEAK.items()
+            for label, kind in weak.items()
             for suffix, wrap, score in (("", lambda m: m, "vote"),
                                         (" +Platt", CalibratedClassifier, "vote"),
                                         (" soft", lambda m: m, "soft"))
@@ -143,6 +153,8 @@ def main() -> None:
             print(f"{f'{label} B={size}{suffix}':<32}{eps:>10,.0f}{eps / river_eps:>10.2f}"
                   f"{result[0][1]:>9.4f}")
 
+    if args.minibatch_only:
+        return
     print("\nscaling, electricity replayed, arrays, one example at a time")
     print(f"{'n_models':>9}{'examples':>11}{'us/example':>12}{'pickled KiB':>13}")
     base = list(itertools.islice(stream("electricity", data_dir=args.data_dir), 45_312))

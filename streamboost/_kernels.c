@@ -1083,6 +1083,24 @@ static PyObject *weak_sigmoids(PyObject *self, PyObject *const *args, Py_ssize_t
 
 /* poisson_fill(capsule, lam, out): out[b] ~ Poisson(lam[b]) from the bit generator in
  * `capsule` (Generator.bit_generator.capsule), in order: Generator.poisson(lam)'s draws. */
+/* Generator.poisson's draws for the rates lam[0..n) into out, after its checks on every rate (0
+ * <= lam <= its POISSON_LAM_MAX), made before any draw; -1 with a ValueError for a bad one. */
+static int poisson_draws(bitgen_t *bitgen, const double *lam, int64_t *out, Py_ssize_t n)
+{
+    for (Py_ssize_t b = 0; b < n; b++) {
+        if (!(lam[b] >= 0.0 && lam[b] <= POISSON_LAM_MAX)) {
+            char text[64];
+            snprintf(text, sizeof text, "%.17g", lam[b]);
+            PyErr_Format(PyExc_ValueError, "lam must be in [0, 9.2e18], got %s at row %zd", text,
+                         b);
+            return -1;
+        }
+    }
+    for (Py_ssize_t b = 0; b < n; b++)
+        out[b] = random_poisson(bitgen, lam[b]);
+    return 0;
+}
+
 static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     EXPECT_ARGS(3, "poisson_fill");
@@ -1094,23 +1112,31 @@ static PyObject *poisson_fill(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_ssize_t n = -1;
     if (get_buffers(args + 1, specs, 2, views, &n))
         return NULL;
-    const double *lam = views[0].buf;
-    int64_t *out = views[1].buf;
-    for (Py_ssize_t b = 0; b < n; b++) {
-        /* Generator.poisson's checks, before any draw: 0 <= lam <= its POISSON_LAM_MAX */
-        if (!(lam[b] >= 0.0 && lam[b] <= POISSON_LAM_MAX)) {
-            release_buffers(views, 2);
-            char text[64];
-            snprintf(text, sizeof text, "%.17g", lam[b]);
-            PyErr_Format(PyExc_ValueError, "lam must be in [0, 9.2e18], got %s at row %zd", text,
-                         b);
-            return NULL;
-        }
-    }
-    for (Py_ssize_t b = 0; b < n; b++)
-        out[b] = random_poisson(bitgen, lam[b]);
+    int failed = poisson_draws(bitgen, views[0].buf, views[1].buf, n);
     release_buffers(views, 2);
+    if (failed)
+        return NULL;
     Py_RETURN_NONE;
+}
+
+/* The lambda update of oza_batch below, in place; *right, *wrong: the member's lambda_sc and
+ * lambda_sw, as they stood before the minibatch, then after it. */
+static void oza_update(const char *votes, const char *targets, double *lam, Py_ssize_t n,
+                       double *right, double *wrong)
+{
+    double sc = *right, sw = *wrong;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        double correct = (votes[b] != 0) == (targets[b] != 0) ? 1.0 : 0.0;
+        double r = lam[b] * correct;
+        double w = lam[b] - r;
+        sc = sc + r;
+        sw = sw + w;
+        double chosen = correct != 0.0 ? sc : sw;
+        chosen *= 2.0;
+        lam[b] *= (sc + sw) / chosen;
+    }
+    *right = sc;
+    *wrong = sw;
 }
 
 /* oza_batch(votes, targets, lam, sc, sw) -> (sc, sw): OzaBoostClassifier._learn_table's update
@@ -1127,18 +1153,7 @@ static PyObject *oza_batch(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_ssize_t n = -1;
     if (get_buffers(args, specs, 3, views, &n))
         return NULL;
-    const char *votes = views[0].buf, *targets = views[1].buf;
-    double *lam = views[2].buf;
-    for (Py_ssize_t b = 0; b < n; b++) {
-        double correct = (votes[b] != 0) == (targets[b] != 0) ? 1.0 : 0.0;
-        double r = lam[b] * correct;
-        double w = lam[b] - r;
-        right = right + r;
-        wrong = wrong + w;
-        double chosen = correct != 0.0 ? right : wrong;
-        chosen *= 2.0;
-        lam[b] *= (right + wrong) / chosen;
-    }
+    oza_update(views[0].buf, views[1].buf, views[2].buf, n, &right, &wrong);
     release_buffers(views, 3);
     return Py_BuildValue("(dd)", right, wrong);
 }
@@ -1181,62 +1196,20 @@ static void row_margins(const Py_buffer *table, const Py_buffer *weights, Py_ssi
 #undef X
 }
 
-/* linear_learn_batch(X, rows, scale, ks, weights, i, clip, lr, ratio, votes) -> int:
- * LinearMembers.learn_batch for member i, in place: each row's gradient from its margin on
+/* LinearMembers.learn_batch for member i, in place: each row's gradient from its margin on
  * `rows` (row b of X times -y_b) summed in column order, River's Log.gradient with scipy's
- * expit, 1 / (1 + e^-z), times the row's scale and draw, clipped and times the rate; the step, each column's sum over the rows in row order (the
- * intercepts' times `ratio`), subtracted from weights[i]; then each row's vote (River's) on
- * the new weights, its margin summed in column order, into the bool array `votes`. The sums'
- * orders are the numpy twin's cumsums. Returns how many rows drew k > 0. */
-static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+ * expit, 1 / (1 + e^-z), times the row's scale and draw, clipped and times the rate; the step,
+ * each column's sum over the rows in row order (the intercepts' times `ratio`), subtracted from
+ * weights[i]; then each row's vote (River's) on the new weights, its margin summed in column
+ * order, into `votes`. The sums' orders are the numpy twin's cumsums. `g` (n) and `step`
+ * (width) are scratch. Returns how many rows drew k > 0. */
+static long linear_member_learn(const Py_buffer *xv, const Py_buffer *rv, const double *scale,
+                                const int64_t *ks, const Py_buffer *wv, Py_ssize_t member,
+                                Py_ssize_t n, Py_ssize_t width, double clip, double lr,
+                                double ratio, double *g, double *step, char *votes)
 {
-    EXPECT_ARGS(10, "linear_learn_batch");
-    Py_ssize_t member = PyLong_AsSsize_t(args[5]);
-    double clip = PyFloat_AsDouble(args[6]), lr = PyFloat_AsDouble(args[7]);
-    double ratio = PyFloat_AsDouble(args[8]);
-    if (PyErr_Occurred())
-        return NULL;
-    const Py_ssize_t any2[2] = {-1, -1};
-    Py_buffer xv, rv, wv, sv, kv, vv;
-    Py_buffer *const held[] = {&xv, &rv, &wv, &sv, &kv, &vv}; /* in the order acquired */
-    int got = 0;
-    PyObject *result = NULL;
-    double *g = NULL, *step = NULL;
-    if (get_matrix(args[0], &xv, 2, any2, "X"))
-        return NULL;
-    got = 1;
-    if (get_matrix(args[1], &rv, 2, any2, "rows"))
-        goto done;
-    got = 2;
-    if (get_matrix(args[4], &wv, 2, any2, "weights"))
-        goto done;
-    got = 3;
-    Py_ssize_t n = xv.shape[0], width = xv.shape[1];
-    if (get_buffer(args[2], &sv, 'd', &n, 0, "scale"))
-        goto done;
-    got = 4;
-    if (get_buffer(args[3], &kv, 'q', &n, 0, "ks"))
-        goto done;
-    got = 5;
-    if (PyObject_GetBuffer(args[9], &vv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
-        goto done;
-    got = 6;
-    if (n < 1 || rv.shape[0] != n || rv.shape[1] != width || width < 1 || wv.shape[1] < width ||
-        member < 0 || member >= wv.shape[0] || wv.readonly || vv.ndim != 1 ||
-        vv.shape[0] != n || vv.itemsize != 1 || vv.format[0] != '?') {
-        PyErr_SetString(PyExc_TypeError, "linear_learn_batch's arrays do not fit each other");
-        goto done;
-    }
-    g = PyMem_Malloc(sizeof(double) * (size_t)(n ? n : 1));
-    step = PyMem_Malloc(sizeof(double) * (size_t)width);
-    if (g == NULL || step == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    const double *scale = sv.buf;
-    const int64_t *ks = kv.buf;
     long drawn = 0;
-    row_margins(&rv, &wv, member, n, width, g); /* each row's margin on `rows` */
+    row_margins(rv, wv, member, n, width, g); /* each row's margin on `rows` */
     for (Py_ssize_t b = 0; b < n; b++) {
         double e = 1.0 / (1.0 + exp(-g[b])); /* the twin's expit, then its in-place steps */
         e = e * scale[b];
@@ -1251,9 +1224,9 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
     /* each column's step, the sum over the rows from the first: rows outer, so that the
      * columns' sums advance together along a row (the same order for each sum) */
     for (Py_ssize_t b = 0; b < n; b++) {
-        const char *x = (const char *)xv.buf + b * xv.strides[0];
+        const char *x = (const char *)xv->buf + b * xv->strides[0];
         const double gb = g[b];
-        if (xv.strides[1] == (Py_ssize_t)sizeof(double)) { /* a contiguous row */
+        if (xv->strides[1] == (Py_ssize_t)sizeof(double)) { /* a contiguous row */
             const double *RESTRICT xr = (const double *)x;
             double *RESTRICT sr = step;
             if (b == 0)
@@ -1265,23 +1238,118 @@ static PyObject *linear_learn_batch(PyObject *self, PyObject *const *args, Py_ss
             continue;
         }
         for (Py_ssize_t j = 0; j < width; j++) {
-            double term = gb * *(const double *)(x + j * xv.strides[1]);
+            double term = gb * *(const double *)(x + j * xv->strides[1]);
             step[j] = b ? step[j] + term : term;
         }
     }
     if (ratio != 1.0)
         step[0] *= ratio;
-    char *w = (char *)wv.buf + member * wv.strides[0];
+    char *w = (char *)wv->buf + member * wv->strides[0];
     for (Py_ssize_t j = 0; j < width; j++)
-        *(double *)(w + j * wv.strides[1]) -= step[j];
-    row_margins(&xv, &wv, member, n, width, g); /* the margins on the new weights */
-    char *votes = vv.buf;
+        *(double *)(w + j * wv->strides[1]) -= step[j];
+    row_margins(xv, wv, member, n, width, g); /* the margins on the new weights */
     for (Py_ssize_t b = 0; b < n; b++)
         votes[b] = (char)river_vote(g[b]);
-    result = PyLong_FromLong(drawn);
+    return drawn;
+}
+
+/* oza_linear_frame(bitgen, X, targets, w, weights, weight_pos, weight_neg, clip, lr, ratio, sc,
+ *                  sw, steps) -> None: OzaBoostClassifier._learn_table over LinearMembers,
+ * every member in one call: its rows signed and scaled once (learn_batch's `_batch`: row b of
+ * X times -y_b; -weight_pos or weight_neg, times w[b]), then for member i in order its draws
+ * (poisson_fill's, from `bitgen`), its step (linear_member_learn), the lambdas' update
+ * (oza_update) and its sc[i], sw[i], steps[i]. Every argument is checked before any change; a
+ * rate that goes bad (which the arithmetic cannot make) stops it as poisson_fill would. */
+static PyObject *oza_linear_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(13, "oza_linear_frame");
+    bitgen_t *bitgen = PyCapsule_GetPointer(args[0], "BitGenerator");
+    if (bitgen == NULL)
+        return NULL;
+    double weight_pos = PyFloat_AsDouble(args[5]), weight_neg = PyFloat_AsDouble(args[6]);
+    double clip = PyFloat_AsDouble(args[7]), lr = PyFloat_AsDouble(args[8]);
+    double ratio = PyFloat_AsDouble(args[9]);
+    if (PyErr_Occurred())
+        return NULL;
+    const Py_ssize_t any2[2] = {-1, -1};
+    Py_buffer xv, tv, sv, wv;
+    Py_buffer *const held[] = {&xv, &tv, &wv, &sv}; /* in the order acquired */
+    int got = 0;
+    PyObject *result = NULL;
+    char *scratch = NULL;
+    if (get_matrix(args[1], &xv, 2, any2, "X"))
+        return NULL;
+    got = 1;
+    Py_ssize_t n = xv.shape[0], width = xv.shape[1];
+    if (get_buffer(args[2], &tv, '?', &n, 0, "targets"))
+        goto done;
+    got = 2;
+    if (get_matrix(args[4], &wv, 2, any2, "weights"))
+        goto done;
+    got = 3;
+    const double *sample = NULL;
+    if (args[3] != Py_None) {
+        if (get_buffer(args[3], &sv, 'd', &n, 0, "w"))
+            goto done;
+        got = 4;
+        sample = sv.buf;
+    }
+    Py_ssize_t members = wv.shape[0];
+    if (n < 1 || width < 1 || wv.shape[1] < width || wv.readonly) {
+        PyErr_SetString(PyExc_TypeError, "oza_linear_frame's arrays do not fit each other");
+        goto done;
+    }
+    if (check_list(args[10], members, "sc") || check_list(args[11], members, "sw") ||
+        check_list(args[12], members, "steps"))
+        goto done;
+    /* one block: rows (n x width), scale, lam, g (n each), step (width), each member's sc and
+     * sw, then the draws (n), the members' steps, the votes (n) */
+    size_t doubles = (size_t)n * (size_t)width + 3 * (size_t)n + (size_t)width +
+                     2 * (size_t)members;
+    scratch = PyMem_Malloc(doubles * sizeof(double) +
+                           ((size_t)n + (size_t)members) * sizeof(int64_t) + (size_t)n);
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *rows = (double *)scratch, *scale = rows + n * width, *lam = scale + n, *g = lam + n;
+    double *step = g + n, *right = step + width, *wrong = right + members;
+    int64_t *ks = (int64_t *)(wrong + members), *steps = ks + n;
+    char *votes = (char *)(steps + members);
+    for (Py_ssize_t i = 0; i < members; i++) { /* every member's state read before any change */
+        if (get_double(args[10], i, &right[i]) || get_double(args[11], i, &wrong[i]))
+            goto done;
+        steps[i] = PyLong_AsLongLong(PyList_GET_ITEM(args[12], i));
+        if (steps[i] == -1 && PyErr_Occurred())
+            goto done;
+    }
+    const char *targets = tv.buf;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        const char *x = (const char *)xv.buf + b * xv.strides[0];
+        double sign = targets[b] ? -1.0 : 1.0;
+        for (Py_ssize_t j = 0; j < width; j++)
+            rows[b * width + j] = *(const double *)(x + j * xv.strides[1]) * sign;
+        scale[b] = targets[b] ? -weight_pos : weight_neg;
+        if (sample != NULL)
+            scale[b] *= sample[b];
+        lam[b] = 1.0;
+    }
+    Py_ssize_t shape[2] = {n, width};
+    Py_ssize_t strides[2] = {width * (Py_ssize_t)sizeof(double), sizeof(double)};
+    Py_buffer rv = {.buf = rows, .ndim = 2, .shape = shape, .strides = strides};
+    for (Py_ssize_t i = 0; i < members; i++) {
+        if (poisson_draws(bitgen, lam, ks, n))
+            goto done;
+        long drawn = linear_member_learn(&xv, &rv, scale, ks, &wv, i, n, width, clip, lr, ratio,
+                                         g, step, votes);
+        oza_update(votes, targets, lam, n, &right[i], &wrong[i]);
+        if (set_double(args[10], i, right[i]) || set_double(args[11], i, wrong[i]) ||
+            set_long(args[12], i, (long)(steps[i] + drawn)))
+            goto done;
+    }
+    result = Py_NewRef(Py_None);
 done:
-    PyMem_Free(g);
-    PyMem_Free(step);
+    PyMem_Free(scratch);
     release_held(held, got);
     return result;
 }
@@ -3032,7 +3100,7 @@ done:
 static PyMethodDef methods[] = {
     METHOD(poisson_fill, "Generator.poisson's draws for an array of rates, into an int64 array."),
     METHOD(oza_batch, "Oza boosting's lambda update over a minibatch."),
-    METHOD(linear_learn_batch, "One logistic-regression member's step on a minibatch, in place."),
+    METHOD(oza_linear_frame, "Every logistic-regression member's step on a minibatch, in place."),
     METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import typing
@@ -324,27 +325,28 @@ class OzaBoostClassifier(Checkpointable, base.WrapperEnsemble, base.MiniBatchCla
         w = kwargs.get("w")
         # checked (`_check_kwargs`): one weight for every row, or one per row in row order
         weights = None if w is None else np.broadcast_to(np.asarray(w, dtype=float), len(table))
-        self._learn_table(table, targets, self._batch_draws, weights)
+        self._learn_table(table, targets, weights=weights)
 
-    def _batch_draws(self, lam: np.ndarray) -> np.ndarray:
-        if self._generator is None:
-            self._generator = np.random.default_rng(self.seed)
-        if kernels.compiled is None:
-            return self._generator.poisson(lam)
-        ks = np.empty(len(lam), dtype=np.int64)  # the same draws, without numpy's call overhead
-        kernels.compiled.poisson_fill(self._generator.bit_generator.capsule, lam, ks)
-        return ks
-
-    def _learn_table(self, table: np.ndarray, targets: np.ndarray, draw,
+    def _learn_table(self, table: np.ndarray, targets: np.ndarray,
+                     draw: typing.Callable[[np.ndarray], np.ndarray] | None = None,
                      weights: np.ndarray | None = None) -> None:
-        """The minibatch rule of `learn_many` on a checked table, with Poisson draws `draw`
-        and the rows' sample `weights` (None: 1)."""
+        """The minibatch rule of `learn_many` on a checked table, with the rows' sample
+        `weights` (None: 1); `draw` maps the rows' lambdas to a member's Poisson draws (None:
+        the booster's generator's, every member in one compiled call where a kernel does it)."""
         if not len(table):
             return
-        learn_batch = self._members.learn_batch  # type: ignore[union-attr]  # minibatch only
+        if self._generator is None:
+            self._generator = np.random.default_rng(self.seed)
+        generator = self._generator
         self._alphas = None
-        lam = np.ones(len(table))
         sc, sw = self._lambda_sc, self._lambda_sw
+        held = typing.cast(members.ArrayMembers, self._members)  # minibatch only
+        if draw is None:
+            if held.learn_frame(table, targets, weights, generator, sc, sw):
+                return  # every member at once, compiled: the loop below, bit for bit
+            draw = functools.partial(_poisson_draws, generator)
+        learn_batch = held.learn_batch
+        lam = np.ones(len(table))
         # runs[0] and runs[1]: the member's lambda_sc and lambda_sw before each row and after
         # it, cumulative sums from its totals (a row loop's running sums, added in its order)
         runs = np.empty((2, len(table) + 1))
@@ -568,6 +570,14 @@ def _weighted(model: base.Classifier, draws: str) -> bool:
             f"{type(model).__name__}.learn_one does not (use draws='repeat')"
         )
     return draws == "weight"
+
+
+def _poisson_draws(generator: np.random.Generator, lam: np.ndarray) -> np.ndarray:
+    if kernels.compiled is None:
+        return generator.poisson(lam)
+    ks = np.empty(len(lam), dtype=np.int64)  # the same draws, without numpy's call overhead
+    kernels.compiled.poisson_fill(generator.bit_generator.capsule, lam, ks)
+    return ks
 
 
 def _sigmoid(z: float) -> float:

@@ -33,10 +33,11 @@ is imported, `compiled` is None and the Python loops run.
   anywhere else, and for a generator whose `random` is overridden, each is Python's call
   (`draws_in_place` says which, since 0.8.42);
 * by minibatch: numpy's own Poisson sampler (`poisson_fill`, linked from numpy's `npyrandom`:
-  `Generator.poisson`'s draws without its per-call checks), the lambda update over the rows
-  (`oza_batch`) and a logistic-regression member's whole step on a minibatch
-  (`linear_learn_batch`: its clipped log-loss gradients, the step and the votes after it,
-  each sum in the twin's cumsum order; since 0.8.42, the gradients alone before);
+  `Generator.poisson`'s draws without its per-call checks) and the lambda update over the rows
+  (`oza_batch`); over logistic-regression members, both with each member's whole step
+  (its clipped log-loss gradients, the step and the votes after it, each sum in the twin's
+  cumsum order), every member in one call (`oza_linear_frame`, since 0.8.61; one call per
+  member and kernel before);
 * `OnlinePlattCalibrator`'s map of a score (`platt_predict`), of an array of scores
   (`platt_predict_many`: the same floats as one by one; `platt_predict_pair`: two maps, each
   score's feature once) and its Online Newton / Gauss-Newton step (`platt_learn`, calling back

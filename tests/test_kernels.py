@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from river import linear_model
+from river import linear_model, optim
 
 from streamboost import OzaBoostClassifier, kernels
 from streamboost.datasets import stream
@@ -228,6 +228,10 @@ def minibatches(rows, size, weights=None):
         (linear_model.LogisticRegression(), 32, [0.0, 0.5, 1.0, 3.0]),
         (linear_model.LogisticRegression(intercept_lr=0.5), 64, None),  # its own rate
         (linear_model.LogisticRegression(clip_gradient=0.05), 64, None),  # both sides clipped
+        # the classes' own weights, and frames not a multiple of the kernel's four rows
+        (linear_model.LogisticRegression(loss=optim.losses.Log(weight_pos=3.0, weight_neg=0.5)),
+         7, [0.5, 2.0]),
+        (linear_model.LogisticRegression(), 3, None),
         (DecisionStump(), 128, None),
         (UnivariateLogisticRegression(), 256, None),
     ],
@@ -270,25 +274,50 @@ def test_the_kernels_refuse_mismatched_arguments():
         COMPILED.oza_alphas([1.0, 2.0], [1.0], True)
     with pytest.raises(TypeError, match="targets must be a 1-d array of format '\\?'"):
         COMPILED.oza_batch(np.ones(3, bool), np.ones(2, bool), np.ones(3), 0.0, 0.0)
-    X, weights, votes = np.ones((2, 3)), np.zeros((1, 4)), np.empty(2, dtype=bool)
+    X, weights = np.ones((2, 3)), np.zeros((2, 4))
 
     def learn(**changed):
-        arguments = {"X": X, "rows": X, "scale": np.ones(2), "ks": np.ones(2, dtype=np.int64),
-                     "weights": weights, "i": 0, "clip": 1.0, "lr": 0.1, "ratio": 1.0,
-                     "votes": votes, **changed}
-        return COMPILED.linear_learn_batch(*arguments.values())
+        state = {"sc": [0.0, 0.0], "sw": [0.0, 0.0], "steps": [0, 0]}
+        arguments = {"bitgen": np.random.default_rng(1).bit_generator.capsule, "X": X,
+                     "targets": np.array([True, False]), "w": None, "weights": weights,
+                     "weight_pos": 1.0, "weight_neg": 1.0, "clip": 1.0, "lr": 0.1, "ratio": 1.0,
+                     **state, **changed}
+        COMPILED.oza_linear_frame(*arguments.values())
+        return arguments
 
-    for bad, message in [({"ks": np.ones(2)}, "ks must be a 1-d array of format 'q'"),
-                         ({"rows": np.ones((2, 2))}, "do not fit each other"),
-                         ({"i": 1}, "do not fit each other"),
-                         ({"weights": np.zeros((1, 2))}, "do not fit each other"),
-                         ({"votes": np.empty(3, dtype=bool)}, "do not fit each other"),
-                         ({"X": np.ones((0, 3)), "rows": np.ones((0, 3)), "scale": np.ones(0),
-                           "ks": np.ones(0, dtype=np.int64)}, "do not fit each other")]:
+    for bad, message in [({"targets": np.ones(2)}, "targets must be a 1-d array of format"),
+                         ({"targets": np.ones(3, dtype=bool)}, "targets must be a 1-d array"),
+                         ({"w": np.ones(3)}, "w must be a 1-d array of format 'd'"),
+                         ({"weights": np.zeros((2, 2))}, "do not fit each other"),
+                         ({"X": np.ones((0, 3)), "targets": np.ones(0, dtype=bool)},
+                          "do not fit each other"),
+                         ({"sc": [0.0]}, "sc must be a list of 2 items"),
+                         ({"steps": [0, "1"]}, "cannot be interpreted as an integer"),
+                         ({"sw": [0.0, None]}, "must be real number")]:
         with pytest.raises(TypeError, match=message):
             learn(**bad)
         assert not weights.any()  # nothing learned
-    assert learn() == 2 and weights[0, 3] == 0.0 and weights[0, :3].tolist() == [-0.1] * 3
+    frozen = np.zeros((2, 4))
+    frozen.flags.writeable = False
+    with pytest.raises(TypeError, match="do not fit each other"):
+        learn(weights=frozen)
+    done = learn()  # both members learn the two rows (the first member from lambdas of 1)
+    first = np.count_nonzero(np.random.default_rng(1).poisson(np.ones(2)))
+    assert done["steps"][0] == first and not weights[:, 3].any() and weights[:, :3].any()
+    assert done["sc"][0] + done["sw"][0] == 2.0 and done["sc"][1] + done["sw"][1] > 0.0
+
+
+@needs_kernels
+def test_a_linear_boosters_minibatch_is_one_compiled_call_for_every_member():
+    rows = phishing(256)
+    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
+    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=2)
+    # neither the members' own step nor the per-member draws and update are called
+    with mock.patch.object(type(model._members), "learn_batch", side_effect=AssertionError), \
+            mock.patch.object(kernels, "compiled", mock.Mock(wraps=COMPILED)) as spy:
+        model.learn_many(X, y)
+    assert [c[0] for c in spy.method_calls] == ["oza_linear_frame"]
+    assert all(steps > 0 for steps in model._members.steps)
 
 
 @needs_kernels

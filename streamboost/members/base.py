@@ -263,6 +263,13 @@ class ArrayMembers(InlineState, abc.ABC):
         positive class) with sample weight `w[b]` (None: 1); its votes on every row afterwards."""
         raise NotImplementedError
 
+    def learn_frame(self, X: np.ndarray, targets: np.ndarray, w: np.ndarray | None,
+                    generator: np.random.Generator, sc: list[float], sw: list[float]) -> bool:
+        """The booster's minibatch rule (`OzaBoostClassifier._learn_table`: each member in turn
+        draws from `generator`, learns the rows and passes the lambdas on; `sc`, `sw` updated)
+        in one compiled call; False, doing nothing, where no kernel does it."""
+        return False
+
     @abc.abstractmethod
     def export(self, members: list) -> None:
         """Write the learned state into the River members (for `booster.models`)."""

@@ -274,11 +274,6 @@ class LinearMembers(ArrayMembers):
             self._batch = (X, targets, w, rows, scale)
         self.changed = True
         self._x = None
-        if kernels.compiled is not None:  # the same arithmetic, in C, in place
-            votes = np.empty(len(X), dtype=bool)
-            self.steps[i] += kernels.compiled.linear_learn_batch(
-                X, rows, scale, ks, self.weights, i, self._clip, self._lr, self._ratio, votes)
-            return votes
         # each sum in a fixed order (a cumsum, where a matrix product's is BLAS's), the
         # kernel's: a row's margin over the columns, a column's step over the rows
         w = self.weights[i, : X.shape[1]]
@@ -294,6 +289,20 @@ class LinearMembers(ArrayMembers):
         w -= step
         self.steps[i] += int(np.count_nonzero(ks))
         return _vote_array(np.cumsum(X * w, axis=1)[:, -1])
+
+    def learn_frame(self, X: np.ndarray, targets: np.ndarray, w: np.ndarray | None,
+                    generator: np.random.Generator, sc: list[float], sw: list[float]) -> bool:
+        if kernels.compiled is None:
+            return False
+        self.changed = True
+        self._x = None
+        # `learn_batch` and the lambdas' update of every member, the same arithmetic, in C, in
+        # place (a broadcast weight made contiguous: the kernel reads each row's)
+        kernels.compiled.oza_linear_frame(
+            generator.bit_generator.capsule, X, targets,
+            None if w is None else np.ascontiguousarray(w), self.weights, self._weight_pos,
+            self._weight_neg, self._clip, self._lr, self._ratio, sc, sw, self.steps)
+        return True
 
     def export(self, members: list) -> None:
         keys = self._keys
