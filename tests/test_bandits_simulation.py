@@ -301,20 +301,21 @@ def test_fewa_filters_at_its_width_at_the_round_about_to_be_played():
         assert policy.select() == pulled, gap
 
 
-def test_glr_kl_ucb_explores_anew_after_a_restart():
-    # forced exploration counts the rounds since the last restart: round 0 pulls arm 0, round 1
-    # arm 1, whatever the indices say (arm 1, restarted, has the infinite one)
+def test_glr_kl_ucb_forces_exploration_on_the_rounds_clock_through_a_restart():
+    # Besson et al. (2022), Algorithm 1: round t pulls arm t mod floor(K / alpha) when that is
+    # < K, local restarts or not; a restart resets its arm (whose index is then infinite), not
+    # the clock. So the round after arm 1's restart pulls arm 1, unless the clock forces one.
     policy = bandits.GLRKLUCB(n_arms=2, seed=0)
-    for _ in range(200):
-        policy.update_round({0: 1.0, 1: 0.0})
-    while sum(policy.restarts) == 0:
-        policy.update_round({0: 1.0, 1: 1.0})  # arm 1 changes
-    assert policy.restarts == (0, 1)
-    forced = []
-    for _ in range(3):
-        forced.append(policy.select())
-        policy.update_round({0: 1.0, 1: 1.0})
-    assert forced == [0, 1, 1]
+    period, after = int(2 / policy.alpha), None
+    for t, rewards in enumerate([{0: 1.0, 1: 0.0}] * 200 + [{0: 1.0, 1: 1.0}] * 200):
+        restarted = sum(policy.restarts)  # arm 1 changes at round 200
+        if t % period < 2:
+            assert policy.select() == t % period, t
+        policy.update_round(rewards)
+        if sum(policy.restarts) > restarted and (t + 1) % period >= 2:
+            assert policy.select() == 1, t + 1  # where a clock reset would force arm 0
+            after = t + 1
+    assert policy.restarts == (0, 1) and after is not None and 200 < after < 400
 
 
 def test_fewa_follows_a_rotting_arm_at_once_and_settles_on_a_stationary_problem():

@@ -55,7 +55,8 @@ class GLRKLUCB(Policy):
     r"""GLR-klUCB with local restarts: kl-UCB on each arm's rewards since its last change.
 
     Each round is either a forced exploration (with $\alpha$ the exploration share, round
-    $r$ since the last restart pulls arm $r \bmod \lfloor K/\alpha \rfloor$ when that is $< K$)
+    $t$ pulls arm $t \bmod \lfloor K/\alpha \rfloor$ when that is $< K$; $t$ counts every round,
+    as in the paper: a restart resets its arm, which then has the largest index, not this clock)
     or pulls the arm of largest kl-UCB index on the rewards observed since the arm's last
     restart, $n_j\,\mathrm{kl}(\bar x_j, q) \le \ln t_j$, $t_j$ the rounds since that restart.
     After each observation the arm's Bernoulli GLR statistic (`bernoulli_glr`) is compared
@@ -119,7 +120,7 @@ class GLRKLUCB(Policy):
         self._s = [0.0] * self.n_arms  # reward sums since each arm's restart
         self._recent = RecentRewards(self.n_arms, self.window)  # counts since the restart too
         self._restarts = [0] * self.n_arms
-        self._round = 0  # rounds since the last restart of any arm (forced exploration clock)
+        self._round = 0  # rounds played (the forced exploration's clock, Algorithm 1's t)
 
     @property
     def restarts(self) -> tuple[int, ...]:
@@ -167,4 +168,3 @@ class GLRKLUCB(Policy):
         self._since[arm] = 0
         self._s[arm] = 0.0
         self._recent.clear(arm)
-        self._round = 0
