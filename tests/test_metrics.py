@@ -439,6 +439,13 @@ def test_smooth_ece_follows_its_definition_and_reads_at_the_fixed_point(seed):
         metrics.SmoothECE(n_points=2)
 
 
+def test_smooth_ece_reads_a_perfect_calibration_at_its_smallest_bandwidth():
+    # every residual cancels (p = 1/2, half positive): smECE is 0 at every bandwidth, and the
+    # search stops at 2^-9, above the 1e-3 the grid cannot resolve (2^-10 would be below it)
+    m = _fill(metrics.SmoothECE(), np.arange(1000) % 2 == 0, np.full(1000, 0.5))
+    assert m.bandwidth == 2**-9 and m.get() == 0.0
+
+
 @pytest.mark.parametrize("cls", ALL)
 def test_rolling_window_uses_revert(cls):
     y, p = _sample(300, seed=15)

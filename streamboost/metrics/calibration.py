@@ -74,7 +74,8 @@ class SmoothECE(ProbabilityMetric):
     with $K_\sigma$ the Gaussian kernel reflected at 0 and 1 (their Eq. 4), at the bandwidth
     $\sigma^*$ where $\text{smECE}_{\sigma} = \sigma$ (their Theorem 9; found by bisection to
     $2^{-10}$ as in their package `relplot`, whose kernel is cut at $\pm 1/2$; here it reaches
-    $\pm 1$). Unlike binned ECE it is continuous in the
+    $\pm 1$; a bandwidth under $10^{-3}$, finer than a grid can resolve, is never taken, so
+    $\sigma^* \ge 2^{-9}$). Unlike binned ECE it is continuous in the
     forecasts and needs no bin count. Memory is O(`n_points`): each residual is split between
     the two nearest points of a uniform grid on [0, 1] (linear interpolation, as `relplot`
     does), so an update is O(1) and `get` convolves the grid (a few milliseconds); the grid
