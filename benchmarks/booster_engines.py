@@ -23,7 +23,8 @@
 
     python benchmarks/booster_engines.py --data-dir ../shared/data
     python benchmarks/booster_engines.py --data-dir ../shared/data --repeats 1 --lengths 10000
-    python benchmarks/booster_engines.py --data-dir ../shared/data --minibatch-only --batches 32 256
+    python benchmarks/booster_engines.py --data-dir ../shared/data --minibatch-only \
+        --batches 32 256 --weak-batches 32 256
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ def main() -> None:
     parser.add_argument("--weak-batches", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--lengths", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--minibatch-only", action="store_true",
-                        help="only River's AdaBoost and the logistic-regression booster by "
-                             "minibatch (--batches): no weak members, no scaling")
+                        help="only River's AdaBoost (one example at a time) and the "
+                             "boosters by minibatch (--batches, --weak-batches): no scaling")
     args = parser.parse_args()
     print(f"streamboost {streamboost.__version__}, river {river.__version__}, numpy "
           f"{np.__version__}, Python {platform.python_version()}, {platform.machine()}; "
@@ -127,12 +128,12 @@ def main() -> None:
             eps = statistics.median(r[0] for r in result)
             print(f"{label:<32}{eps:>10,.0f}{eps / river_eps:>10.2f}{result[0][1]:>9.4f}")
         head = rows[: args.weak_reference_rows]
-        weak = {} if args.minibatch_only else WEAK
-        for label, kind in weak.items():
+        one_by_one = {} if args.minibatch_only else WEAK  # the weak members' rows one at a time
+        for label, kind in one_by_one.items():
             reference = exact(OzaBoostClassifier(kind(), 100, seed=42, engine="reference"), head)
             print(f"{label + ', reference':<32}{reference[0]:>10,.0f}"
                   f"{reference[0] / river_eps:>10.2f}   (first {len(head):,} rows)")
-        for label, kind in weak.items():
+        for label, kind in one_by_one.items():
             calibrated = CalibratedClassifier(OzaBoostClassifier(kind(), 100, seed=42))
             print(f"{label + ', calibrated':<52}{exact(calibrated, rows)[1]:>9.4f}")
         X = pd.DataFrame([x for x, _ in rows])
@@ -140,7 +141,7 @@ def main() -> None:
         sizes = [("minibatch", size, booster, "") for size in args.batches] + [
             (label, size, lambda k=kind, w=wrap, s=score: w(
                 OzaBoostClassifier(k(), 100, seed=42, score=s)), suffix)
-            for label, kind in weak.items()
+            for label, kind in WEAK.items()
             for suffix, wrap, score in (("", lambda m: m, "vote"),
                                         (" +Platt", CalibratedClassifier, "vote"),
                                         (" soft", lambda m: m, "soft"))

@@ -1354,6 +1354,134 @@ done:
     return result;
 }
 
+/* oza_stump_frame(bitgen, X, targets, w, score, params, sc, sw) -> None:
+ * OzaBoostClassifier._learn_table over StumpMembers, every member in one call, for a table X
+ * (rows x width, width >= 2, NaN where a row lacks the feature) and the members' score
+ * (member x column) and params (n_pos, n_neg, s_pos, s_neg x member x column), in place. For
+ * member i in order: its draws (poisson_fill's, from `bitgen`) as weights k_b w_b on the cells
+ * present; each candidate's vote on each row at its parameters before the minibatch moves its
+ * score by +-k_b w_b and its class's weight and sum by k_b w_b and k_b w_b x (WeakMembers.
+ * learn_batch, DecisionStump._candidate_learn_batch); each row's vote after it, by the first
+ * highest score among the row's features (`_chosen_votes`, False on a row with none); then the
+ * lambdas' update (oza_update). Each column's sums run over the rows in order from the first
+ * row's term: numpy's sum along the first axis of a table two columns wide or more (one column
+ * wide, numpy sums pairwise: the caller keeps that to the twin). Checked before any change. */
+static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(8, "oza_stump_frame");
+    bitgen_t *bitgen = PyCapsule_GetPointer(args[0], "BitGenerator");
+    if (bitgen == NULL)
+        return NULL;
+    const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {4, -1, -1};
+    Py_buffer xv, tv, scv, pv, wv;
+    Py_buffer *const held[] = {&xv, &tv, &scv, &pv, &wv}; /* in the order acquired */
+    int got = 0;
+    PyObject *result = NULL;
+    char *scratch = NULL;
+    if (get_matrix(args[1], &xv, 2, any2, "X"))
+        return NULL;
+    got = 1;
+    Py_ssize_t n = xv.shape[0], width = xv.shape[1];
+    if (get_buffer(args[2], &tv, '?', &n, 0, "targets"))
+        goto done;
+    got = 2;
+    if (get_matrix(args[4], &scv, 2, any2, "score"))
+        goto done;
+    got = 3;
+    if (get_matrix(args[5], &pv, 3, any3, "params"))
+        goto done;
+    got = 4;
+    const double *sample = NULL;
+    if (args[3] != Py_None) {
+        if (get_buffer(args[3], &wv, 'd', &n, 0, "w"))
+            goto done;
+        got = 5;
+        sample = wv.buf;
+    }
+    Py_ssize_t members = scv.shape[0];
+    if (n < 1 || width < 2 || scv.shape[1] < width || pv.shape[1] != members ||
+        pv.shape[2] < width || scv.readonly || pv.readonly) {
+        PyErr_SetString(PyExc_TypeError, "oza_stump_frame's arrays do not fit each other");
+        goto done;
+    }
+    if (check_list(args[6], members, "sc") || check_list(args[7], members, "sw"))
+        goto done;
+    /* one block: lam, each row's weight (n each), each member's sc and sw, the draws (n),
+     * the votes (n) */
+    scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members) * sizeof(double) +
+                           (size_t)n * sizeof(int64_t) + (size_t)n);
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *lam = (double *)scratch, *weight = lam + n, *right = weight + n;
+    double *wrong = right + members;
+    int64_t *ks = (int64_t *)(wrong + members);
+    char *votes = (char *)(ks + n);
+    for (Py_ssize_t i = 0; i < members; i++) /* every member's state read before any change */
+        if (get_double(args[6], i, &right[i]) || get_double(args[7], i, &wrong[i]))
+            goto done;
+    const char *targets = tv.buf;
+    for (Py_ssize_t b = 0; b < n; b++)
+        lam[b] = 1.0;
+#define CELL(b, j) (*(const double *)((const char *)xv.buf + (b) * xv.strides[0] +            \
+                                      (j) * xv.strides[1]))
+#define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
+#define PARAM(f, i, j)                                                                           \
+    (*(double *)((char *)pv.buf + (f) * pv.strides[0] + (i) * pv.strides[1] +                  \
+                 (j) * pv.strides[2]))
+    for (Py_ssize_t i = 0; i < members; i++) {
+        if (poisson_draws(bitgen, lam, ks, n))
+            goto done;
+        for (Py_ssize_t b = 0; b < n; b++)
+            weight[b] = sample != NULL ? (double)ks[b] * sample[b] : (double)ks[b];
+        for (Py_ssize_t j = 0; j < width; j++) {
+            double n_pos = PARAM(0, i, j), n_neg = PARAM(1, i, j);
+            double s_pos = PARAM(2, i, j), s_neg = PARAM(3, i, j);
+            double moved = 0.0, pos = 0.0, neg = 0.0, pos_x = 0.0, neg_x = 0.0;
+            for (Py_ssize_t b = 0; b < n; b++) {
+                double x = CELL(b, j);
+                double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
+                if (x != x)
+                    x = 0.0;
+                int hit = stump_vote(n_pos, n_neg, s_pos, s_neg, x) == (targets[b] != 0);
+                double term = v * (hit ? 1.0 : -1.0);
+                double p = targets[b] ? v : 0.0, q = targets[b] ? 0.0 : v;
+                if (b == 0) {
+                    moved = term, pos = p, neg = q, pos_x = p * x, neg_x = q * x;
+                } else {
+                    moved += term, pos += p, neg += q, pos_x += p * x, neg_x += q * x;
+                }
+            }
+            SCORE(i, j) = SCORE(i, j) + moved;
+            PARAM(0, i, j) = n_pos + pos;
+            PARAM(1, i, j) = n_neg + neg;
+            PARAM(2, i, j) = s_pos + pos_x;
+            PARAM(3, i, j) = s_neg + neg_x;
+        }
+        for (Py_ssize_t b = 0; b < n; b++) { /* the first highest score among x's features */
+            Py_ssize_t best = -1;
+            for (Py_ssize_t j = 0; j < width; j++)
+                if (CELL(b, j) == CELL(b, j) && (best < 0 || SCORE(i, j) > SCORE(i, best)))
+                    best = j;
+            votes[b] = best >= 0 && stump_vote(PARAM(0, i, best), PARAM(1, i, best),
+                                               PARAM(2, i, best), PARAM(3, i, best),
+                                               CELL(b, best));
+        }
+        oza_update(votes, targets, lam, n, &right[i], &wrong[i]);
+        if (set_double(args[6], i, right[i]) || set_double(args[7], i, wrong[i]))
+            goto done;
+    }
+#undef CELL
+#undef SCORE
+#undef PARAM
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(scratch);
+    release_held(held, got);
+    return result;
+}
+
 /* ---------------------------------------------------------------- online Platt scaling */
 
 /* calibration/platt.py: _sigmoid, branching on the sign so exp never overflows. */
@@ -3101,6 +3229,7 @@ static PyMethodDef methods[] = {
     METHOD(poisson_fill, "Generator.poisson's draws for an array of rates, into an int64 array."),
     METHOD(oza_batch, "Oza boosting's lambda update over a minibatch."),
     METHOD(oza_linear_frame, "Every logistic-regression member's step on a minibatch, in place."),
+    METHOD(oza_stump_frame, "Every decision stump member's step on a minibatch, in place."),
     METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),

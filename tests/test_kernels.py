@@ -233,11 +233,19 @@ def minibatches(rows, size, weights=None):
          7, [0.5, 2.0]),
         (linear_model.LogisticRegression(), 3, None),
         (DecisionStump(), 128, None),
+        (DecisionStump(), 7, [0.5, 2.0, 1.0]),  # weights that are not whole numbers
+        (DecisionStump(), 32, "sparse"),  # rows that lack features: NaN cells
+        (DecisionStump(), 32, "one column"),  # numpy sums one column pairwise: the twin's
         (UnivariateLogisticRegression(), 256, None),
     ],
 )
 def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size, weights):
     rows = phishing(2_000)
+    if weights == "sparse":
+        rows, weights = [({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % 5} if i % 7
+                          else {}, y) for i, (x, y) in enumerate(rows)], None
+    elif weights == "one column":
+        rows, weights = [({"only": x["URL_Length"]}, y) for x, y in rows], None
 
     def make():
         return OzaBoostClassifier(member, n_models=20, seed=4)
@@ -318,6 +326,19 @@ def test_a_linear_boosters_minibatch_is_one_compiled_call_for_every_member():
         model.learn_many(X, y)
     assert [c[0] for c in spy.method_calls] == ["oza_linear_frame"]
     assert all(steps > 0 for steps in model._members.steps)
+
+
+@needs_kernels
+def test_a_stump_boosters_minibatch_is_one_compiled_call_for_every_member():
+    rows = phishing(256)
+    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
+    model = OzaBoostClassifier(DecisionStump(), n_models=5, seed=2)
+    with mock.patch.object(type(model._members), "learn_batch", side_effect=AssertionError), \
+            mock.patch.object(kernels, "compiled", mock.Mock(wraps=COMPILED)) as spy:
+        model.learn_many(X, y, w=0.5)
+    assert [c[0] for c in spy.method_calls] == ["oza_stump_frame"]
+    assert not model._members._integral  # a weight of 1/2: the exact choice from then on
+    assert (model._members._params[:2].sum(axis=2) > 0).all()  # every member learned both
 
 
 @needs_kernels

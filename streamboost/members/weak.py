@@ -357,8 +357,7 @@ class WeakMembers(ArrayMembers):
         # by +-k_b w_b; then one step on the minibatch (`WeakLearner._candidate_learn_batch`).
         present, xs, _ = self._parts(X)
         width = X.shape[1]
-        if w is not None and self._integral and not np.all(w == np.floor(w)):
-            self._integral = False  # `vote_after`'s comparisons are not exact any more
+        self._weigh(w)
         weights = np.where(present, (ks if w is None else ks * w)[:, None].astype(float), 0.0)
         params = dict(zip(self._fields, self._params[:, i, :width], strict=True))
         right = self.kind._candidate_votes(params, xs) == targets[:, None]
@@ -370,6 +369,12 @@ class WeakMembers(ArrayMembers):
         self._x = None
         self.changed = True
         return self._chosen_votes(score[None], self._params[:, i : i + 1, :width], X)[:, 0]
+
+    def _weigh(self, w: np.ndarray | None) -> None:
+        """Note a minibatch's sample weights `w` (None: 1): one that is not a whole number makes
+        `vote_after`'s comparisons inexact from then on."""
+        if w is not None and self._integral and not np.all(w == np.floor(w)):
+            self._integral = False
 
     def __getstate__(self) -> dict:
         return {**super().__getstate__(), "_batch": _NO_BATCH}
@@ -417,6 +422,21 @@ class StumpMembers(WeakMembers):
         votes = np.empty(params.shape[1:], dtype=bool)  # the same rule, stump_vote, in C
         kernels.compiled.stump_votes(params, xv, votes)
         return votes
+
+    def learn_frame(self, X: np.ndarray, targets: np.ndarray, w: np.ndarray | None,
+                    generator: np.random.Generator, sc: list[float], sw: list[float]) -> bool:
+        # one column: numpy sums the rows of a minibatch pairwise, the kernel in row order
+        if kernels.compiled is None or X.shape[1] < 2:
+            return False
+        self._weigh(w)
+        # `learn_batch`, `_chosen_votes` and the lambdas' update of every member, the same
+        # arithmetic, in C, in place (a broadcast weight made contiguous)
+        kernels.compiled.oza_stump_frame(
+            generator.bit_generator.capsule, X, targets,
+            None if w is None else np.ascontiguousarray(w), self._score, self._params, sc, sw)
+        self._x = None
+        self.changed = True
+        return True
 
     def _vote_after(self, i: int, f: int, k: float) -> bool:
         params, x = self._params_x, self._xs[f]
