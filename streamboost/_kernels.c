@@ -477,16 +477,30 @@ typedef struct {
     Py_ssize_t scores_strides[2], right_strides[2];
 } weak_ctx;
 
-/* DecisionStump's vote from its class weights and sums: streamboost.weak.stump.stump_vote. */
-static int stump_vote(double n_pos, double n_neg, double s_pos, double s_neg, double x)
+/* stump_vote's rule for one candidate, the part that does not depend on x: *rule 2 to split
+ * at *split with *gap's sign ((x - *split) * *gap > 0), else the vote itself, 0 or 1. */
+static void stump_rule(double n_pos, double n_neg, double s_pos, double s_neg, double *split,
+                       double *gap, char *rule)
 {
     if (n_pos > 0.0 && n_neg > 0.0) {
         double mu_pos = s_pos / n_pos, mu_neg = s_neg / n_neg;
-        double gap = mu_pos - mu_neg;
-        if (gap != 0.0)
-            return (x - (mu_pos + mu_neg) * 0.5) * gap > 0.0;
+        *gap = mu_pos - mu_neg;
+        if (*gap != 0.0) {
+            *split = (mu_pos + mu_neg) * 0.5;
+            *rule = 2;
+            return;
+        }
     }
-    return n_pos > n_neg;
+    *rule = (char)(n_pos > n_neg);
+}
+
+/* DecisionStump's vote from its class weights and sums: streamboost.weak.stump.stump_vote. */
+static int stump_vote(double n_pos, double n_neg, double s_pos, double s_neg, double x)
+{
+    double split, gap;
+    char rule;
+    stump_rule(n_pos, n_neg, s_pos, s_neg, &split, &gap, &rule);
+    return rule > 1 ? (x - split) * gap > 0.0 : rule;
 }
 
 /* WeakMembers.vote_after: the candidate that wins after weight v = k w (right one iff
@@ -1406,18 +1420,20 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
     }
     if (check_list(args[6], members, "sc") || check_list(args[7], members, "sw"))
         goto done;
-    /* one block: lam, each row's weight (n each), each member's sc and sw, the draws (n),
-     * the votes (n) */
-    scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members) * sizeof(double) +
-                           (size_t)n * sizeof(int64_t) + (size_t)n);
+    /* one block: lam, each row's weight (n each), each member's sc and sw, each column's
+     * split and gap (width each), the draws (n), the votes (n), each column's rule (width),
+     * whether each row has every feature (n) */
+    scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members + 2 * (size_t)width) *
+                               sizeof(double) +
+                           (size_t)n * sizeof(int64_t) + 2 * (size_t)n + (size_t)width);
     if (scratch == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     double *lam = (double *)scratch, *weight = lam + n, *right = weight + n;
-    double *wrong = right + members;
-    int64_t *ks = (int64_t *)(wrong + members);
-    char *votes = (char *)(ks + n);
+    double *wrong = right + members, *split = wrong + members, *gap = split + width;
+    int64_t *ks = (int64_t *)(gap + width);
+    char *votes = (char *)(ks + n), *rule = votes + n, *whole = rule + width;
     for (Py_ssize_t i = 0; i < members; i++) /* every member's state read before any change */
         if (get_double(args[6], i, &right[i]) || get_double(args[7], i, &wrong[i]))
             goto done;
@@ -1426,10 +1442,17 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
         lam[b] = 1.0;
 #define CELL(b, j) (*(const double *)((const char *)xv.buf + (b) * xv.strides[0] +            \
                                       (j) * xv.strides[1]))
+/* stump_vote on column j, its rule computed once a member (the same operations) */
+#define STUMP_VOTE(j, x) (rule[j] > 1 ? ((x) - split[j]) * gap[j] > 0.0 : rule[j])
 #define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
 #define PARAM(f, i, j)                                                                           \
     (*(double *)((char *)pv.buf + (f) * pv.strides[0] + (i) * pv.strides[1] +                  \
                  (j) * pv.strides[2]))
+    for (Py_ssize_t b = 0; b < n; b++) {
+        whole[b] = 1;
+        for (Py_ssize_t j = 0; j < width && whole[b]; j++)
+            whole[b] = CELL(b, j) == CELL(b, j);
+    }
     for (Py_ssize_t i = 0; i < members; i++) {
         if (poisson_draws(bitgen, lam, ks, n))
             goto done;
@@ -1439,12 +1462,13 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
             double n_pos = PARAM(0, i, j), n_neg = PARAM(1, i, j);
             double s_pos = PARAM(2, i, j), s_neg = PARAM(3, i, j);
             double moved = 0.0, pos = 0.0, neg = 0.0, pos_x = 0.0, neg_x = 0.0;
+            stump_rule(n_pos, n_neg, s_pos, s_neg, &split[j], &gap[j], &rule[j]);
             for (Py_ssize_t b = 0; b < n; b++) {
                 double x = CELL(b, j);
                 double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
                 if (x != x)
                     x = 0.0;
-                int hit = stump_vote(n_pos, n_neg, s_pos, s_neg, x) == (targets[b] != 0);
+                int hit = STUMP_VOTE(j, x) == (targets[b] != 0);
                 double term = v * (hit ? 1.0 : -1.0);
                 double p = targets[b] ? v : 0.0, q = targets[b] ? 0.0 : v;
                 if (b == 0) {
@@ -1458,21 +1482,29 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
             PARAM(1, i, j) = n_neg + neg;
             PARAM(2, i, j) = s_pos + pos_x;
             PARAM(3, i, j) = s_neg + neg_x;
+            stump_rule(PARAM(0, i, j), PARAM(1, i, j), PARAM(2, i, j), PARAM(3, i, j), &split[j],
+                       &gap[j], &rule[j]);
         }
+        Py_ssize_t first = 0; /* the first highest score of all: a whole row's choice */
+        for (Py_ssize_t j = 1; j < width; j++)
+            if (SCORE(i, j) > SCORE(i, first))
+                first = j;
         for (Py_ssize_t b = 0; b < n; b++) { /* the first highest score among x's features */
             Py_ssize_t best = -1;
-            for (Py_ssize_t j = 0; j < width; j++)
-                if (CELL(b, j) == CELL(b, j) && (best < 0 || SCORE(i, j) > SCORE(i, best)))
-                    best = j;
-            votes[b] = best >= 0 && stump_vote(PARAM(0, i, best), PARAM(1, i, best),
-                                               PARAM(2, i, best), PARAM(3, i, best),
-                                               CELL(b, best));
+            if (whole[b])
+                best = first;
+            else
+                for (Py_ssize_t j = 0; j < width; j++)
+                    if (CELL(b, j) == CELL(b, j) && (best < 0 || SCORE(i, j) > SCORE(i, best)))
+                        best = j;
+            votes[b] = best >= 0 && STUMP_VOTE(best, CELL(b, best));
         }
         oza_update(votes, targets, lam, n, &right[i], &wrong[i]);
         if (set_double(args[6], i, right[i]) || set_double(args[7], i, wrong[i]))
             goto done;
     }
 #undef CELL
+#undef STUMP_VOTE
 #undef SCORE
 #undef PARAM
     result = Py_NewRef(Py_None);
