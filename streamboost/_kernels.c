@@ -1267,6 +1267,65 @@ static long linear_member_learn(const Py_buffer *xv, const Py_buffer *rv, const 
     return drawn;
 }
 
+/* What both frame kernels take first (args[0..3]): numpy's bit generator, the table X (rows x
+ * width), the rows' targets and their sample weights w (None: 1), acquired in that order;
+ * frame_release lets go of those held. */
+typedef struct {
+    bitgen_t *bitgen;
+    Py_buffer x, targets, w;
+    const double *sample; /* w's values; NULL for None */
+    int got;              /* how many of x, targets and w are held */
+    Py_ssize_t n, width;
+} frame_args;
+
+static void frame_release(frame_args *f)
+{
+    Py_buffer *const held[] = {&f->x, &f->targets, &f->w};
+    release_held(held, f->got);
+}
+
+static int frame_acquire(PyObject *const *args, frame_args *f)
+{
+    const Py_ssize_t any2[2] = {-1, -1};
+    f->got = 0;
+    f->sample = NULL;
+    f->bitgen = PyCapsule_GetPointer(args[0], "BitGenerator");
+    if (f->bitgen == NULL || get_matrix(args[1], &f->x, 2, any2, "X"))
+        return -1;
+    f->got = 1;
+    f->n = f->x.shape[0];
+    f->width = f->x.shape[1];
+    if (get_buffer(args[2], &f->targets, '?', &f->n, 0, "targets"))
+        return -1;
+    f->got = 2;
+    if (args[3] != Py_None) {
+        if (get_buffer(args[3], &f->w, 'd', &f->n, 0, "w"))
+            return -1;
+        f->got = 3;
+        f->sample = f->w.buf;
+    }
+    return 0;
+}
+
+/* Every member's lambda sums, from the lists sc and sw (checked: `members` items), into right
+ * and wrong, before any change. */
+static int read_lambdas(PyObject *sc, PyObject *sw, Py_ssize_t members, double *right,
+                        double *wrong)
+{
+    for (Py_ssize_t i = 0; i < members; i++)
+        if (get_double(sc, i, &right[i]) || get_double(sw, i, &wrong[i]))
+            return -1;
+    return 0;
+}
+
+/* After member i's step: the lambdas' update by its votes (oza_update), its sums stored. */
+static int pass_lambdas(const char *votes, const char *targets, double *lam, Py_ssize_t n,
+                        PyObject *sc, PyObject *sw, Py_ssize_t i, double *right, double *wrong)
+{
+    oza_update(votes, targets, lam, n, &right[i], &wrong[i]);
+    return set_double(sc, i, right[i]) || set_double(sw, i, wrong[i]) ? -1 : 0;
+}
+
 /* oza_linear_frame(bitgen, X, targets, w, weights, weight_pos, weight_neg, clip, lr, ratio, sc,
  *                  sw, steps) -> None: OzaBoostClassifier._learn_table over LinearMembers,
  * every member in one call: its rows signed and scaled once (learn_batch's `_batch`: row b of
@@ -1277,38 +1336,21 @@ static long linear_member_learn(const Py_buffer *xv, const Py_buffer *rv, const 
 static PyObject *oza_linear_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     EXPECT_ARGS(13, "oza_linear_frame");
-    bitgen_t *bitgen = PyCapsule_GetPointer(args[0], "BitGenerator");
-    if (bitgen == NULL)
-        return NULL;
     double weight_pos = PyFloat_AsDouble(args[5]), weight_neg = PyFloat_AsDouble(args[6]);
     double clip = PyFloat_AsDouble(args[7]), lr = PyFloat_AsDouble(args[8]);
     double ratio = PyFloat_AsDouble(args[9]);
     if (PyErr_Occurred())
         return NULL;
     const Py_ssize_t any2[2] = {-1, -1};
-    Py_buffer xv, tv, sv, wv;
-    Py_buffer *const held[] = {&xv, &tv, &wv, &sv}; /* in the order acquired */
-    int got = 0;
+    frame_args f;
+    Py_buffer wv;
+    int weights_held = 0;
     PyObject *result = NULL;
     char *scratch = NULL;
-    if (get_matrix(args[1], &xv, 2, any2, "X"))
-        return NULL;
-    got = 1;
-    Py_ssize_t n = xv.shape[0], width = xv.shape[1];
-    if (get_buffer(args[2], &tv, '?', &n, 0, "targets"))
+    if (frame_acquire(args, &f) || get_matrix(args[4], &wv, 2, any2, "weights"))
         goto done;
-    got = 2;
-    if (get_matrix(args[4], &wv, 2, any2, "weights"))
-        goto done;
-    got = 3;
-    const double *sample = NULL;
-    if (args[3] != Py_None) {
-        if (get_buffer(args[3], &sv, 'd', &n, 0, "w"))
-            goto done;
-        got = 4;
-        sample = sv.buf;
-    }
-    Py_ssize_t members = wv.shape[0];
+    weights_held = 1;
+    Py_ssize_t n = f.n, width = f.width, members = wv.shape[0];
     if (n < 1 || width < 1 || wv.shape[1] < width || wv.readonly) {
         PyErr_SetString(PyExc_TypeError, "oza_linear_frame's arrays do not fit each other");
         goto done;
@@ -1330,41 +1372,42 @@ static PyObject *oza_linear_frame(PyObject *self, PyObject *const *args, Py_ssiz
     double *step = g + n, *right = step + width, *wrong = right + members;
     int64_t *ks = (int64_t *)(wrong + members), *steps = ks + n;
     char *votes = (char *)(steps + members);
-    for (Py_ssize_t i = 0; i < members; i++) { /* every member's state read before any change */
-        if (get_double(args[10], i, &right[i]) || get_double(args[11], i, &wrong[i]))
-            goto done;
+    if (read_lambdas(args[10], args[11], members, right, wrong))
+        goto done;
+    for (Py_ssize_t i = 0; i < members; i++) {
         steps[i] = PyLong_AsLongLong(PyList_GET_ITEM(args[12], i));
         if (steps[i] == -1 && PyErr_Occurred())
             goto done;
     }
-    const char *targets = tv.buf;
+    const char *targets = f.targets.buf;
     for (Py_ssize_t b = 0; b < n; b++) {
-        const char *x = (const char *)xv.buf + b * xv.strides[0];
+        const char *x = (const char *)f.x.buf + b * f.x.strides[0];
         double sign = targets[b] ? -1.0 : 1.0;
         for (Py_ssize_t j = 0; j < width; j++)
-            rows[b * width + j] = *(const double *)(x + j * xv.strides[1]) * sign;
+            rows[b * width + j] = *(const double *)(x + j * f.x.strides[1]) * sign;
         scale[b] = targets[b] ? -weight_pos : weight_neg;
-        if (sample != NULL)
-            scale[b] *= sample[b];
+        if (f.sample != NULL)
+            scale[b] *= f.sample[b];
         lam[b] = 1.0;
     }
     Py_ssize_t shape[2] = {n, width};
     Py_ssize_t strides[2] = {width * (Py_ssize_t)sizeof(double), sizeof(double)};
     Py_buffer rv = {.buf = rows, .ndim = 2, .shape = shape, .strides = strides};
     for (Py_ssize_t i = 0; i < members; i++) {
-        if (poisson_draws(bitgen, lam, ks, n))
+        if (poisson_draws(f.bitgen, lam, ks, n))
             goto done;
-        long drawn = linear_member_learn(&xv, &rv, scale, ks, &wv, i, n, width, clip, lr, ratio,
-                                         g, step, votes);
-        oza_update(votes, targets, lam, n, &right[i], &wrong[i]);
-        if (set_double(args[10], i, right[i]) || set_double(args[11], i, wrong[i]) ||
+        long drawn = linear_member_learn(&f.x, &rv, scale, ks, &wv, i, n, width, clip, lr,
+                                         ratio, g, step, votes);
+        if (pass_lambdas(votes, targets, lam, n, args[10], args[11], i, right, wrong) ||
             set_long(args[12], i, (long)(steps[i] + drawn)))
             goto done;
     }
     result = Py_NewRef(Py_None);
 done:
     PyMem_Free(scratch);
-    release_held(held, got);
+    if (weights_held)
+        PyBuffer_Release(&wv);
+    frame_release(&f);
     return result;
 }
 
@@ -1383,36 +1426,20 @@ done:
 static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     EXPECT_ARGS(8, "oza_stump_frame");
-    bitgen_t *bitgen = PyCapsule_GetPointer(args[0], "BitGenerator");
-    if (bitgen == NULL)
-        return NULL;
     const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {4, -1, -1};
-    Py_buffer xv, tv, scv, pv, wv;
-    Py_buffer *const held[] = {&xv, &tv, &scv, &pv, &wv}; /* in the order acquired */
+    frame_args f;
+    Py_buffer scv, pv;
+    Py_buffer *const held[] = {&scv, &pv}; /* in the order acquired */
     int got = 0;
     PyObject *result = NULL;
     char *scratch = NULL;
-    if (get_matrix(args[1], &xv, 2, any2, "X"))
-        return NULL;
+    if (frame_acquire(args, &f) || get_matrix(args[4], &scv, 2, any2, "score"))
+        goto done;
     got = 1;
-    Py_ssize_t n = xv.shape[0], width = xv.shape[1];
-    if (get_buffer(args[2], &tv, '?', &n, 0, "targets"))
-        goto done;
-    got = 2;
-    if (get_matrix(args[4], &scv, 2, any2, "score"))
-        goto done;
-    got = 3;
     if (get_matrix(args[5], &pv, 3, any3, "params"))
         goto done;
-    got = 4;
-    const double *sample = NULL;
-    if (args[3] != Py_None) {
-        if (get_buffer(args[3], &wv, 'd', &n, 0, "w"))
-            goto done;
-        got = 5;
-        sample = wv.buf;
-    }
-    Py_ssize_t members = scv.shape[0];
+    got = 2;
+    Py_ssize_t n = f.n, width = f.width, members = scv.shape[0];
     if (n < 1 || width < 2 || scv.shape[1] < width || pv.shape[1] != members ||
         pv.shape[2] < width || scv.readonly || pv.readonly) {
         PyErr_SetString(PyExc_TypeError, "oza_stump_frame's arrays do not fit each other");
@@ -1434,14 +1461,13 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
     double *wrong = right + members, *split = wrong + members, *gap = split + width;
     int64_t *ks = (int64_t *)(gap + width);
     char *votes = (char *)(ks + n), *rule = votes + n, *whole = rule + width;
-    for (Py_ssize_t i = 0; i < members; i++) /* every member's state read before any change */
-        if (get_double(args[6], i, &right[i]) || get_double(args[7], i, &wrong[i]))
-            goto done;
-    const char *targets = tv.buf;
+    if (read_lambdas(args[6], args[7], members, right, wrong))
+        goto done;
+    const char *targets = f.targets.buf;
     for (Py_ssize_t b = 0; b < n; b++)
         lam[b] = 1.0;
-#define CELL(b, j) (*(const double *)((const char *)xv.buf + (b) * xv.strides[0] +            \
-                                      (j) * xv.strides[1]))
+#define CELL(b, j) (*(const double *)((const char *)f.x.buf + (b) * f.x.strides[0] +          \
+                                      (j) * f.x.strides[1]))
 /* stump_vote on column j, its rule computed once a member (the same operations) */
 #define STUMP_VOTE(j, x) (rule[j] > 1 ? ((x) - split[j]) * gap[j] > 0.0 : rule[j])
 #define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
@@ -1454,10 +1480,10 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
             whole[b] = CELL(b, j) == CELL(b, j);
     }
     for (Py_ssize_t i = 0; i < members; i++) {
-        if (poisson_draws(bitgen, lam, ks, n))
+        if (poisson_draws(f.bitgen, lam, ks, n))
             goto done;
         for (Py_ssize_t b = 0; b < n; b++)
-            weight[b] = sample != NULL ? (double)ks[b] * sample[b] : (double)ks[b];
+            weight[b] = f.sample != NULL ? (double)ks[b] * f.sample[b] : (double)ks[b];
         for (Py_ssize_t j = 0; j < width; j++) {
             double n_pos = PARAM(0, i, j), n_neg = PARAM(1, i, j);
             double s_pos = PARAM(2, i, j), s_neg = PARAM(3, i, j);
@@ -1499,8 +1525,7 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
                         best = j;
             votes[b] = best >= 0 && STUMP_VOTE(best, CELL(b, best));
         }
-        oza_update(votes, targets, lam, n, &right[i], &wrong[i]);
-        if (set_double(args[6], i, right[i]) || set_double(args[7], i, wrong[i]))
+        if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
             goto done;
     }
 #undef CELL
@@ -1511,6 +1536,7 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
 done:
     PyMem_Free(scratch);
     release_held(held, got);
+    frame_release(&f);
     return result;
 }
 
