@@ -494,13 +494,19 @@ static void stump_rule(double n_pos, double n_neg, double s_pos, double s_neg, d
     *rule = (char)(n_pos > n_neg);
 }
 
+/* A candidate's vote on x by its stump_rule. */
+static int rule_vote(char rule, double split, double gap, double x)
+{
+    return rule > 1 ? (x - split) * gap > 0.0 : rule;
+}
+
 /* DecisionStump's vote from its class weights and sums: streamboost.weak.stump.stump_vote. */
 static int stump_vote(double n_pos, double n_neg, double s_pos, double s_neg, double x)
 {
     double split, gap;
     char rule;
     stump_rule(n_pos, n_neg, s_pos, s_neg, &split, &gap, &rule);
-    return rule > 1 ? (x - split) * gap > 0.0 : rule;
+    return rule_vote(rule, split, gap, x);
 }
 
 /* WeakMembers.vote_after: the candidate that wins after weight v = k w (right one iff
@@ -1411,6 +1417,49 @@ done:
     return result;
 }
 
+#define TABLE_CELL(x, b, j)                                                                      \
+    (*(const double *)((const char *)(x)->buf + (b) * (x)->strides[0] + (j) * (x)->strides[1]))
+
+/* whole[b]: whether row b of the table x (n x width, NaN where a row lacks a feature) has every
+ * feature. */
+static void whole_rows(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width, char *whole)
+{
+    for (Py_ssize_t b = 0; b < n; b++) {
+        whole[b] = 1;
+        for (Py_ssize_t j = 0; j < width && whole[b]; j++)
+            whole[b] = TABLE_CELL(x, b, j) == TABLE_CELL(x, b, j);
+    }
+}
+
+/* A stump member's vote on each row of the table x into votes[b * step], as
+ * WeakMembers._chosen_votes gives it: by the candidate of the first highest score among the
+ * row's features (`score`, the member's scores `stride` bytes apart; a whole row, every feature
+ * present, takes the first highest of all), by that candidate's rule (stump_rule's split, gap
+ * and rule per column); False on a row with no feature. */
+static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width,
+                               const char *whole, const char *score, Py_ssize_t stride,
+                               const double *split, const double *gap, const char *rule,
+                               char *votes, Py_ssize_t step)
+{
+#define AT(j) (*(const double *)(score + (j) * stride))
+    Py_ssize_t first = 0;
+    for (Py_ssize_t j = 1; j < width; j++)
+        if (AT(j) > AT(first))
+            first = j;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        Py_ssize_t best = -1;
+        if (whole[b])
+            best = first;
+        else
+            for (Py_ssize_t j = 0; j < width; j++)
+                if (TABLE_CELL(x, b, j) == TABLE_CELL(x, b, j) && (best < 0 || AT(j) > AT(best)))
+                    best = j;
+        votes[b * step] = (char)(best >= 0 && rule_vote(rule[best], split[best], gap[best],
+                                                        TABLE_CELL(x, b, best)));
+    }
+#undef AT
+}
+
 /* oza_stump_frame(bitgen, X, targets, w, score, params, sc, sw) -> None:
  * OzaBoostClassifier._learn_table over StumpMembers, every member in one call, for a table X
  * (rows x width, width >= 2, NaN where a row lacks the feature) and the members' score
@@ -1466,19 +1515,11 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
     const char *targets = f.targets.buf;
     for (Py_ssize_t b = 0; b < n; b++)
         lam[b] = 1.0;
-#define CELL(b, j) (*(const double *)((const char *)f.x.buf + (b) * f.x.strides[0] +          \
-                                      (j) * f.x.strides[1]))
-/* stump_vote on column j, its rule computed once a member (the same operations) */
-#define STUMP_VOTE(j, x) (rule[j] > 1 ? ((x) - split[j]) * gap[j] > 0.0 : rule[j])
 #define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
 #define PARAM(f, i, j)                                                                           \
     (*(double *)((char *)pv.buf + (f) * pv.strides[0] + (i) * pv.strides[1] +                  \
                  (j) * pv.strides[2]))
-    for (Py_ssize_t b = 0; b < n; b++) {
-        whole[b] = 1;
-        for (Py_ssize_t j = 0; j < width && whole[b]; j++)
-            whole[b] = CELL(b, j) == CELL(b, j);
-    }
+    whole_rows(&f.x, n, width, whole);
     for (Py_ssize_t i = 0; i < members; i++) {
         if (poisson_draws(f.bitgen, lam, ks, n))
             goto done;
@@ -1490,11 +1531,11 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
             double moved = 0.0, pos = 0.0, neg = 0.0, pos_x = 0.0, neg_x = 0.0;
             stump_rule(n_pos, n_neg, s_pos, s_neg, &split[j], &gap[j], &rule[j]);
             for (Py_ssize_t b = 0; b < n; b++) {
-                double x = CELL(b, j);
+                double x = TABLE_CELL(&f.x, b, j);
                 double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
                 if (x != x)
                     x = 0.0;
-                int hit = STUMP_VOTE(j, x) == (targets[b] != 0);
+                int hit = rule_vote(rule[j], split[j], gap[j], x) == (targets[b] != 0);
                 double term = v * (hit ? 1.0 : -1.0);
                 double p = targets[b] ? v : 0.0, q = targets[b] ? 0.0 : v;
                 if (b == 0) {
@@ -1511,25 +1552,11 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
             stump_rule(PARAM(0, i, j), PARAM(1, i, j), PARAM(2, i, j), PARAM(3, i, j), &split[j],
                        &gap[j], &rule[j]);
         }
-        Py_ssize_t first = 0; /* the first highest score of all: a whole row's choice */
-        for (Py_ssize_t j = 1; j < width; j++)
-            if (SCORE(i, j) > SCORE(i, first))
-                first = j;
-        for (Py_ssize_t b = 0; b < n; b++) { /* the first highest score among x's features */
-            Py_ssize_t best = -1;
-            if (whole[b])
-                best = first;
-            else
-                for (Py_ssize_t j = 0; j < width; j++)
-                    if (CELL(b, j) == CELL(b, j) && (best < 0 || SCORE(i, j) > SCORE(i, best)))
-                        best = j;
-            votes[b] = best >= 0 && STUMP_VOTE(best, CELL(b, best));
-        }
+        stump_chosen_votes(&f.x, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
+                           scv.strides[1], split, gap, rule, votes, 1);
         if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
             goto done;
     }
-#undef CELL
-#undef STUMP_VOTE
 #undef SCORE
 #undef PARAM
     result = Py_NewRef(Py_None);
@@ -1537,6 +1564,65 @@ done:
     PyMem_Free(scratch);
     release_held(held, got);
     frame_release(&f);
+    return result;
+}
+
+/* stump_frame_votes(score, params, X, out) -> None: StumpMembers.batch_votes, out[b, i] (a
+ * C-contiguous bool array, rows x members) being member i's vote on row b of the table X (NaN
+ * where a row lacks a feature) by stump_chosen_votes, from the members' score (member x
+ * column) and params (n_pos, n_neg, s_pos, s_neg x member x column). */
+static PyObject *stump_frame_votes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(4, "stump_frame_votes");
+    const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {4, -1, -1};
+    Py_buffer scv, pv, xv, out;
+    Py_buffer *const held[] = {&scv, &pv, &xv, &out}; /* in the order acquired */
+    int got = 0;
+    PyObject *result = NULL;
+    char *scratch = NULL;
+    if (get_matrix(args[0], &scv, 2, any2, "score"))
+        return NULL;
+    got = 1;
+    if (get_matrix(args[1], &pv, 3, any3, "params"))
+        goto done;
+    got = 2;
+    if (get_matrix(args[2], &xv, 2, any2, "X"))
+        goto done;
+    got = 3;
+    if (PyObject_GetBuffer(args[3], &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        goto done;
+    got = 4;
+    Py_ssize_t n = xv.shape[0], width = xv.shape[1], members = scv.shape[0];
+    if (width < 1 || scv.shape[1] < width || pv.shape[1] != members || pv.shape[2] < width ||
+        out.ndim != 2 || out.itemsize != 1 || out.format[0] != '?' || out.shape[0] != n ||
+        out.shape[1] != members) {
+        PyErr_SetString(PyExc_TypeError, "stump_frame_votes's arrays do not fit each other");
+        goto done;
+    }
+    /* one block: each column's split and gap (width each), its rule (width), whole rows (n) */
+    scratch = PyMem_Malloc(2 * (size_t)width * sizeof(double) + (size_t)width + (size_t)n + 1);
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *split = (double *)scratch, *gap = split + width;
+    char *rule = (char *)(gap + width), *whole = rule + width;
+    whole_rows(&xv, n, width, whole);
+#define PARAM(f, i, j)                                                                           \
+    (*(const double *)((const char *)pv.buf + (f) * pv.strides[0] + (i) * pv.strides[1] +      \
+                       (j) * pv.strides[2]))
+    for (Py_ssize_t i = 0; i < members; i++) {
+        for (Py_ssize_t j = 0; j < width; j++)
+            stump_rule(PARAM(0, i, j), PARAM(1, i, j), PARAM(2, i, j), PARAM(3, i, j), &split[j],
+                       &gap[j], &rule[j]);
+        stump_chosen_votes(&xv, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
+                           scv.strides[1], split, gap, rule, (char *)out.buf + i, members);
+    }
+#undef PARAM
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(scratch);
+    release_held(held, got);
     return result;
 }
 
@@ -3288,6 +3374,7 @@ static PyMethodDef methods[] = {
     METHOD(oza_batch, "Oza boosting's lambda update over a minibatch."),
     METHOD(oza_linear_frame, "Every logistic-regression member's step on a minibatch, in place."),
     METHOD(oza_stump_frame, "Every decision stump member's step on a minibatch, in place."),
+    METHOD(stump_frame_votes, "Every decision stump member's vote on each row of a minibatch."),
     METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),

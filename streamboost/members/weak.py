@@ -423,6 +423,13 @@ class StumpMembers(WeakMembers):
         kernels.compiled.stump_votes(params, xv, votes)
         return votes
 
+    def batch_votes(self, X: np.ndarray) -> np.ndarray:
+        if kernels.compiled is None or not X.shape[1]:
+            return super().batch_votes(X)
+        votes = np.empty((len(X), self.n_models), dtype=bool)  # `_chosen_votes`' rule, in C
+        kernels.compiled.stump_frame_votes(self._score, self._params, X, votes)
+        return votes
+
     def learn_frame(self, X: np.ndarray, targets: np.ndarray, w: np.ndarray | None,
                     generator: np.random.Generator, sc: list[float], sw: list[float]) -> bool:
         # one column: numpy sums the rows of a minibatch pairwise, the kernel in row order
