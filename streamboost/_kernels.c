@@ -1516,8 +1516,8 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
     for (Py_ssize_t b = 0; b < n; b++)
         lam[b] = 1.0;
 #define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
-#define PARAM(f, i, j)                                                                           \
-    (*(double *)((char *)pv.buf + (f) * pv.strides[0] + (i) * pv.strides[1] +                  \
+#define PARAM(field, i, j)                                                                       \
+    (*(double *)((char *)pv.buf + (field) * pv.strides[0] + (i) * pv.strides[1] +              \
                  (j) * pv.strides[2]))
     whole_rows(&f.x, n, width, whole);
     for (Py_ssize_t i = 0; i < members; i++) {
@@ -1608,8 +1608,8 @@ static PyObject *stump_frame_votes(PyObject *self, PyObject *const *args, Py_ssi
     double *split = (double *)scratch, *gap = split + width;
     char *rule = (char *)(gap + width), *whole = rule + width;
     whole_rows(&xv, n, width, whole);
-#define PARAM(f, i, j)                                                                           \
-    (*(const double *)((const char *)pv.buf + (f) * pv.strides[0] + (i) * pv.strides[1] +      \
+#define PARAM(field, i, j)                                                                       \
+    (*(const double *)((const char *)pv.buf + (field) * pv.strides[0] + (i) * pv.strides[1] +  \
                        (j) * pv.strides[2]))
     for (Py_ssize_t i = 0; i < members; i++) {
         for (Py_ssize_t j = 0; j < width; j++)

@@ -436,13 +436,13 @@ class StumpMembers(WeakMembers):
         if kernels.compiled is None or X.shape[1] < 2:
             return False
         self._weigh(w)
+        self.changed = True
+        self._x = None
         # `learn_batch`, `_chosen_votes` and the lambdas' update of every member, the same
         # arithmetic, in C, in place (a broadcast weight made contiguous)
         kernels.compiled.oza_stump_frame(
             generator.bit_generator.capsule, X, targets,
             None if w is None else np.ascontiguousarray(w), self._score, self._params, sc, sw)
-        self._x = None
-        self.changed = True
         return True
 
     def _vote_after(self, i: int, f: int, k: float) -> bool:
