@@ -500,6 +500,16 @@ static int rule_vote(char rule, double split, double gap, double x)
     return rule > 1 ? (x - split) * gap > 0.0 : rule;
 }
 
+/* A stump candidate's probability (DecisionStump._probabilities): its Krichevsky-Trofimov
+ * accuracy ((seen + score) / 2 + 1/2) / (seen + 1), at least 1/2, for a positive vote, 1 minus
+ * it for a negative one. */
+static double stump_probability(double seen, double score, int vote)
+{
+    double accuracy = ((seen + score) / 2.0 + 0.5) / (seen + 1.0);
+    accuracy = accuracy < 0.5 ? 0.5 : accuracy; /* np.maximum's: NaN stays NaN */
+    return vote ? accuracy : 1.0 - accuracy;
+}
+
 /* DecisionStump's vote from its class weights and sums: streamboost.weak.stump.stump_vote. */
 static int stump_vote(double n_pos, double n_neg, double s_pos, double s_neg, double x)
 {
@@ -1058,12 +1068,10 @@ static PyObject *weak_soft(PyObject *self, PyObject *const *args, Py_ssize_t nar
             double seen = a + b;
             double score = *(const double *)((const char *)scores.buf + i * scores.strides[0] +
                                              c * scores.strides[1]);
-            double accuracy = ((seen + score) / 2.0 + 0.5) / (seen + 1.0);
-            accuracy = accuracy < 0.5 ? 0.5 : accuracy; /* np.maximum's: NaN stays NaN */
             int vote = PyObject_IsTrue(PyList_GET_ITEM(votes, i));
             if (vote < 0)
                 goto release_xv;
-            p = vote ? accuracy : 1.0 - accuracy;
+            p = stump_probability(seen, score, vote);
         }
         total += alpha;
         positive += alpha * p;
@@ -1435,11 +1443,12 @@ static void whole_rows(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width, char 
  * WeakMembers._chosen_votes gives it: by the candidate of the first highest score among the
  * row's features (`score`, the member's scores `stride` bytes apart; a whole row, every feature
  * present, takes the first highest of all), by that candidate's rule (stump_rule's split, gap
- * and rule per column); False on a row with no feature. */
+ * and rule per column); False on a row with no feature. `chosen` (NULL: not wanted) gets each
+ * row's column, -1 for none. */
 static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width,
                                const char *whole, const char *score, Py_ssize_t stride,
                                const double *split, const double *gap, const char *rule,
-                               char *votes, Py_ssize_t step)
+                               char *votes, Py_ssize_t step, Py_ssize_t *chosen)
 {
 #define AT(j) (*(const double *)(score + (j) * stride))
     Py_ssize_t first = 0;
@@ -1456,6 +1465,8 @@ static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t widt
                     best = j;
         votes[b * step] = (char)(best >= 0 && rule_vote(rule[best], split[best], gap[best],
                                                         TABLE_CELL(x, b, best)));
+        if (chosen != NULL)
+            chosen[b] = best;
     }
 #undef AT
 }
@@ -1553,7 +1564,7 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
                        &gap[j], &rule[j]);
         }
         stump_chosen_votes(&f.x, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
-                           scv.strides[1], split, gap, rule, votes, 1);
+                           scv.strides[1], split, gap, rule, votes, 1, NULL);
         if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
             goto done;
     }
@@ -1567,16 +1578,18 @@ done:
     return result;
 }
 
-/* stump_frame_votes(score, params, X, out) -> None: StumpMembers.batch_votes, out[b, i] (a
- * C-contiguous bool array, rows x members) being member i's vote on row b of the table X (NaN
- * where a row lacks a feature) by stump_chosen_votes, from the members' score (member x
- * column) and params (n_pos, n_neg, s_pos, s_neg x member x column). */
+/* stump_frame_votes(score, params, X, out, probabilities) -> None: StumpMembers.batch_votes,
+ * out[b, i] (a C-contiguous bool array, rows x members) being member i's vote on row b of the
+ * table X (NaN where a row lacks a feature) by stump_chosen_votes, from the members' score
+ * (member x column) and params (n_pos, n_neg, s_pos, s_neg x member x column); and, unless
+ * `probabilities` is None, the chosen candidate's stump_probability there (a float64 array of
+ * out's shape; 1/2 on a row with no feature), `_chosen_votes(soft=True)`. */
 static PyObject *stump_frame_votes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    EXPECT_ARGS(4, "stump_frame_votes");
+    EXPECT_ARGS(5, "stump_frame_votes");
     const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {4, -1, -1};
-    Py_buffer scv, pv, xv, out;
-    Py_buffer *const held[] = {&scv, &pv, &xv, &out}; /* in the order acquired */
+    Py_buffer scv, pv, xv, out, pr;
+    Py_buffer *const held[] = {&scv, &pv, &xv, &out, &pr}; /* in the order acquired */
     int got = 0;
     PyObject *result = NULL;
     char *scratch = NULL;
@@ -1593,30 +1606,55 @@ static PyObject *stump_frame_votes(PyObject *self, PyObject *const *args, Py_ssi
         goto done;
     got = 4;
     Py_ssize_t n = xv.shape[0], width = xv.shape[1], members = scv.shape[0];
+    double *probabilities = NULL;
+    if (args[4] != Py_None) {
+        const Py_ssize_t shape[2] = {n, members};
+        if (get_matrix(args[4], &pr, 2, shape, "probabilities"))
+            goto done;
+        got = 5;
+        if (pr.readonly || !PyBuffer_IsContiguous(&pr, 'C')) {
+            PyErr_SetString(PyExc_TypeError, "probabilities must be a writable C array");
+            goto done;
+        }
+        probabilities = pr.buf;
+    }
     if (width < 1 || scv.shape[1] < width || pv.shape[1] != members || pv.shape[2] < width ||
         out.ndim != 2 || out.itemsize != 1 || out.format[0] != '?' || out.shape[0] != n ||
         out.shape[1] != members) {
         PyErr_SetString(PyExc_TypeError, "stump_frame_votes's arrays do not fit each other");
         goto done;
     }
-    /* one block: each column's split and gap (width each), its rule (width), whole rows (n) */
-    scratch = PyMem_Malloc(2 * (size_t)width * sizeof(double) + (size_t)width + (size_t)n + 1);
+    /* one block: each column's split and gap (width each), each row's chosen column (n), each
+     * column's rule (width), whole rows (n) */
+    scratch = PyMem_Malloc((2 * (size_t)width + (size_t)n) * sizeof(double) + (size_t)width +
+                           (size_t)n + 1);
     if (scratch == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     double *split = (double *)scratch, *gap = split + width;
-    char *rule = (char *)(gap + width), *whole = rule + width;
+    Py_ssize_t *chosen = (Py_ssize_t *)(gap + width);
+    char *rule = (char *)(chosen + n), *whole = rule + width;
     whole_rows(&xv, n, width, whole);
 #define PARAM(field, i, j)                                                                       \
     (*(const double *)((const char *)pv.buf + (field) * pv.strides[0] + (i) * pv.strides[1] +  \
                        (j) * pv.strides[2]))
     for (Py_ssize_t i = 0; i < members; i++) {
+        const char *score = (const char *)scv.buf + i * scv.strides[0];
+        char *votes = (char *)out.buf + i;
         for (Py_ssize_t j = 0; j < width; j++)
             stump_rule(PARAM(0, i, j), PARAM(1, i, j), PARAM(2, i, j), PARAM(3, i, j), &split[j],
                        &gap[j], &rule[j]);
-        stump_chosen_votes(&xv, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
-                           scv.strides[1], split, gap, rule, (char *)out.buf + i, members);
+        stump_chosen_votes(&xv, n, width, whole, score, scv.strides[1], split, gap, rule, votes,
+                           members, probabilities != NULL ? chosen : NULL);
+        for (Py_ssize_t b = 0; probabilities != NULL && b < n; b++) {
+            Py_ssize_t c = chosen[b];
+            probabilities[b * members + i] =
+                c < 0 ? 0.5
+                      : stump_probability(PARAM(0, i, c) + PARAM(1, i, c),
+                                          *(const double *)(score + c * scv.strides[1]),
+                                          votes[b * members]);
+        }
     }
 #undef PARAM
     result = Py_NewRef(Py_None);

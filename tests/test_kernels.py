@@ -256,6 +256,23 @@ def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size, wei
 
 
 @needs_kernels
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_soft_stump_boosters_minibatches_are_the_numpy_paths_bit_for_bit(sparse):
+    # the members' probabilities of a frame (`score="soft"`), compiled and by numpy
+    rows = phishing(1_000)
+    if sparse:  # rows lacking features, and some with none (probability 1/2)
+        rows = [({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % 4} if i % 9 else {},
+                 y) for i, (x, y) in enumerate(rows)]
+
+    def make():
+        return OzaBoostClassifier(DecisionStump(), n_models=30, seed=6, score="soft")
+
+    compiled, python = both_ways(make, minibatches(rows, 32))
+    assert compiled == python
+    assert len(set(compiled[0])) > 100  # scores that differ, not a constant
+
+
+@needs_kernels
 def test_poisson_fill_draws_what_generator_poisson_draws():
     lam = np.array([0.0, 0.3, 1.0, 2.5, 9.99, 10.0, 57.0, 3e4, 1e9])
     ours, theirs = np.random.default_rng(8), np.random.default_rng(8)

@@ -427,8 +427,16 @@ class StumpMembers(WeakMembers):
         if kernels.compiled is None or not X.shape[1]:
             return super().batch_votes(X)
         votes = np.empty((len(X), self.n_models), dtype=bool)  # `_chosen_votes`' rule, in C
-        kernels.compiled.stump_frame_votes(self._score, self._params, X, votes)
+        kernels.compiled.stump_frame_votes(self._score, self._params, X, votes, None)
         return votes
+
+    def batch_soft_scores(self, X: np.ndarray, alphas: list[float]) -> np.ndarray:
+        if kernels.compiled is None or not X.shape[1]:
+            return super().batch_soft_scores(X, alphas)
+        votes = np.empty((len(X), self.n_models), dtype=bool)  # `_chosen_votes(soft=True)`
+        probabilities = np.empty((len(X), self.n_models))
+        kernels.compiled.stump_frame_votes(self._score, self._params, X, votes, probabilities)
+        return soft_scores(alphas, probabilities)
 
     def learn_frame(self, X: np.ndarray, targets: np.ndarray, w: np.ndarray | None,
                     generator: np.random.Generator, sc: list[float], sw: list[float]) -> bool:
