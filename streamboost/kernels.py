@@ -38,8 +38,9 @@ is imported, `compiled` is None and the Python loops run.
   (its clipped log-loss gradients, the step and the votes after it, each sum in the twin's
   cumsum order), every member in one call (`oza_linear_frame`, since 0.8.61; one call per
   member and kernel before); over decision stumps, every member's step and its votes after it
-  (`oza_stump_frame`) and every member's votes on a minibatch (`stump_frame_votes`), since
-  0.8.61, where numpy's calls on a few cells each were most of the time;
+  (`oza_stump_frame`) and every member's votes on a minibatch, or their probabilities for
+  `score="soft"` (`stump_frame_votes`), since 0.8.61, where numpy's calls on a few cells each
+  were most of the time;
 * `OnlinePlattCalibrator`'s map of a score (`platt_predict`), of an array of scores
   (`platt_predict_many`: the same floats as one by one; `platt_predict_pair`: two maps, each
   score's feature once) and its Online Newton / Gauss-Newton step (`platt_learn`, calling back
