@@ -43,6 +43,13 @@ def phishing(n: int) -> list:
     return list(itertools.islice(stream("phishing"), n))
 
 
+def lacking(rows: list, every: int, empty: int) -> list:
+    """`rows` with row i's j-th feature dropped where (i + j) % `every` is 0, and every
+    `empty`-th row left with none."""
+    return [({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % every} if i % empty else {},
+             y) for i, (x, y) in enumerate(rows)]
+
+
 def both_ways(make, replay) -> tuple:
     """`replay(make())` with the kernels, then with the Python twins."""
     out = []
@@ -179,11 +186,8 @@ def test_weak_members_learn_one_with_kernels_is_the_python_loop_bit_for_bit(memb
     # of them: every vote after learning is False)
     rows = phishing(1_500)
     keys = list(rows[0][0])
-    rows = [
-        ({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % 7} if i % 5 else {}, y)
-        if i % 3 == 0 else (x, y)
-        for i, (x, y) in enumerate(rows)
-    ]
+    thinned = lacking(rows, 7, 5)
+    rows = [thinned[i] if i % 3 == 0 else row for i, row in enumerate(rows)]
     assert any(not x for x, _ in rows) and len(keys) > 1
 
     def make():
@@ -242,8 +246,7 @@ def minibatches(rows, size, weights=None):
 def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size, weights):
     rows = phishing(2_000)
     if weights == "sparse":
-        rows, weights = [({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % 5} if i % 7
-                          else {}, y) for i, (x, y) in enumerate(rows)], None
+        rows, weights = lacking(rows, 5, 7), None
     elif weights == "one column":
         rows, weights = [({"only": x["URL_Length"]}, y) for x, y in rows], None
 
@@ -261,8 +264,7 @@ def test_a_soft_stump_boosters_minibatches_are_the_numpy_paths_bit_for_bit(spars
     # the members' probabilities of a frame (`score="soft"`), compiled and by numpy
     rows = phishing(1_000)
     if sparse:  # rows lacking features, and some with none (probability 1/2)
-        rows = [({k: v for j, (k, v) in enumerate(x.items()) if (i + j) % 4} if i % 9 else {},
-                 y) for i, (x, y) in enumerate(rows)]
+        rows = lacking(rows, 4, 9)
 
     def make():
         return OzaBoostClassifier(DecisionStump(), n_models=30, seed=6, score="soft")
@@ -333,29 +335,60 @@ def test_the_kernels_refuse_mismatched_arguments():
 
 
 @needs_kernels
-def test_a_linear_boosters_minibatch_is_one_compiled_call_for_every_member():
+@pytest.mark.parametrize(("member", "kernel"), [(linear_model.LogisticRegression(),
+                                                 "oza_linear_frame"),
+                                                (DecisionStump(), "oza_stump_frame")])
+def test_a_boosters_minibatch_is_one_compiled_call_for_every_member(member, kernel):
     rows = phishing(256)
     X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
-    model = OzaBoostClassifier(linear_model.LogisticRegression(), n_models=5, seed=2)
+    model = OzaBoostClassifier(member, n_models=5, seed=2)
     # neither the members' own step nor the per-member draws and update are called
     with mock.patch.object(type(model._members), "learn_batch", side_effect=AssertionError), \
             mock.patch.object(kernels, "compiled", mock.Mock(wraps=COMPILED)) as spy:
-        model.learn_many(X, y)
-    assert [c[0] for c in spy.method_calls] == ["oza_linear_frame"]
-    assert all(steps > 0 for steps in model._members.steps)
+        model.learn_many(X, y, w=0.5)
+    assert [c[0] for c in spy.method_calls] == [kernel]
+    held = model._members
+    if kernel == "oza_linear_frame":
+        assert all(steps > 0 for steps in held.steps)
+    else:
+        assert not held._integral  # a weight of 1/2: the exact choice from then on
+        assert (held._params[:2].sum(axis=2) > 0).all()  # every member learned both classes
 
 
 @needs_kernels
-def test_a_stump_boosters_minibatch_is_one_compiled_call_for_every_member():
-    rows = phishing(256)
-    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
-    model = OzaBoostClassifier(DecisionStump(), n_models=5, seed=2)
-    with mock.patch.object(type(model._members), "learn_batch", side_effect=AssertionError), \
-            mock.patch.object(kernels, "compiled", mock.Mock(wraps=COMPILED)) as spy:
-        model.learn_many(X, y, w=0.5)
-    assert [c[0] for c in spy.method_calls] == ["oza_stump_frame"]
-    assert not model._members._integral  # a weight of 1/2: the exact choice from then on
-    assert (model._members._params[:2].sum(axis=2) > 0).all()  # every member learned both
+def test_the_stump_kernels_refuse_mismatched_arguments_before_any_change():
+    X, score, params = np.ones((3, 2)), np.zeros((2, 4)), np.zeros((4, 2, 4))
+
+    def learn(**changed):
+        arguments = {"bitgen": np.random.default_rng(1).bit_generator.capsule, "X": X,
+                     "targets": np.array([True, False, True]), "w": None, "score": score,
+                     "params": params, "sc": [0.0, 0.0], "sw": [0.0, 0.0], **changed}
+        COMPILED.oza_stump_frame(*arguments.values())
+
+    for bad, message in [({"X": np.ones((3, 1))}, "do not fit each other"),  # one column
+                         ({"score": np.zeros((2, 1))}, "do not fit each other"),
+                         ({"params": np.zeros((4, 3, 4))}, "do not fit each other"),
+                         ({"params": np.zeros((3, 2, 4))}, "params must be a float64 array"),
+                         ({"w": np.ones(2)}, "w must be a 1-d array of format 'd'"),
+                         ({"sw": [0.0]}, "sw must be a list of 2 items"),
+                         ({"sc": [0.0, "a"]}, "must be real number")]:
+        with pytest.raises(TypeError, match=message):
+            learn(**bad)
+        assert not score.any() and not params.any()  # nothing learned
+    learn()  # the first member's class weights, on each column, are its draws at lambdas of 1
+    drawn = np.random.default_rng(1).poisson(np.ones(3)).sum()
+    assert (params[0, 0, :2] + params[1, 0, :2]).tolist() == [drawn, drawn]
+    assert not params[:, :, 2:].any() and not score[:, 2:].any()  # beyond the table's width
+
+    def votes(out, probabilities=None, table=X):
+        COMPILED.stump_frame_votes(score, params, table, out, probabilities)
+
+    for bad in [{"out": np.empty((3, 3), dtype=bool)}, {"out": np.empty((3, 2))},
+                {"out": np.empty((3, 2), dtype=bool), "table": np.ones((3, 5))}]:
+        with pytest.raises(TypeError, match="do not fit each other"):
+            votes(**bad)
+    with pytest.raises(TypeError, match="probabilities must be a float64 array"):
+        votes(np.empty((3, 2), dtype=bool), np.empty((2, 3)))
 
 
 @needs_kernels
