@@ -46,7 +46,7 @@ FORMAT = 2  # 1 (until 0.8.57): the streamboost version alone decided
 # attribute added, removed, renamed or given another meaning); tests/test_checkpoint_state.py
 # holds the attribute names to tests/checkpoint_state.json, so a change of names fails there
 # until this is bumped.
-STATE = 1
+STATE = 2  # 2 (0.8.61): GLRKLUCB's forced-exploration clock is its n_rounds, no `_round`
 
 
 def _river_version() -> str:

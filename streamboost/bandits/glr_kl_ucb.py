@@ -120,7 +120,6 @@ class GLRKLUCB(Policy):
         self._s = [0.0] * self.n_arms  # reward sums since each arm's restart
         self._recent = RecentRewards(self.n_arms, self.window)  # counts since the restart too
         self._restarts = [0] * self.n_arms
-        self._round = 0  # rounds played (the forced exploration's clock, Algorithm 1's t)
 
     @property
     def restarts(self) -> tuple[int, ...]:
@@ -145,13 +144,12 @@ class GLRKLUCB(Policy):
 
     def _select(self) -> int:
         period = int(self.n_arms / self.alpha)
-        forced = self._round % period
+        forced = self.n_rounds % period  # the forced exploration's clock, Algorithm 1's t
         if forced < self.n_arms:
             return forced
         return self._index_select([self._recent.count(a) for a in range(self.n_arms)])
 
     def _update_round(self, observed: list[tuple[int, float]]) -> None:
-        self._round += 1
         for arm in range(self.n_arms):
             self._since[arm] += 1
         recent = self._recent
