@@ -22,10 +22,12 @@ counted by the CPU (`instructions.py`: steady to about 0.1 % where the timed rat
 hundredths), and their ratio to the model alone's. `--many B` runs the same comparison by
 frames of B rows (`predict_proba_many`, then `learn_many`; the controller's minibatches are
 then B rows too): a minibatch model (our booster, River's logistic regression) learns each
-frame with its own `learn_many`, alone or wrapped. `--score S` scores the boosters by S
-(`soft`: as `BanditCalibratedClassifier()`'s default model; default: their own, the vote).
-`--callgrind` counts instructions where the
-CPU gives no counter: each configuration runs once, in its own process under valgrind's
+frame with its own `learn_many`, alone or wrapped. Each run gets frames built afresh (untimed),
+as a stream delivers them: pandas caches what it learns of a frame's columns (`is_unique`), so
+frames replayed from an earlier run would hide that cost from all but the first run.
+`--score S` scores the boosters by S (`soft`: as `BanditCalibratedClassifier()`'s default
+model; default: their own, the vote). `--callgrind` counts instructions where the CPU gives no
+counter: each configuration runs once, in its own process under valgrind's
 callgrind, counted inside the prequential loop only (`callgrind.py`; repeatable to about
 0.03 %, no timing). `--processes N` repeats the whole timed comparison in N fresh processes, one
 after another (hash seeds 1..N), and reports the median over them of each process's ratio, with
@@ -48,6 +50,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import contextlib
+import functools
 import json
 import os
 import platform
@@ -174,6 +177,17 @@ def run_many(model, frames) -> tuple[float, float, float]:
     return speed, brier.get(), 0.0
 
 
+def make_frames(rows, size: int, weights=None) -> list[tuple]:
+    """`rows` as new frames of `size` rows, each `(X, y, keyword arguments of learn_many)`
+    (`weights`: one sample weight per row, else none)."""
+    import pandas as pd
+
+    return [(pd.DataFrame([x for x, _ in rows[i : i + size]]),
+             pd.Series([y for _, y in rows[i : i + size]]),
+             {} if weights is None else {"w": weights[i : i + size]})
+            for i in range(0, len(rows), size)]
+
+
 def load_rows(dataset: str, data_dir: str | None, n: int) -> list[tuple[dict, object]]:
     """The first `n` rows of `dataset`, pre-scaled (no scaler is timed or counted)."""
     # seeded: a dataset without a natural order is shuffled the same way in every run
@@ -287,7 +301,7 @@ def measure(args, rows, frames, batch: dict, counter) -> dict:
     """Each model alone and wrapped by each configuration, `args.repeats` times interleaved:
     model -> configuration -> (median speed, median of each repeat's ratio to the model alone,
     instructions per example, their ratio to the model alone's (0: not counted), Brier score,
-    arm counts)."""
+    arm counts). `frames`: None (one example at a time), or what makes each run's frames."""
     results: dict = {}
     for name in args.models:
         makers = {config: lambda name=name, config=config: make(name, config, batch,
@@ -302,7 +316,7 @@ def measure(args, rows, frames, batch: dict, counter) -> dict:
             order = list(makers) if repeat % 2 == 0 else list(makers)[::-1]
             for config in order:
                 model = makers[config]()
-                speed, brier, count = (run_many(model, frames) if frames else
+                speed, brier, count = (run_many(model, frames()) if frames else
                                        run(model, rows, counter))
                 speeds[config].append(speed)
                 counts[config].append(count)
@@ -422,13 +436,9 @@ def main() -> None:
     frames = None
     if args.many:
         import numpy as np
-        import pandas as pd
 
-        weights = np.random.default_rng(0).uniform(0.5, 2.0, len(rows))
-        frames = [(pd.DataFrame([x for x, _ in rows[i : i + args.many]]),
-                   pd.Series([y for _, y in rows[i : i + args.many]]),
-                   {"w": weights[i : i + args.many]} if args.weighted else {})
-                  for i in range(0, len(rows), args.many)]
+        weights = np.random.default_rng(0).uniform(0.5, 2.0, len(rows)) if args.weighted else None
+        frames = functools.partial(make_frames, rows, args.many, weights)
     batch = {} if args.many is None else {"batch_size": args.many}
     print(
         (f"by {'weighted ' if args.weighted else ''}frames of {args.many} rows, "

@@ -92,6 +92,19 @@ def test_weighted_frames_weigh_every_models_rows_and_need_frames():
     assert refused.returncode == 2 and "--weighted weighs the rows of frames" in refused.stderr
 
 
+def test_every_run_gets_new_frames_of_the_same_rows():
+    # pandas keeps what it learned of a frame's columns (is_unique) on the frame: frames replayed
+    # from an earlier run would hide from later runs a cost every new frame of a stream pays
+    rows = [({"a": float(i), "b": -float(i)}, i % 2 == 0) for i in range(5)]
+    first, second = (overhead.make_frames(rows, 2, [1.0, 2.0, 3.0, 4.0, 5.0]) for _ in range(2))
+    assert [len(X) for X, _, _ in first] == [2, 2, 1]
+    for (X, y, kwargs), (again, y_again, kwargs_again) in zip(first, second, strict=True):
+        assert X is not again and X.columns is not again.columns
+        assert X.equals(again) and y.equals(y_again) and kwargs == kwargs_again
+    assert first[2][0].to_dict("records") == [rows[4][0]] and first[1][2] == {"w": [3.0, 4.0]}
+    assert overhead.make_frames(rows, 2)[0][2] == {}
+
+
 def test_by_hand_is_the_calibrated_classifiers_work_without_its_bookkeeping():
     # the floor a wrapper's own cost is measured from must compute what the wrapper computes:
     # every probability equal, for our booster (scored directly) and a River model

@@ -44,7 +44,7 @@ from streamboost import (
 from streamboost.cli import main
 from streamboost.datasets import CSVTable
 from streamboost.datasets import stream as streamboost_stream
-from streamboost.validation import LIMIT, FiniteFeatures, check_features
+from streamboost.validation import LIMIT, FiniteFeatures, check_dataframe, check_features
 
 ROWS = list(datasets.Phishing().take(400))
 X0 = dict(ROWS[0][0])
@@ -1114,6 +1114,22 @@ def test_a_frame_that_is_no_dataframe_and_labels_that_are_no_sequence_are_refuse
     assert pickle.dumps(model) == before
     model.learn_many(X, y.tolist())  # a list of labels, and a 1-d array, are taken
     model.learn_many(X, y.to_numpy())
+
+
+def test_a_frame_naming_a_column_twice_is_refused_whatever_frames_came_before():
+    # 0.8.62: a frame whose columns equal those of the last frame found distinct is taken
+    # without pandas' is_unique (a hash table of the names, ~20 us a frame on pandas 3); a
+    # duplicate must never pass for a distinct frame of the same width, nor twice
+    distinct = pd.DataFrame({"a": [1.0], "b": [2.0]})
+    twice = pd.DataFrame([[1.0, 2.0]], columns=["a", "a"])
+    check_dataframe(distinct, "learn_many")
+    for _ in range(2):
+        with pytest.raises(ValueError, match=r"^X names column\(s\) 'a' more than once"):
+            check_dataframe(twice, "learn_many")
+    for columns in (["a", "b"], ["b", "a"], ["a", "b"]):  # new frames, equal or not
+        check_dataframe(pd.DataFrame([[1.0, 2.0]], columns=columns), "learn_many")
+    with pytest.raises(ValueError, match=r"^X names column\(s\) 'b' more than once"):
+        check_dataframe(pd.DataFrame([[1.0, 2.0, 3.0]], columns=["b", "a", "b"]), "learn_many")
 
 
 @pytest.mark.parametrize("make", [
