@@ -507,7 +507,7 @@ class CalibratedClassifier(  # type: ignore[misc]
         if len(X) == 0:  # checked, nothing to learn: River's linear models divide by its length
             return
         scored = self._score_frame(X, check_frame(self._wrapped_model, X))
-        targets = [positive[label] for label in labels]
+        targets = list(map(positive.__getitem__, labels))
         weights = None
         if per_row(kwargs.get("w")):  # one weight per row, in row order
             weights = row_weights(kwargs, len(X))

@@ -634,14 +634,15 @@ class BanditCalibratedClassifier(  # type: ignore[misc]
         with other keywords."""
         check_dataframe(X, "learn_many")
         labels, positive = self._labels.check_many(y, len(X))
-        weighted = self._minibatch and kwargs.keys() == {"w"}
+        minibatch = self._minibatch
+        weighted = minibatch and kwargs.keys() == {"w"}
         if kwargs:
             _no_misspelt_costs("learn_many", kwargs)
             self._check_kwargs(kwargs, rows=len(X))
         costs = self._frame_costs(c_fp, c_fn, X)
         # the whole minibatches go to the model's learn_many if it takes `w`, else row by row
         weighted = weighted and self._takes(kwargs, "learn_many", len(X))
-        if not self._minibatch or (kwargs and not weighted):
+        if not minibatch or (kwargs and not weighted):
             for i, (x, keywords) in enumerate(zip(records(X), row_keywords(kwargs, len(X)),
                                                   strict=True)):
                 self.learn_one(x, labels[i], **_own(costs, i), **keywords)
@@ -693,8 +694,8 @@ class BanditCalibratedClassifier(  # type: ignore[misc]
 
         scored = self._score_frame(X, check_frame(self._model, X))
         scores = scored.scores.tolist()
-        targets = [positive[label] for label in labels]
-        for label in dict.fromkeys(labels):  # in order: the first other label names the negative
+        targets = list(map(positive.__getitem__, labels))
+        for label in positive:  # in order: the first other label names the negative
             self._labels.learn(label)
         self._start_batch()
         if (detector := self._detector) is not None:

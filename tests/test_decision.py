@@ -11,6 +11,7 @@ from river import base, checks, datasets, linear_model, preprocessing, tree
 
 from streamboost import OzaBoostClassifier
 from streamboost.decision import (
+    BinaryLabels,
     CostSensitiveClassifier,
     CostSensitiveMixin,
     correct_prior_shift,
@@ -396,6 +397,51 @@ def test_the_fast_path_of_positive_proba_answers_as_the_general_one(labels):
             return
         answer = positive_proba(y_pred, pos_label)
         assert answer == expected and type(answer) is float
+
+    check()
+
+
+class _Incomparable:
+    """A label hashed as True whose comparisons raise TypeError (as pd.NA's can)."""
+
+    def __hash__(self):
+        return hash(True)
+
+    def __eq__(self, other):
+        raise TypeError("no comparison")
+
+
+@pytest.mark.parametrize("known", [(True, None), (True, False), ("spam", "ham"), (1, 0),
+                                   ("spam", None)])
+def test_check_many_answers_from_the_known_labels_as_judging_them_one_by_one(known):
+    # 0.8.62: a minibatch whose labels are all known is answered from `known`, without judging
+    # each label; it must answer (or refuse) exactly as judging them in order does
+    import numpy as np
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    pool = (True, False, 1, 0, 1.0, np.True_, np.int64(0), "spam", "ham", 2, None, math.nan,
+            pd.NA, _Incomparable())
+
+    @settings(deadline=None)
+    @given(st.lists(st.sampled_from(pool), min_size=1, max_size=6),
+           st.sampled_from([list, pd.Series, np.array]))
+    def check(labels, kind):
+        owner = BinaryLabels(*known)
+        y = kind(labels) if kind is not np.array else np.array(labels, dtype=object)
+        judge, positive = BinaryLabels(*known), {}
+        try:
+            for label in dict.fromkeys(y.tolist() if kind is not list else labels):
+                positive[label] = judge.is_positive(label)
+                judge.learn(label)
+        except (TypeError, ValueError) as error:
+            with pytest.raises(type(error), match=re.escape(str(error))):
+                owner.check_many(y, len(labels))
+            return
+        answer = owner.check_many(y, len(labels))
+        assert answer[1] == positive and list(answer[1]) == list(positive)
+        assert [type(v) for v in answer[1].values()] == [bool] * len(positive)
+        assert answer[0] == list(labels) and owner.negative == BinaryLabels(*known).negative
 
     check()
 
