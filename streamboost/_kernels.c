@@ -1439,16 +1439,12 @@ static void whole_rows(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width, char 
     }
 }
 
-/* A stump member's vote on each row of the table x into votes[b * step], as
- * WeakMembers._chosen_votes gives it: by the candidate of the first highest score among the
+/* A weak member's chosen column on each row of the table x into chosen[b], as
+ * WeakMembers._chosen_votes chooses it: the candidate of the first highest score among the
  * row's features (`score`, the member's scores `stride` bytes apart; a whole row, every feature
- * present, takes the first highest of all), by that candidate's rule (stump_rule's split, gap
- * and rule per column); False on a row with no feature. `chosen` (NULL: not wanted) gets each
- * row's column, -1 for none. */
-static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width,
-                               const char *whole, const char *score, Py_ssize_t stride,
-                               const double *split, const double *gap, const char *rule,
-                               char *votes, Py_ssize_t step, Py_ssize_t *chosen)
+ * present, takes the first highest of all); -1 on a row with no feature. */
+static void chosen_columns(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width, const char *whole,
+                           const char *score, Py_ssize_t stride, Py_ssize_t *chosen)
 {
 #define AT(j) (*(const double *)(score + (j) * stride))
     Py_ssize_t first = 0;
@@ -1463,12 +1459,25 @@ static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t widt
             for (Py_ssize_t j = 0; j < width; j++)
                 if (TABLE_CELL(x, b, j) == TABLE_CELL(x, b, j) && (best < 0 || AT(j) > AT(best)))
                     best = j;
-        votes[b * step] = (char)(best >= 0 && rule_vote(rule[best], split[best], gap[best],
-                                                        TABLE_CELL(x, b, best)));
-        if (chosen != NULL)
-            chosen[b] = best;
+        chosen[b] = best;
     }
 #undef AT
+}
+
+/* A stump member's vote on each row of the table x into votes[b * step], by the candidate
+ * chosen_columns chooses (into `chosen`) and that candidate's rule (stump_rule's split, gap and
+ * rule per column); False on a row with no feature. */
+static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t width,
+                               const char *whole, const char *score, Py_ssize_t stride,
+                               const double *split, const double *gap, const char *rule,
+                               char *votes, Py_ssize_t step, Py_ssize_t *chosen)
+{
+    chosen_columns(x, n, width, whole, score, stride, chosen);
+    for (Py_ssize_t b = 0; b < n; b++) {
+        Py_ssize_t c = chosen[b];
+        votes[b * step] =
+            (char)(c >= 0 && rule_vote(rule[c], split[c], gap[c], TABLE_CELL(x, b, c)));
+    }
 }
 
 /* oza_stump_frame(bitgen, X, targets, w, score, params, sc, sw) -> None:
@@ -1508,11 +1517,12 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
     if (check_list(args[6], members, "sc") || check_list(args[7], members, "sw"))
         goto done;
     /* one block: lam, each row's weight (n each), each member's sc and sw, each column's
-     * split and gap (width each), the draws (n), the votes (n), each column's rule (width),
-     * whether each row has every feature (n) */
+     * split and gap (width each), the draws (n), each row's chosen column (n), the votes (n),
+     * each column's rule (width), whether each row has every feature (n) */
     scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members + 2 * (size_t)width) *
                                sizeof(double) +
-                           (size_t)n * sizeof(int64_t) + 2 * (size_t)n + (size_t)width);
+                           (size_t)n * (sizeof(int64_t) + sizeof(Py_ssize_t)) + 2 * (size_t)n +
+                           (size_t)width);
     if (scratch == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -1520,7 +1530,8 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
     double *lam = (double *)scratch, *weight = lam + n, *right = weight + n;
     double *wrong = right + members, *split = wrong + members, *gap = split + width;
     int64_t *ks = (int64_t *)(gap + width);
-    char *votes = (char *)(ks + n), *rule = votes + n, *whole = rule + width;
+    Py_ssize_t *chosen = (Py_ssize_t *)(ks + n);
+    char *votes = (char *)(chosen + n), *rule = votes + n, *whole = rule + width;
     if (read_lambdas(args[6], args[7], members, right, wrong))
         goto done;
     const char *targets = f.targets.buf;
@@ -1564,12 +1575,129 @@ static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize
                        &gap[j], &rule[j]);
         }
         stump_chosen_votes(&f.x, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
-                           scv.strides[1], split, gap, rule, votes, 1, NULL);
+                           scv.strides[1], split, gap, rule, votes, 1, chosen);
         if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
             goto done;
     }
 #undef SCORE
 #undef PARAM
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(scratch);
+    release_held(held, got);
+    frame_release(&f);
+    return result;
+}
+
+/* oza_univariate_frame(bitgen, X, targets, w, score, params, sc, sw, gradients, lr) -> None:
+ * OzaBoostClassifier._learn_table over UnivariateMembers, every member in one call, for a table
+ * X (rows x width, width >= 2, NaN where a row lacks the feature), the members' score (member x
+ * column) and params (coef, bias x member x column), in place. `gradients` (member x row x
+ * column, the table's width) holds each candidate's log-loss gradient on each row at the
+ * parameters it starts with, computed by the caller with numpy's exp (`weak.univariate.
+ * gradients`; the C library's exp may differ from it in the last bit). For member i in order:
+ * its draws (poisson_fill's, from `bitgen`) as weights k_b w_b on the cells present; each
+ * candidate's vote on each row before the step moves its score by +-k_b w_b; its coef moves by
+ * -sum_b k_b w_b (lr g_b) x_b and its bias by -sum_b k_b w_b (lr g_b) (WeakMembers.learn_batch,
+ * UnivariateLogisticRegression._candidate_learn_batch); each row's vote after it, by the column
+ * chosen_columns chooses (False on a row with none); then the lambdas' update (oza_update).
+ * Sums as oza_stump_frame's. Checked before any change. */
+static PyObject *oza_univariate_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(10, "oza_univariate_frame");
+    const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {2, -1, -1}, free3[3] = {-1, -1, -1};
+    frame_args f;
+    Py_buffer scv, pv, gv;
+    Py_buffer *const held[] = {&scv, &pv, &gv}; /* in the order acquired */
+    int got = 0;
+    PyObject *result = NULL;
+    char *scratch = NULL;
+    if (frame_acquire(args, &f) || get_matrix(args[4], &scv, 2, any2, "score"))
+        goto done;
+    got = 1;
+    if (get_matrix(args[5], &pv, 3, any3, "params"))
+        goto done;
+    got = 2;
+    if (get_matrix(args[8], &gv, 3, free3, "gradients"))
+        goto done;
+    got = 3;
+    double lr = PyFloat_AsDouble(args[9]);
+    if (lr == -1.0 && PyErr_Occurred())
+        goto done;
+    Py_ssize_t n = f.n, width = f.width, members = scv.shape[0];
+    if (n < 1 || width < 2 || scv.shape[1] < width || pv.shape[1] != members ||
+        pv.shape[2] < width || gv.shape[0] != members || gv.shape[1] != n ||
+        gv.shape[2] != width || scv.readonly || pv.readonly) {
+        PyErr_SetString(PyExc_TypeError, "oza_univariate_frame's arrays do not fit each other");
+        goto done;
+    }
+    if (check_list(args[6], members, "sc") || check_list(args[7], members, "sw"))
+        goto done;
+    /* one block: lam, each row's weight (n each), each member's sc and sw, the draws (n), each
+     * row's chosen column (n), the votes (n), whether each row has every feature (n) */
+    scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members) * sizeof(double) +
+                           (size_t)n * (sizeof(int64_t) + sizeof(Py_ssize_t)) + 2 * (size_t)n);
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *lam = (double *)scratch, *weight = lam + n, *right = weight + n;
+    double *wrong = right + members;
+    int64_t *ks = (int64_t *)(wrong + members);
+    Py_ssize_t *chosen = (Py_ssize_t *)(ks + n);
+    char *votes = (char *)(chosen + n), *whole = votes + n;
+    if (read_lambdas(args[6], args[7], members, right, wrong))
+        goto done;
+    const char *targets = f.targets.buf;
+    for (Py_ssize_t b = 0; b < n; b++)
+        lam[b] = 1.0;
+#define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
+#define PARAM(field, i, j)                                                                       \
+    (*(double *)((char *)pv.buf + (field) * pv.strides[0] + (i) * pv.strides[1] +              \
+                 (j) * pv.strides[2]))
+#define GRADIENT(i, b, j)                                                                        \
+    (*(const double *)((const char *)gv.buf + (i) * gv.strides[0] + (b) * gv.strides[1] +      \
+                       (j) * gv.strides[2]))
+    whole_rows(&f.x, n, width, whole);
+    for (Py_ssize_t i = 0; i < members; i++) {
+        if (poisson_draws(f.bitgen, lam, ks, n))
+            goto done;
+        for (Py_ssize_t b = 0; b < n; b++)
+            weight[b] = f.sample != NULL ? (double)ks[b] * f.sample[b] : (double)ks[b];
+        for (Py_ssize_t j = 0; j < width; j++) {
+            double coef = PARAM(0, i, j), bias = PARAM(1, i, j);
+            double moved = 0.0, moved_x = 0.0, moved_bias = 0.0;
+            for (Py_ssize_t b = 0; b < n; b++) {
+                double x = TABLE_CELL(&f.x, b, j);
+                double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
+                if (x != x)
+                    x = 0.0;
+                int hit = (coef * x + bias > 0.0) == (targets[b] != 0);
+                double term = v * (hit ? 1.0 : -1.0);
+                double step = v * (lr * GRADIENT(i, b, j));
+                if (b == 0) {
+                    moved = term, moved_x = step * x, moved_bias = step;
+                } else {
+                    moved += term, moved_x += step * x, moved_bias += step;
+                }
+            }
+            SCORE(i, j) = SCORE(i, j) + moved;
+            PARAM(0, i, j) = coef - moved_x;
+            PARAM(1, i, j) = bias - moved_bias;
+        }
+        chosen_columns(&f.x, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
+                       scv.strides[1], chosen);
+        for (Py_ssize_t b = 0; b < n; b++) {
+            Py_ssize_t c = chosen[b];
+            votes[b] = (char)(c >= 0 && PARAM(0, i, c) * TABLE_CELL(&f.x, b, c) + PARAM(1, i, c) >
+                                            0.0);
+        }
+        if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
+            goto done;
+    }
+#undef SCORE
+#undef PARAM
+#undef GRADIENT
     result = Py_NewRef(Py_None);
 done:
     PyMem_Free(scratch);
@@ -1646,7 +1774,7 @@ static PyObject *stump_frame_votes(PyObject *self, PyObject *const *args, Py_ssi
             stump_rule(PARAM(0, i, j), PARAM(1, i, j), PARAM(2, i, j), PARAM(3, i, j), &split[j],
                        &gap[j], &rule[j]);
         stump_chosen_votes(&xv, n, width, whole, score, scv.strides[1], split, gap, rule, votes,
-                           members, probabilities != NULL ? chosen : NULL);
+                           members, chosen);
         for (Py_ssize_t b = 0; probabilities != NULL && b < n; b++) {
             Py_ssize_t c = chosen[b];
             probabilities[b * members + i] =
@@ -3413,6 +3541,8 @@ static PyMethodDef methods[] = {
     METHOD(oza_linear_frame, "Every logistic-regression member's step on a minibatch, in place."),
     METHOD(oza_stump_frame, "Every decision stump member's step on a minibatch, in place."),
     METHOD(stump_frame_votes, "Every decision stump member's vote on each row of a minibatch."),
+    METHOD(oza_univariate_frame,
+           "Every univariate logistic-regression member's step on a minibatch, in place."),
     METHOD(oza_linear, "Oza boosting's learn_one loop over logistic-regression members."),
     METHOD(oza_weak, "Oza boosting's learn_one loop over stumps or univariate regressions."),
     METHOD(best_candidates, "Each weak member's best candidates right and wrong on x."),

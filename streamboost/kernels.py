@@ -40,7 +40,10 @@ is imported, `compiled` is None and the Python loops run.
   member and kernel before); over decision stumps, every member's step and its votes after it
   (`oza_stump_frame`) and every member's votes on a minibatch, or their probabilities for
   `score="soft"` (`stump_frame_votes`), since 0.8.61, where numpy's calls on a few cells each
-  were most of the time;
+  were most of the time; over univariate logistic regressions, every member's step and its
+  votes after it (`oza_univariate_frame`, since 0.8.62), from their gradients computed first
+  by numpy for every member at once (its `exp`, which the C library's may miss in the last
+  bit);
 * `OnlinePlattCalibrator`'s map of a score (`platt_predict`), of an array of scores
   (`platt_predict_many`: the same floats as one by one; `platt_predict_pair`: two maps, each
   score's feature once) and its Online Newton / Gauss-Newton step (`platt_learn`, calling back

@@ -241,6 +241,10 @@ def minibatches(rows, size, weights=None):
         (DecisionStump(), 32, "sparse"),  # rows that lack features: NaN cells
         (DecisionStump(), 32, "one column"),  # numpy sums one column pairwise: the twin's
         (UnivariateLogisticRegression(), 256, None),
+        (UnivariateLogisticRegression(), 32, None),
+        (UnivariateLogisticRegression(lr=0.7), 7, [0.5, 2.0, 1.0]),
+        (UnivariateLogisticRegression(), 32, "sparse"),
+        (UnivariateLogisticRegression(), 32, "one column"),
     ],
 )
 def test_learn_many_with_kernels_is_the_numpy_path_bit_for_bit(member, size, weights):
@@ -305,7 +309,8 @@ def test_the_kernels_refuse_mismatched_arguments():
 
     def learn(**changed):
         state = {"sc": [0.0, 0.0], "sw": [0.0, 0.0], "steps": [0, 0]}
-        arguments = {"bitgen": np.random.default_rng(1).bit_generator.capsule, "X": X,
+        generator = np.random.default_rng(1)  # alive while its capsule is read
+        arguments = {"bitgen": generator.bit_generator.capsule, "X": X,
                      "targets": np.array([True, False]), "w": None, "weights": weights,
                      "weight_pos": 1.0, "weight_neg": 1.0, "clip": 1.0, "lr": 0.1, "ratio": 1.0,
                      **state, **changed}
@@ -337,7 +342,9 @@ def test_the_kernels_refuse_mismatched_arguments():
 @needs_kernels
 @pytest.mark.parametrize(("member", "kernel"), [(linear_model.LogisticRegression(),
                                                  "oza_linear_frame"),
-                                                (DecisionStump(), "oza_stump_frame")])
+                                                (DecisionStump(), "oza_stump_frame"),
+                                                (UnivariateLogisticRegression(),
+                                                 "oza_univariate_frame")])
 def test_a_boosters_minibatch_is_one_compiled_call_for_every_member(member, kernel):
     rows = phishing(256)
     X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
@@ -350,9 +357,12 @@ def test_a_boosters_minibatch_is_one_compiled_call_for_every_member(member, kern
     held = model._members
     if kernel == "oza_linear_frame":
         assert all(steps > 0 for steps in held.steps)
-    else:
-        assert not held._integral  # a weight of 1/2: the exact choice from then on
+        return
+    assert not held._integral  # a weight of 1/2: the exact choice from then on
+    if kernel == "oza_stump_frame":
         assert (held._params[:2].sum(axis=2) > 0).all()  # every member learned both classes
+    else:  # every member moved its candidates' coefficients and biases
+        assert (abs(held._params).sum(axis=2) > 0).all()
 
 
 @needs_kernels
@@ -360,7 +370,8 @@ def test_the_stump_kernels_refuse_mismatched_arguments_before_any_change():
     X, score, params = np.ones((3, 2)), np.zeros((2, 4)), np.zeros((4, 2, 4))
 
     def learn(**changed):
-        arguments = {"bitgen": np.random.default_rng(1).bit_generator.capsule, "X": X,
+        generator = np.random.default_rng(1)  # alive while its capsule is read
+        arguments = {"bitgen": generator.bit_generator.capsule, "X": X,
                      "targets": np.array([True, False, True]), "w": None, "score": score,
                      "params": params, "sc": [0.0, 0.0], "sw": [0.0, 0.0], **changed}
         COMPILED.oza_stump_frame(*arguments.values())
@@ -389,6 +400,58 @@ def test_the_stump_kernels_refuse_mismatched_arguments_before_any_change():
             votes(**bad)
     with pytest.raises(TypeError, match="probabilities must be a float64 array"):
         votes(np.empty((3, 2), dtype=bool), np.empty((2, 3)))
+
+
+@needs_kernels
+def test_the_univariate_kernel_refuses_mismatched_arguments_before_any_change():
+    X, score, params = np.ones((3, 2)), np.zeros((2, 4)), np.zeros((2, 2, 4))
+    grads = np.full((2, 3, 2), 0.5)
+
+    def learn(**changed):
+        generator = np.random.default_rng(1)  # alive while its capsule is read
+        arguments = {"bitgen": generator.bit_generator.capsule, "X": X,
+                     "targets": np.array([True, False, True]), "w": None, "score": score,
+                     "params": params, "sc": [0.0, 0.0], "sw": [0.0, 0.0], "gradients": grads,
+                     "lr": 0.1, **changed}
+        COMPILED.oza_univariate_frame(*arguments.values())
+
+    for bad, message in [({"X": np.ones((3, 1))}, "do not fit each other"),  # one column
+                         ({"gradients": np.zeros((2, 3, 3))}, "do not fit each other"),
+                         ({"gradients": np.zeros((3, 3, 2))}, "do not fit each other"),
+                         ({"gradients": np.zeros((2, 2, 2))}, "do not fit each other"),
+                         ({"gradients": np.zeros((2, 3))}, "gradients must be a float64 array"),
+                         ({"params": np.zeros((4, 2, 4))}, "params must be a float64 array"),
+                         ({"score": np.zeros((2, 1))}, "do not fit each other"),
+                         ({"lr": "0.1"}, "must be real number"),
+                         ({"w": np.ones(2)}, "w must be a 1-d array of format 'd'"),
+                         ({"sw": [0.0]}, "sw must be a list of 2 items")]:
+        with pytest.raises(TypeError, match=message):
+            learn(**bad)
+        assert not score.any() and not params.any()  # nothing learned
+    learn()
+    # the first member, at lambdas of 1, every cell present: each candidate votes negative
+    # before its step (a margin of 0), and moves by its draws times lr x gradient, row by row
+    k = np.random.default_rng(1).poisson(np.ones(3)).tolist()
+    step = [kb * (0.1 * 0.5) for kb in k]
+    assert score[0, :2].tolist() == [-k[0] + k[1] - k[2]] * 2
+    assert params[:, 0, :2].tolist() == [[0.0 - (step[0] + step[1] + step[2])] * 2] * 2
+    assert not params[:, :, 2:].any() and not score[:, 2:].any()  # beyond the table's width
+
+
+@needs_kernels
+def test_a_univariate_minibatch_whose_gradients_exceed_the_cap_is_the_twins(monkeypatch):
+    from streamboost.members import weak as weak_members
+
+    rows = phishing(64)
+    X, y = pd.DataFrame([x for x, _ in rows]), pd.Series([y for _, y in rows])
+    called = []
+    for cap in (5 * X.size, 5 * X.size - 1):  # 5 members' gradients of every cell
+        monkeypatch.setattr(weak_members, "_GRADIENT_CELLS", cap)
+        model = OzaBoostClassifier(UnivariateLogisticRegression(), n_models=5, seed=2)
+        with mock.patch.object(kernels, "compiled", mock.Mock(wraps=COMPILED)) as spy:
+            model.learn_many(X, y)
+        called.append("oza_univariate_frame" in [c[0] for c in spy.method_calls])
+    assert called == [True, False]
 
 
 @needs_kernels

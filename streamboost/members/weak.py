@@ -30,6 +30,9 @@ if typing.TYPE_CHECKING:
 __all__ = ["StumpMembers", "UnivariateMembers", "WeakMembers"]
 
 _NO_BATCH = (None, None, None, None)
+# the most gradients (members x rows x columns) a minibatch's one compiled call reads at once:
+# 16 MiB of them (100 members, 256 rows of 80 features)
+_GRADIENT_CELLS = 1 << 21
 
 
 def best_candidates(scores: np.ndarray, right: np.ndarray) -> tuple[list, list, list]:
@@ -395,6 +398,28 @@ class UnivariateMembers(WeakMembers):
 
     kind = UnivariateLogisticRegression
     __slots__ = ()
+
+    def learn_frame(self, X: np.ndarray, targets: np.ndarray, w: np.ndarray | None,
+                    generator: np.random.Generator, sc: list[float], sw: list[float]) -> bool:
+        # one column: numpy sums a minibatch's rows pairwise, the kernel in row order; and the
+        # kernel reads every member's gradients at once, so a minibatch too large for them in
+        # memory stays with the twin, whose numpy calls its size amortises
+        members, width = len(self._score), X.shape[1]
+        if kernels.compiled is None or width < 2 or members * X.size > _GRADIENT_CELLS:
+            return False
+        _, xs, _ = self._parts(X)
+        coef, bias = self._params[0, :, :width], self._params[1, :, :width]
+        # numpy's exp, as the twin's steps take it (`_candidate_learn_batch`): a member's
+        # gradients depend on its own parameters only, which no other member's step changes
+        g = gradients(coef[:, None, :] * xs + bias[:, None, :], targets[:, None])
+        self._weigh(w)
+        self.changed = True
+        self._x = None
+        kernels.compiled.oza_univariate_frame(
+            generator.bit_generator.capsule, X, targets,
+            None if w is None else np.ascontiguousarray(w), self._score, self._params, sc, sw,
+            g, self._model.lr)
+        return True
 
     def _prepare(self) -> None:
         coef, bias = self._params_x
