@@ -1480,163 +1480,65 @@ static void stump_chosen_votes(const Py_buffer *x, Py_ssize_t n, Py_ssize_t widt
     }
 }
 
-/* oza_stump_frame(bitgen, X, targets, w, score, params, sc, sw) -> None:
- * OzaBoostClassifier._learn_table over StumpMembers, every member in one call, for a table X
- * (rows x width, width >= 2, NaN where a row lacks the feature) and the members' score
- * (member x column) and params (n_pos, n_neg, s_pos, s_neg x member x column), in place. For
- * member i in order: its draws (poisson_fill's, from `bitgen`) as weights k_b w_b on the cells
- * present; each candidate's vote on each row at its parameters before the minibatch moves its
- * score by +-k_b w_b and its class's weight and sum by k_b w_b and k_b w_b x (WeakMembers.
- * learn_batch, DecisionStump._candidate_learn_batch); each row's vote after it, by the first
- * highest score among the row's features (`_chosen_votes`, False on a row with none); then the
- * lambdas' update (oza_update). Each column's sums run over the rows in order from the first
- * row's term: numpy's sum along the first axis of a table two columns wide or more (one column
- * wide, numpy sums pairwise: the caller keeps that to the twin). Checked before any change. */
-static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    EXPECT_ARGS(8, "oza_stump_frame");
-    const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {4, -1, -1};
+/* A weak members' minibatch as both learning kernels take it: the frame's arguments, the
+ * members' score (member x column) and params (field x member x column), and whether each row
+ * of the table has every feature. */
+typedef struct {
     frame_args f;
     Py_buffer scv, pv;
-    Py_buffer *const held[] = {&scv, &pv}; /* in the order acquired */
-    int got = 0;
-    PyObject *result = NULL;
-    char *scratch = NULL;
-    if (frame_acquire(args, &f) || get_matrix(args[4], &scv, 2, any2, "score"))
-        goto done;
-    got = 1;
-    if (get_matrix(args[5], &pv, 3, any3, "params"))
-        goto done;
-    got = 2;
-    Py_ssize_t n = f.n, width = f.width, members = scv.shape[0];
-    if (n < 1 || width < 2 || scv.shape[1] < width || pv.shape[1] != members ||
-        pv.shape[2] < width || scv.readonly || pv.readonly) {
-        PyErr_SetString(PyExc_TypeError, "oza_stump_frame's arrays do not fit each other");
-        goto done;
-    }
-    if (check_list(args[6], members, "sc") || check_list(args[7], members, "sw"))
-        goto done;
-    /* one block: lam, each row's weight (n each), each member's sc and sw, each column's
-     * split and gap (width each), the draws (n), each row's chosen column (n), the votes (n),
-     * each column's rule (width), whether each row has every feature (n) */
-    scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members + 2 * (size_t)width) *
-                               sizeof(double) +
-                           (size_t)n * (sizeof(int64_t) + sizeof(Py_ssize_t)) + 2 * (size_t)n +
-                           (size_t)width);
-    if (scratch == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    double *lam = (double *)scratch, *weight = lam + n, *right = weight + n;
-    double *wrong = right + members, *split = wrong + members, *gap = split + width;
-    int64_t *ks = (int64_t *)(gap + width);
-    Py_ssize_t *chosen = (Py_ssize_t *)(ks + n);
-    char *votes = (char *)(chosen + n), *rule = votes + n, *whole = rule + width;
-    if (read_lambdas(args[6], args[7], members, right, wrong))
-        goto done;
-    const char *targets = f.targets.buf;
-    for (Py_ssize_t b = 0; b < n; b++)
-        lam[b] = 1.0;
-#define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
-#define PARAM(field, i, j)                                                                       \
-    (*(double *)((char *)pv.buf + (field) * pv.strides[0] + (i) * pv.strides[1] +              \
-                 (j) * pv.strides[2]))
-    whole_rows(&f.x, n, width, whole);
-    for (Py_ssize_t i = 0; i < members; i++) {
-        if (poisson_draws(f.bitgen, lam, ks, n))
-            goto done;
-        for (Py_ssize_t b = 0; b < n; b++)
-            weight[b] = f.sample != NULL ? (double)ks[b] * f.sample[b] : (double)ks[b];
-        for (Py_ssize_t j = 0; j < width; j++) {
-            double n_pos = PARAM(0, i, j), n_neg = PARAM(1, i, j);
-            double s_pos = PARAM(2, i, j), s_neg = PARAM(3, i, j);
-            double moved = 0.0, pos = 0.0, neg = 0.0, pos_x = 0.0, neg_x = 0.0;
-            stump_rule(n_pos, n_neg, s_pos, s_neg, &split[j], &gap[j], &rule[j]);
-            for (Py_ssize_t b = 0; b < n; b++) {
-                double x = TABLE_CELL(&f.x, b, j);
-                double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
-                if (x != x)
-                    x = 0.0;
-                int hit = rule_vote(rule[j], split[j], gap[j], x) == (targets[b] != 0);
-                double term = v * (hit ? 1.0 : -1.0);
-                double p = targets[b] ? v : 0.0, q = targets[b] ? 0.0 : v;
-                if (b == 0) {
-                    moved = term, pos = p, neg = q, pos_x = p * x, neg_x = q * x;
-                } else {
-                    moved += term, pos += p, neg += q, pos_x += p * x, neg_x += q * x;
-                }
-            }
-            SCORE(i, j) = SCORE(i, j) + moved;
-            PARAM(0, i, j) = n_pos + pos;
-            PARAM(1, i, j) = n_neg + neg;
-            PARAM(2, i, j) = s_pos + pos_x;
-            PARAM(3, i, j) = s_neg + neg_x;
-            stump_rule(PARAM(0, i, j), PARAM(1, i, j), PARAM(2, i, j), PARAM(3, i, j), &split[j],
-                       &gap[j], &rule[j]);
-        }
-        stump_chosen_votes(&f.x, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
-                           scv.strides[1], split, gap, rule, votes, 1, chosen);
-        if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
-            goto done;
-    }
-#undef SCORE
-#undef PARAM
-    result = Py_NewRef(Py_None);
-done:
-    PyMem_Free(scratch);
-    release_held(held, got);
-    frame_release(&f);
-    return result;
-}
+    const char *whole;
+} weak_frame;
 
-/* oza_univariate_frame(bitgen, X, targets, w, score, params, sc, sw, gradients, lr) -> None:
- * OzaBoostClassifier._learn_table over UnivariateMembers, every member in one call, for a table
- * X (rows x width, width >= 2, NaN where a row lacks the feature), the members' score (member x
- * column) and params (coef, bias x member x column), in place. `gradients` (member x row x
- * column, the table's width) holds each candidate's log-loss gradient on each row at the
- * parameters it starts with, computed by the caller with numpy's exp (`weak.univariate.
- * gradients`; the C library's exp may differ from it in the last bit). For member i in order:
- * its draws (poisson_fill's, from `bitgen`) as weights k_b w_b on the cells present; each
- * candidate's vote on each row before the step moves its score by +-k_b w_b; its coef moves by
- * -sum_b k_b w_b (lr g_b) x_b and its bias by -sum_b k_b w_b (lr g_b) (WeakMembers.learn_batch,
- * UnivariateLogisticRegression._candidate_learn_batch); each row's vote after it, by the column
- * chosen_columns chooses (False on a row with none); then the lambdas' update (oza_update).
- * Sums as oza_stump_frame's. Checked before any change. */
-static PyObject *oza_univariate_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+#define WF_SCORE(w, i, j)                                                                        \
+    (*(double *)((char *)(w)->scv.buf + (i) * (w)->scv.strides[0] + (j) * (w)->scv.strides[1]))
+#define WF_PARAM(w, field, i, j)                                                                 \
+    (*(double *)((char *)(w)->pv.buf + (field) * (w)->pv.strides[0] +                          \
+                 (i) * (w)->pv.strides[1] + (j) * (w)->pv.strides[2]))
+
+/* Member i's step on the minibatch, its rows weighted k_b w_b (`weight`), in place; its votes
+ * after it into votes (chosen: scratch for each row's column; columns: the kernel's own scratch
+ * for each column). */
+typedef void weak_member_step(const weak_frame *w, Py_ssize_t i, const double *weight,
+                              char *votes, Py_ssize_t *chosen, char *columns, const void *ctx);
+
+/* OzaBoostClassifier._learn_table over weak members, every member in one call, for the kernel
+ * `name` (args: bitgen, X, targets, w, score, params, sc, sw): params `fields` deep; `fits`
+ * (NULL: none) checks the kernel's own arguments against the frame's; `column_bytes` of
+ * scratch for each column. For member i in order: its draws (poisson_fill's, from `bitgen`) as
+ * weights k_b w_b (WeakMembers.learn_batch), its step and votes after it (`step`), then the
+ * lambdas' update (oza_update). Checked before any change. */
+static PyObject *weak_frame_learn(PyObject *const *args, Py_ssize_t fields, const char *name,
+                                  int (*fits)(const weak_frame *, const void *),
+                                  Py_ssize_t column_bytes, weak_member_step *step,
+                                  const void *ctx)
 {
-    EXPECT_ARGS(10, "oza_univariate_frame");
-    const Py_ssize_t any2[2] = {-1, -1}, any3[3] = {2, -1, -1}, free3[3] = {-1, -1, -1};
-    frame_args f;
-    Py_buffer scv, pv, gv;
-    Py_buffer *const held[] = {&scv, &pv, &gv}; /* in the order acquired */
+    const Py_ssize_t any2[2] = {-1, -1}, deep[3] = {fields, -1, -1};
+    weak_frame w;
+    Py_buffer *const held[] = {&w.scv, &w.pv}; /* in the order acquired */
     int got = 0;
     PyObject *result = NULL;
     char *scratch = NULL;
-    if (frame_acquire(args, &f) || get_matrix(args[4], &scv, 2, any2, "score"))
+    if (frame_acquire(args, &w.f) || get_matrix(args[4], &w.scv, 2, any2, "score"))
         goto done;
     got = 1;
-    if (get_matrix(args[5], &pv, 3, any3, "params"))
+    if (get_matrix(args[5], &w.pv, 3, deep, "params"))
         goto done;
     got = 2;
-    if (get_matrix(args[8], &gv, 3, free3, "gradients"))
-        goto done;
-    got = 3;
-    double lr = PyFloat_AsDouble(args[9]);
-    if (lr == -1.0 && PyErr_Occurred())
-        goto done;
-    Py_ssize_t n = f.n, width = f.width, members = scv.shape[0];
-    if (n < 1 || width < 2 || scv.shape[1] < width || pv.shape[1] != members ||
-        pv.shape[2] < width || gv.shape[0] != members || gv.shape[1] != n ||
-        gv.shape[2] != width || scv.readonly || pv.readonly) {
-        PyErr_SetString(PyExc_TypeError, "oza_univariate_frame's arrays do not fit each other");
+    Py_ssize_t n = w.f.n, width = w.f.width, members = w.scv.shape[0];
+    if (n < 1 || width < 2 || w.scv.shape[1] < width || w.pv.shape[1] != members ||
+        w.pv.shape[2] < width || w.scv.readonly || w.pv.readonly ||
+        (fits != NULL && !fits(&w, ctx))) {
+        PyErr_Format(PyExc_TypeError, "%s's arrays do not fit each other", name);
         goto done;
     }
     if (check_list(args[6], members, "sc") || check_list(args[7], members, "sw"))
         goto done;
     /* one block: lam, each row's weight (n each), each member's sc and sw, the draws (n), each
-     * row's chosen column (n), the votes (n), whether each row has every feature (n) */
+     * row's chosen column (n), the kernel's columns, the votes (n), whether each row has every
+     * feature (n) */
     scratch = PyMem_Malloc((2 * (size_t)n + 2 * (size_t)members) * sizeof(double) +
-                           (size_t)n * (sizeof(int64_t) + sizeof(Py_ssize_t)) + 2 * (size_t)n);
+                           (size_t)n * (sizeof(int64_t) + sizeof(Py_ssize_t)) +
+                           (size_t)width * (size_t)column_bytes + 2 * (size_t)n);
     if (scratch == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -1645,66 +1547,172 @@ static PyObject *oza_univariate_frame(PyObject *self, PyObject *const *args, Py_
     double *wrong = right + members;
     int64_t *ks = (int64_t *)(wrong + members);
     Py_ssize_t *chosen = (Py_ssize_t *)(ks + n);
-    char *votes = (char *)(chosen + n), *whole = votes + n;
+    char *columns = (char *)(chosen + n), *votes = columns + width * column_bytes;
+    char *whole = votes + n;
     if (read_lambdas(args[6], args[7], members, right, wrong))
         goto done;
-    const char *targets = f.targets.buf;
     for (Py_ssize_t b = 0; b < n; b++)
         lam[b] = 1.0;
-#define SCORE(i, j) (*(double *)((char *)scv.buf + (i) * scv.strides[0] + (j) * scv.strides[1]))
-#define PARAM(field, i, j)                                                                       \
-    (*(double *)((char *)pv.buf + (field) * pv.strides[0] + (i) * pv.strides[1] +              \
-                 (j) * pv.strides[2]))
-#define GRADIENT(i, b, j)                                                                        \
-    (*(const double *)((const char *)gv.buf + (i) * gv.strides[0] + (b) * gv.strides[1] +      \
-                       (j) * gv.strides[2]))
-    whole_rows(&f.x, n, width, whole);
+    whole_rows(&w.f.x, n, width, whole);
+    w.whole = whole;
     for (Py_ssize_t i = 0; i < members; i++) {
-        if (poisson_draws(f.bitgen, lam, ks, n))
+        if (poisson_draws(w.f.bitgen, lam, ks, n))
             goto done;
         for (Py_ssize_t b = 0; b < n; b++)
-            weight[b] = f.sample != NULL ? (double)ks[b] * f.sample[b] : (double)ks[b];
-        for (Py_ssize_t j = 0; j < width; j++) {
-            double coef = PARAM(0, i, j), bias = PARAM(1, i, j);
-            double moved = 0.0, moved_x = 0.0, moved_bias = 0.0;
-            for (Py_ssize_t b = 0; b < n; b++) {
-                double x = TABLE_CELL(&f.x, b, j);
-                double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
-                if (x != x)
-                    x = 0.0;
-                int hit = (coef * x + bias > 0.0) == (targets[b] != 0);
-                double term = v * (hit ? 1.0 : -1.0);
-                double step = v * (lr * GRADIENT(i, b, j));
-                if (b == 0) {
-                    moved = term, moved_x = step * x, moved_bias = step;
-                } else {
-                    moved += term, moved_x += step * x, moved_bias += step;
-                }
-            }
-            SCORE(i, j) = SCORE(i, j) + moved;
-            PARAM(0, i, j) = coef - moved_x;
-            PARAM(1, i, j) = bias - moved_bias;
-        }
-        chosen_columns(&f.x, n, width, whole, (const char *)scv.buf + i * scv.strides[0],
-                       scv.strides[1], chosen);
-        for (Py_ssize_t b = 0; b < n; b++) {
-            Py_ssize_t c = chosen[b];
-            votes[b] = (char)(c >= 0 && PARAM(0, i, c) * TABLE_CELL(&f.x, b, c) + PARAM(1, i, c) >
-                                            0.0);
-        }
-        if (pass_lambdas(votes, targets, lam, n, args[6], args[7], i, right, wrong))
+            weight[b] = w.f.sample != NULL ? (double)ks[b] * w.f.sample[b] : (double)ks[b];
+        step(&w, i, weight, votes, chosen, columns, ctx);
+        if (pass_lambdas(votes, w.f.targets.buf, lam, n, args[6], args[7], i, right, wrong))
             goto done;
     }
-#undef SCORE
-#undef PARAM
-#undef GRADIENT
     result = Py_NewRef(Py_None);
 done:
     PyMem_Free(scratch);
     release_held(held, got);
-    frame_release(&f);
+    frame_release(&w.f);
     return result;
 }
+
+/* A stump member's step: each candidate's vote on each row at its parameters before the
+ * minibatch moves its score by +-k_b w_b and its class's weight and sum by k_b w_b and
+ * k_b w_b x (DecisionStump._candidate_learn_batch); each row's vote after it by
+ * stump_chosen_votes. `columns`: each column's split and gap (doubles), then its rule. */
+static void stump_member_step(const weak_frame *w, Py_ssize_t i, const double *weight,
+                              char *votes, Py_ssize_t *chosen, char *columns, const void *ctx)
+{
+    Py_ssize_t n = w->f.n, width = w->f.width;
+    const char *targets = w->f.targets.buf;
+    double *split = (double *)columns, *gap = split + width;
+    char *rule = (char *)(gap + width);
+    for (Py_ssize_t j = 0; j < width; j++) {
+        double n_pos = WF_PARAM(w, 0, i, j), n_neg = WF_PARAM(w, 1, i, j);
+        double s_pos = WF_PARAM(w, 2, i, j), s_neg = WF_PARAM(w, 3, i, j);
+        double moved = 0.0, pos = 0.0, neg = 0.0, pos_x = 0.0, neg_x = 0.0;
+        stump_rule(n_pos, n_neg, s_pos, s_neg, &split[j], &gap[j], &rule[j]);
+        for (Py_ssize_t b = 0; b < n; b++) {
+            double x = TABLE_CELL(&w->f.x, b, j);
+            double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
+            if (x != x)
+                x = 0.0;
+            int hit = rule_vote(rule[j], split[j], gap[j], x) == (targets[b] != 0);
+            double term = v * (hit ? 1.0 : -1.0);
+            double p = targets[b] ? v : 0.0, q = targets[b] ? 0.0 : v;
+            if (b == 0) {
+                moved = term, pos = p, neg = q, pos_x = p * x, neg_x = q * x;
+            } else {
+                moved += term, pos += p, neg += q, pos_x += p * x, neg_x += q * x;
+            }
+        }
+        WF_SCORE(w, i, j) = WF_SCORE(w, i, j) + moved;
+        WF_PARAM(w, 0, i, j) = n_pos + pos;
+        WF_PARAM(w, 1, i, j) = n_neg + neg;
+        WF_PARAM(w, 2, i, j) = s_pos + pos_x;
+        WF_PARAM(w, 3, i, j) = s_neg + neg_x;
+        stump_rule(WF_PARAM(w, 0, i, j), WF_PARAM(w, 1, i, j), WF_PARAM(w, 2, i, j),
+                   WF_PARAM(w, 3, i, j), &split[j], &gap[j], &rule[j]);
+    }
+    stump_chosen_votes(&w->f.x, n, width, w->whole,
+                       (const char *)w->scv.buf + i * w->scv.strides[0], w->scv.strides[1], split,
+                       gap, rule, votes, 1, chosen);
+}
+
+/* oza_stump_frame(bitgen, X, targets, w, score, params, sc, sw) -> None:
+ * OzaBoostClassifier._learn_table over StumpMembers (weak_frame_learn, stump_member_step), for
+ * a table X (rows x width, width >= 2, NaN where a row lacks the feature) and the members'
+ * score (member x column) and params (n_pos, n_neg, s_pos, s_neg x member x column), in place.
+ * Each column's sums run over the rows in order from the first row's term: numpy's sum along
+ * the first axis of a table two columns wide or more (one column wide, numpy sums pairwise:
+ * the caller keeps that to the twin). */
+static PyObject *oza_stump_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(8, "oza_stump_frame");
+    return weak_frame_learn(args, 4, "oza_stump_frame", NULL, 2 * sizeof(double) + 1,
+                            stump_member_step, NULL);
+}
+
+/* oza_univariate_frame's own arguments: the gradients and the rate. */
+typedef struct {
+    Py_buffer gradients;
+    double lr;
+} univariate_args;
+
+static int univariate_fits(const weak_frame *w, const void *ctx)
+{
+    const Py_buffer *g = &((const univariate_args *)ctx)->gradients;
+    return g->shape[0] == w->scv.shape[0] && g->shape[1] == w->f.n && g->shape[2] == w->f.width;
+}
+
+/* A univariate regression member's step: each candidate's vote on each row before the step
+ * moves its score by +-k_b w_b; its coef moves by -sum_b k_b w_b (lr g_b) x_b and its bias by
+ * -sum_b k_b w_b (lr g_b) (UnivariateLogisticRegression._candidate_learn_batch); each row's
+ * vote after it, by the column chosen_columns chooses (False on a row with none). */
+static void univariate_member_step(const weak_frame *w, Py_ssize_t i, const double *weight,
+                                   char *votes, Py_ssize_t *chosen, char *columns,
+                                   const void *ctx)
+{
+    const univariate_args *u = ctx;
+    const Py_buffer *g = &u->gradients;
+    Py_ssize_t n = w->f.n, width = w->f.width;
+    const char *targets = w->f.targets.buf;
+#define GRADIENT(b, j)                                                                           \
+    (*(const double *)((const char *)g->buf + i * g->strides[0] + (b) * g->strides[1] +        \
+                       (j) * g->strides[2]))
+    for (Py_ssize_t j = 0; j < width; j++) {
+        double coef = WF_PARAM(w, 0, i, j), bias = WF_PARAM(w, 1, i, j);
+        double moved = 0.0, moved_x = 0.0, moved_bias = 0.0;
+        for (Py_ssize_t b = 0; b < n; b++) {
+            double x = TABLE_CELL(&w->f.x, b, j);
+            double v = x == x ? weight[b] : 0.0; /* an absent cell (NaN) weighs 0, x 0 */
+            if (x != x)
+                x = 0.0;
+            int hit = (coef * x + bias > 0.0) == (targets[b] != 0);
+            double term = v * (hit ? 1.0 : -1.0);
+            double step = v * (u->lr * GRADIENT(b, j));
+            if (b == 0) {
+                moved = term, moved_x = step * x, moved_bias = step;
+            } else {
+                moved += term, moved_x += step * x, moved_bias += step;
+            }
+        }
+        WF_SCORE(w, i, j) = WF_SCORE(w, i, j) + moved;
+        WF_PARAM(w, 0, i, j) = coef - moved_x;
+        WF_PARAM(w, 1, i, j) = bias - moved_bias;
+    }
+#undef GRADIENT
+    chosen_columns(&w->f.x, n, width, w->whole, (const char *)w->scv.buf + i * w->scv.strides[0],
+                   w->scv.strides[1], chosen);
+    for (Py_ssize_t b = 0; b < n; b++) {
+        Py_ssize_t c = chosen[b];
+        votes[b] = (char)(c >= 0 && WF_PARAM(w, 0, i, c) * TABLE_CELL(&w->f.x, b, c) +
+                                            WF_PARAM(w, 1, i, c) >
+                                        0.0);
+    }
+}
+
+/* oza_univariate_frame(bitgen, X, targets, w, score, params, sc, sw, gradients, lr) -> None:
+ * OzaBoostClassifier._learn_table over UnivariateMembers (weak_frame_learn,
+ * univariate_member_step), for a table X (rows x width, width >= 2, NaN where a row lacks the
+ * feature), the members' score (member x column) and params (coef, bias x member x column), in
+ * place. `gradients` (member x row x column, the table's width) holds each candidate's log-loss
+ * gradient on each row at the parameters it starts with, computed by the caller with numpy's
+ * exp (`weak.univariate.gradients`; the C library's exp may differ from it in the last bit).
+ * Sums as oza_stump_frame's. */
+static PyObject *oza_univariate_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    EXPECT_ARGS(10, "oza_univariate_frame");
+    const Py_ssize_t any3[3] = {-1, -1, -1};
+    univariate_args u;
+    u.lr = PyFloat_AsDouble(args[9]);
+    if ((u.lr == -1.0 && PyErr_Occurred()) || get_matrix(args[8], &u.gradients, 3, any3,
+                                                          "gradients"))
+        return NULL;
+    PyObject *result = weak_frame_learn(args, 2, "oza_univariate_frame", univariate_fits, 0,
+                                        univariate_member_step, &u);
+    PyBuffer_Release(&u.gradients);
+    return result;
+}
+
+#undef WF_SCORE
+#undef WF_PARAM
 
 /* stump_frame_votes(score, params, X, out, probabilities) -> None: StumpMembers.batch_votes,
  * out[b, i] (a C-contiguous bool array, rows x members) being member i's vote on row b of the
