@@ -376,3 +376,29 @@ def test_a_stump_gives_its_negative_side_one_minus_its_vote_accuracy():
     # seen); hit: the other 38 of 40, so (38 + 1/2) / (40 + 1)
     assert above[True] == pytest.approx(38.5 / 41, abs=1e-15)
     assert below[True] == 1.0 - above[True] and below[False] == above[True]
+
+
+def test_gradients_in_place_are_the_log_loss_derivative_to_the_last_bit():
+    # 0.8.62: computed in one array (`out`, which may be the margins) where it made a temporary
+    # a step; the floats must be those of 1 / (1 + exp(-margin)) - y, overflow included
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+
+    from streamboost.weak.univariate import gradients
+
+    @settings(deadline=None)
+    @given(hnp.arrays(float, hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
+                      elements=st.floats(-1e3, 1e3)), st.booleans(), st.booleans())
+    def check(margins, positive, per_row):
+        target = (np.arange(margins.shape[0]) % 2 == 0).reshape(-1, *[1] * (margins.ndim - 1)) \
+            if per_row else positive
+        with np.errstate(over="ignore"):
+            expected = np.subtract(1.0 / (1.0 + np.exp(-margins)), target, dtype=float)
+        kept = margins.copy()
+        assert np.array_equal(gradients(margins, target), expected)
+        assert np.array_equal(margins, kept)  # a new array: the margins left alone
+        assert gradients(margins, target, out=margins) is margins
+        assert np.array_equal(margins, expected)
+
+    check()

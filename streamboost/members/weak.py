@@ -411,7 +411,9 @@ class UnivariateMembers(WeakMembers):
         coef, bias = self._params[0, :, :width], self._params[1, :, :width]
         # numpy's exp, as the twin's steps take it (`_candidate_learn_batch`): a member's
         # gradients depend on its own parameters only, which no other member's step changes
-        g = gradients(coef[:, None, :] * xs + bias[:, None, :], targets[:, None])
+        margins = np.multiply(coef[:, None, :], xs)
+        np.add(margins, bias[:, None, :], out=margins)
+        g = gradients(margins, targets[:, None], out=margins)
         self._weigh(w)
         self.changed = True
         self._x = None

@@ -16,11 +16,19 @@ __all__ = ["UnivariateLogisticRegression", "gradients"]
 _SIGMOIDS = getattr(kernels.compiled, "weak_sigmoids", None)
 
 
-def gradients(margins: np.ndarray, target: bool | np.ndarray) -> np.ndarray:
-    """The log loss's derivative in the margin, sigma(margin) - y, elementwise; `target` a bool
-    or an array of them that broadcasts against `margins`."""
+def gradients(margins: np.ndarray, target: bool | np.ndarray,
+              out: np.ndarray | None = None) -> np.ndarray:
+    """The log loss's derivative in the margin, sigma(margin) - y, elementwise, computed as
+    1 / (1 + exp(-margin)) - y; `target` a bool or an array of them that broadcasts into
+    `margins`' shape; `out`: where to write it (it may be `margins`), else a new array."""
+    # one array, each step in place: a minibatch's gradients for every member at once are
+    # large enough that each temporary's allocation would cost as much as its arithmetic
+    g = np.negative(margins, out=out)
     with np.errstate(over="ignore"):  # exp(-margin) = inf gives sigma = 0, as it should
-        return np.subtract(1.0 / (1.0 + np.exp(-margins)), target, dtype=float)
+        np.exp(g, out=g)
+    np.add(g, 1.0, out=g)
+    np.divide(1.0, g, out=g)
+    return np.subtract(g, target, out=g, dtype=float)
 
 
 class UnivariateLogisticRegression(WeakLearner):
