@@ -635,8 +635,8 @@ def check_dataframe(X: typing.Any, method: str) -> None:
                         "(`learn_one`), a matrix is pd.DataFrame(matrix, columns=names)")
     global _unique_columns
     columns = X.columns
-    # pandas 3's text columns build a hash table for `is_unique` (~30 us a frame, a third of a
-    # booster's minibatch of 32), comparing with the last columns found distinct costs ~5 us
+    # pandas 3's text columns build a hash table for `is_unique` (~20 us a new frame, a fifth
+    # of a booster's minibatch of 32); comparing with the last columns found distinct, ~4 us
     if columns is _unique_columns:
         return
     if not (columns.equals(_unique_columns) or columns.is_unique):

@@ -402,3 +402,5 @@ def test_gradients_in_place_are_the_log_loss_derivative_to_the_last_bit():
         assert np.array_equal(margins, expected)
 
     check()
+    # margins of whole numbers are floats' (each step in place would refuse to cast back)
+    assert gradients(np.array([0, 800]), True).tolist() == [-0.5, 0.0]

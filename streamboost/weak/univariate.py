@@ -23,7 +23,7 @@ def gradients(margins: np.ndarray, target: bool | np.ndarray,
     `margins`' shape; `out`: where to write it (it may be `margins`), else a new array."""
     # one array, each step in place: a minibatch's gradients for every member at once are
     # large enough that each temporary's allocation would cost as much as its arithmetic
-    g = np.negative(margins, out=out)
+    g = np.negative(margins, out=np.empty(np.shape(margins)) if out is None else out)
     with np.errstate(over="ignore"):  # exp(-margin) = inf gives sigma = 0, as it should
         np.exp(g, out=g)
     np.add(g, 1.0, out=g)
