@@ -20,7 +20,19 @@ def gradients(margins: np.ndarray, target: bool | np.ndarray,
               out: np.ndarray | None = None) -> np.ndarray:
     """The log loss's derivative in the margin, sigma(margin) - y, elementwise, computed as
     1 / (1 + exp(-margin)) - y; `target` a bool or an array of them that broadcasts into
-    `margins`' shape; `out`: where to write it (it may be `margins`), else a new array."""
+    `margins`' shape; `out`: where to write it (it may be `margins`), else a new array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from streamboost.weak.univariate import gradients
+    >>> margins = np.array([[0.0, 800.0], [-800.0, 0.0]])
+    >>> gradients(margins, np.array([[True], [False]]), out=margins) is margins
+    True
+    >>> margins.tolist()
+    [[-0.5, 0.0], [0.0, 0.5]]
+
+    """
     # one array, each step in place: a minibatch's gradients for every member at once are
     # large enough that each temporary's allocation would cost as much as its arithmetic
     g = np.negative(margins, out=np.empty(np.shape(margins)) if out is None else out)
