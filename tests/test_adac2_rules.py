@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import pytest
 from simulation_loader import load
 
 from streamboost import datasets
@@ -15,6 +16,7 @@ sim = load("adac2_rules")
 DATA = list(itertools.islice(datasets.stream("phishing", seed=0, encode="onehot"), 400))
 
 
+@pytest.mark.slow
 def test_each_switch_changes_the_rule_and_a_seed_fixes_it():
     costs = {name: sim.replica(DATA, 0, *switches) for name, switches in sim.RULES.items()}
     assert len(set(costs.values())) == len(costs)  # every switch matters on this stream

@@ -318,6 +318,7 @@ def test_glr_kl_ucb_forces_exploration_on_the_rounds_clock_through_a_restart():
     assert policy.restarts == (0, 1) and after is not None and 200 < after < 400
 
 
+@pytest.mark.slow
 def test_fewa_follows_a_rotting_arm_at_once_and_settles_on_a_stationary_problem():
     # FEWA compares the arms on their most recent rewards first, so a decayed arm's past does
     # not keep it chosen (Seznec et al. 2019): after both arms swap or one degrades it pulls

@@ -29,6 +29,7 @@ def counted(tmp_path, rows: int, before: int = 0) -> int:
     return instructions
 
 
+@pytest.mark.slow
 def test_only_the_loop_is_counted_and_counts_repeat(tmp_path):
     small, large = counted(tmp_path, 2_000), counted(tmp_path, 20_000)
     # ten times the rows, about ten times the instructions

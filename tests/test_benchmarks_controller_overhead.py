@@ -8,6 +8,8 @@ import subprocess
 import sys
 import types
 
+import pytest
+
 from tests.simulation_loader import ROOT, load, run_script
 
 overhead = load("controller_overhead", "benchmark_controller_overhead", folder="benchmarks")
@@ -38,6 +40,7 @@ def test_processes_report_the_median_of_each_process_ratio_and_their_range(monke
     assert all(command[-3:] == ["--processes", "1", "--json"] for command, _ in calls)
 
 
+@pytest.mark.slow
 def test_a_run_in_two_processes_end_to_end():
     lines = run_script("benchmarks", "controller_overhead", "--dataset", "phishing", "--rows",
                        "300", "--models", "lr", "--repeats", "1", "--configs", "both",
@@ -73,6 +76,7 @@ def test_every_wrapper_is_built_with_the_calibrator_asked_for():
         "LogisticRegression")
 
 
+@pytest.mark.slow
 def test_weighted_frames_weigh_every_models_rows_and_need_frames():
     command = [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--dataset",
                "phishing", "--rows", "320", "--models", "oza-lr", "--repeats", "1",
@@ -119,6 +123,7 @@ def test_by_hand_is_the_calibrated_classifiers_work_without_its_bookkeeping():
         assert overhead.summary(by_hand) is None
 
 
+@pytest.mark.slow
 def test_by_hand_runs_one_example_at_a_time_only():
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "controller_overhead.py"), "--rows", "64",

@@ -385,6 +385,7 @@ def test_inconsistent_options_are_errors_not_tracebacks(capsys):
     assert "--scheduler tcp://h:1 needs --backend dask" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_compare_writes_results_config_figures_and_resumes(tmp_path, capsys):
     out = tmp_path / "res"
     argv = ["compare", "--datasets", "phishing", "weather", "--policies", "never", "every-2",
@@ -479,6 +480,7 @@ def test_datasets_lists_the_registry(capsys):
     assert "phishing" in out and "weather" in out
 
 
+@pytest.mark.slow
 def test_console_script_entry_point(tmp_path):
     script = Path(sys.executable).with_name("streamboost")
     if not script.exists():
@@ -494,6 +496,7 @@ def test_console_script_entry_point(tmp_path):
     assert version.stdout.strip() == f"streamboost {__version__}"
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_the_same_command():
     done = subprocess.run([sys.executable, "-m", "streamboost", "run", "--dataset", "phishing",
                            "--policy", "nonsense"], capture_output=True, text=True, timeout=120,

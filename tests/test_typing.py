@@ -52,6 +52,7 @@ def test_the_package_says_it_is_typed():
     assert "py.typed" in config["tool"]["setuptools"]["package-data"]["streamboost"]
 
 
+@pytest.mark.slow
 def test_the_library_the_examples_and_the_public_api_type_check(tmp_path, monkeypatch):
     api = pytest.importorskip("mypy.api")
     probe = tmp_path / "probe.py"

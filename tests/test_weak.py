@@ -178,6 +178,7 @@ def assert_members_equal(reference, vectorised, keys) -> None:
         assert weak_state(ours, keys) == weak_state(theirs, keys)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("score", ["vote", "logistic", "soft"])
 def test_100_weak_members_on_electricity_give_the_reference_predictions(kind, score):
