@@ -8,7 +8,7 @@ which runs all four and averages them with weights that follow their log-loss as
 changes (so you need not choose). Printed: Brier score, log-loss and the realised cost per day
 when a missed rainy day costs 5 and a false alarm 1 (decision: rain iff p > 1/6).
 
-Run it (offline, about 20 seconds, same output every run):
+Run it (offline, well under a minute, same output every run):
 
     python examples/calibrate_your_model.py
 """
