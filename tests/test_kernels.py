@@ -4,6 +4,7 @@ bit for bit, on real streams, and the same refusals."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
 import math
 import os
@@ -37,6 +38,17 @@ def test_the_kernels_are_built():
         "streamboost/_kernels.c was not built (no C compiler at install?): the boosters run "
         "their Python twins, correct but several times slower"
     )
+
+
+def test_streamboost_kernels_0_switches_the_kernels_off(monkeypatch):
+    monkeypatch.setenv("STREAMBOOST_KERNELS", "0")
+    assert kernels._load() is None
+    monkeypatch.setenv("STREAMBOOST_KERNELS", "1")
+    try:
+        built = importlib.import_module("streamboost._kernels")
+    except ImportError:  # no C compiler at install
+        built = None
+    assert kernels._load() is built
 
 
 def phishing(n: int) -> list:
@@ -85,17 +97,22 @@ def prequential(rows, learned=lambda model: [(m.weights, m.intercept) for m in m
         {"draws": "repeat"},
         {"draws": "weight", "score": "logistic", "weak_rule": "skip"},
         {"n_models": 30, "seed": 5},  # rates far above 10: PTRS draws, called back
+        {"draws": "repeat", "clip": 0.05},  # every step's gradient clipped, on both sides
     ],
 )
 def test_learn_one_with_kernels_is_the_python_loop_bit_for_bit(params):
     rows = phishing(3_000)
     settings = {"n_models": 10, "seed": 2, **params}
+    clip = settings.pop("clip", 1e12)  # River's default
 
     def make():
-        return OzaBoostClassifier(linear_model.LogisticRegression(), **settings)
+        return OzaBoostClassifier(linear_model.LogisticRegression(clip_gradient=clip), **settings)
 
     compiled, python = both_ways(make, prequential(rows))
     assert compiled == python
+    if clip < 1e12:  # the clip reached the members
+        clip = 1e12
+        assert compiled != both_ways(make, prequential(rows))[0]
 
 
 @needs_kernels
