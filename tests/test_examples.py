@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 # whole scripts on whole streams, each API they call tested faster elsewhere: CI's second run
-# (oldest releases, Python twins) leaves them to the first
+# (oldest releases) leaves them to the first
 pytestmark = pytest.mark.slow
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
