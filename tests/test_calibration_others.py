@@ -104,7 +104,9 @@ def test_bad_input_is_refused_before_any_change(name, score, y):
 @pytest.mark.parametrize("name", sorted(CALIBRATORS))
 @pytest.mark.parametrize(("scores", "named"), [([0.3, None], "None at position 1"),
                                                (np.array([0.2, 0.4, np.nan]), "nan at position 2"),
-                                               ((0.5, 1.5), "1.5 at position 1")])
+                                               ((0.5, 1.5), "1.5 at position 1"),
+                                               # a numpy scalar by its value, not its repr
+                                               ([0.3, np.float32(1.5)], "1.5 at position 1")])
 def test_a_bad_score_to_predict_is_named_as_given_and_where(name, scores, named):
     """numpy makes a None nan: `predict_many`'s message named nan (as `np.float64(nan)`), not
     None, and not where it was (`learn_many` checks pair by pair, naming the pair)."""
@@ -149,6 +151,8 @@ def test_make_names_each_calibrator_and_refuses_others():
     [
         (HistogramCalibrator, {"n_bins": 0}, "n_bins must be an int >= 1, got 0"),
         (HistogramCalibrator, {"n_bins": 2.5}, "n_bins must be an int >= 1, got 2.5"),
+        (HistogramCalibrator, {"n_bins": 100_001},
+         r"n_bins must be at most 100000 \(bounded memory\), got 100001"),
         (HistogramCalibrator, {"forgetting": 0.0}, r"forgetting must be in \(0, 1\], got 0.0"),
         (HistogramCalibrator, {"prior": -1.0}, "prior must be finite and >= 0, got -1.0"),
         (OnlineIsotonicCalibrator, {"prior": float("nan")}, "prior must be finite"),
@@ -329,6 +333,28 @@ def test_beta_online_follows_the_batch_fit():
     q = np.linspace(0.01, 0.99, 99)
     batch = expit(a * np.log(q) - b * np.log1p(-q) + c)
     assert np.max(np.abs(cal.predict_many(q) - batch)) < 0.025
+
+
+def test_beta_fit_refuses_unpaired_or_no_pairs_by_name():
+    with pytest.raises(ValueError, match=r"scores and labels differ in length: 2 != 1"):
+        beta_fit([0.2, 0.3], [True])
+    with pytest.raises(ValueError, match="beta_fit needs at least one"):
+        beta_fit([], [])
+
+
+@pytest.mark.parametrize("theta", [(1.0, 1.0, -800.0), (-1.0, -1.0, 800.0), (0.0, 0.0, -746.0),
+                                   (3.0, 0.5, 2.0)])
+def test_beta_map_is_scipys_expit_also_where_the_exponential_overflows(theta):
+    # math.exp overflows past a margin of -709 where C's exp gives inf: the Python twin must
+    # give scipy's (and the kernel's) 0.0 there, not raise
+    from streamboost.calibration.beta import _PREDICT, beta_predict
+
+    consts = OnlineBetaCalibrator()._consts
+    eps = consts[0]
+    for s in [0.0, 1e-300, 0.3, 0.5, 0.9, 1.0]:
+        c = min(max(s, eps), 1.0 - eps)
+        margin = theta[0] * math.log(c) + theta[1] * -math.log1p(-c) + theta[2]
+        assert beta_predict(theta, consts, s) == _PREDICT(theta, consts, s) == expit(margin)
 
 
 def test_beta_recovers_the_closed_form_of_beta_distributed_scores():

@@ -364,6 +364,21 @@ def test_decomposition_without_within_bin_term_when_bins_hold_one_value():
     assert c["calibration"] + c["refinement"] == pytest.approx(brier_score_loss(y, p))
 
 
+def test_decomposition_prints_its_three_terms():
+    # River prints a metric by its repr (progressive_val_score): the terms, not get() alone
+    metric = metrics.BrierDecomposition()
+    for y, p in [(False, 0.15), (True, 0.85), (False, 0.72)]:  # one forecast per bin
+        metric.update(y, p)
+    # calibration (0.15^2 + 0.15^2 + 0.72^2) / 3; nothing else with one value per bin
+    assert repr(metric) == ("BrierDecomposition: calibration 0.187800, refinement 0.000000, "
+                            "within-bin 0.000000")
+    metric.update(True, 0.75)  # 0.72 and 0.75 share a bin of one positive and one negative
+    c = metric.components()
+    assert repr(metric) == (f"BrierDecomposition: calibration {c['calibration']:.6f}, "
+                            f"refinement {c['refinement']:.6f}, within-bin {c['within_bin']:.6f}")
+    assert c["refinement"] == pytest.approx(0.5 * 0.5 * 2 / 4)
+
+
 def test_recalibration_removes_calibration_loss_not_refinement():
     y, p = _sample(3000, seed=13)
     p = (np.floor(p * 10) + 0.5) / 10
