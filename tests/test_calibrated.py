@@ -130,6 +130,24 @@ def test_a_label_met_with_a_refused_x_does_not_name_the_negative(make):
 
 
 @pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
+def test_a_frame_before_the_negative_label_is_known_has_the_positive_column_only(cls):
+    # as predict_proba_one's dict: no column for a label the stream has not shown, the
+    # positive one each row's own probability; the negative's column comes with its label
+    model = cls(model=linear_model.LogisticRegression(), pos_label="a")
+    rows = [x for x, _ in ROWS[:5]]
+    for x in rows[:3]:
+        model.learn_one(x, "a")
+    proba = model.predict_proba_many(pd.DataFrame(rows))
+    assert list(proba.columns) == ["a"]
+    assert proba["a"].tolist() == [model.predict_proba_one(x)["a"] for x in rows]
+    assert [model.predict_proba_one(x) for x in rows] == [{"a": p} for p in proba["a"]]
+    model.learn_one(rows[3], "b")
+    proba = model.predict_proba_many(pd.DataFrame(rows))
+    assert list(proba.columns) == ["b", "a"]
+    assert proba.to_dict("records") == [model.predict_proba_one(x) for x in rows]
+
+
+@pytest.mark.parametrize("cls", [CalibratedClassifier, BanditCalibratedClassifier])
 def test_a_third_label_is_refused_and_changes_nothing(cls):
     model = cls(model=linear_model.LogisticRegression(), pos_label="a")
     for x, _ in ROWS[:40]:

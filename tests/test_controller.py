@@ -542,6 +542,8 @@ def test_policy_instances_must_match_the_arms():
         ({"arms": ("both",)}, r"2 or 3 distinct names"),
         ({"policy": "every-4", "arms": ("calibrate", "train")},
          r"'every-4' needs 'calibrate' as arm 1"),
+        ({"policy": "never", "arms": ("calibrate", "both")},
+         r"policy 'never' needs the 'train' arm, got arms=\('calibrate', 'both'\)"),
         ({"rollback": "undo"},
          r"rollback must be 'auto' or one of \('copy', 'defer', 'holdout'\), got 'undo'"),
         ({"rollback": "holdout", "batch_size": 1}, r"batch_size must be >= 2, got 1"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from river import datasets, linear_model, preprocessing
 
@@ -26,6 +28,12 @@ def test_costs_at_half_and_at_the_threshold_match_direct_metrics():
         assert result.cost_at_threshold(ratio) == pytest.approx(metric.get())
     with pytest.raises(ValueError, match="not on the Brier curve"):
         result.cost_at_threshold(3.0)
+    with pytest.raises(ValueError, match=r"c_fn must be finite and > 0, got 0\.0"):
+        result.cost_at_half(1.0, 0.0)
+    # a result stored by a version before confusion_at_half says so, not a KeyError
+    older = dataclasses.replace(result, confusion_at_half=None)
+    with pytest.raises(ValueError, match="no confusion_at_half"):
+        older.cost_at_half(1.0, 10.0)
 
 
 def _with_amounts(n: int) -> list[tuple[dict, bool]]:

@@ -201,6 +201,7 @@ COST_CASES = [
     ("predict_one other keyword", lambda m: m.predict_one(X0, temperature=2.0), TypeError, r"\.predict_proba_one takes no keyword argument 'temperature' \(predict_one and predict_many take the costs c_fp and c_fn"),
     ("predict_many misspelt cost", lambda m: m.predict_many(pd.DataFrame([X0]), cfn=10.0), TypeError, r"\.predict_many takes no keyword argument 'cfn'"),
     ("predict_proba_many keyword", lambda m: m.predict_proba_many(pd.DataFrame([X0]), c_fp=2.0), TypeError, r"\.predict_proba_many takes no keyword argument 'c_fp'"),
+    ("score_one keyword", lambda m: m.score_one(X0, w=2.0), TypeError, r"^\w+\.score_one takes no keyword argument 'w'"),
 ]
 # the wrappers that learn without costs: a cost given to learn is a mistake (the decisions take
 # them), refused before a model that takes any keyword swallows it
