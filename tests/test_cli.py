@@ -383,6 +383,15 @@ def test_max_rows_all_in_any_case_reads_the_whole_stream(written):
 def test_inconsistent_options_are_errors_not_tracebacks(capsys):
     assert main(["compare", "--scheduler", "tcp://h:1", "--no-figures", *TINY]) == 2
     assert "--scheduler tcp://h:1 needs --backend dask" in capsys.readouterr().err
+    # checked before any run starts
+    assert main(["compare", "--alpha", "1.5", "--no-figures", *TINY]) == 2
+    assert "--alpha must be in (0, 1), got 1.5" in capsys.readouterr().err
+    assert main(["compare", "--n-jobs", "0", "--no-figures", *TINY]) == 2
+    assert "--n-jobs must be a non-zero integer" in capsys.readouterr().err
+    for bad in ("-1", "x"):  # argparse's own exit, naming the value
+        with pytest.raises(SystemExit):
+            main(["run", "--dataset", "phishing", "--reward-start", bad, *TINY])
+        assert f"expected an integer >= 0, got '{bad}'" in capsys.readouterr().err
 
 
 @pytest.mark.slow

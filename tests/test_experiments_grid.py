@@ -159,6 +159,14 @@ def test_cell_model_is_the_agreed_pipeline():
                                                "got '1'"),
         ({"calibrator": "isotonic", "calibrator_gamma": 1.0}, ValueError,
          "calibrator_gamma sets the step of platt, beta, ewa; calibrator 'isotonic' has none"),
+        # names that are not strings (a grid read from a config file of the wrong shape)
+        ({"policy": 4}, TypeError, "a policy name must be a str, got 4"),
+        ({"dataset": None}, TypeError, "a dataset name must be a str, got None"),
+        ({"target": ""}, TypeError, "target must be a column name, got ''"),
+        ({"pos_label": 1}, TypeError, "pos_label must be a label as written in the file, got 1"),
+        ({"pos_label": "spam"}, ValueError,
+         r"pos_label 'spam' is not a class of 'phishing': \['1', '-1'\]"),
+        ({"data_dir": 3}, TypeError, "data_dir must be a str path or None, got 3"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

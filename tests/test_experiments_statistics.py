@@ -167,6 +167,22 @@ def test_compare_ranks_blocks_by_dataset_and_averages_seeds_and_ratios():
     assert "Iman-Davenport F = " in text
 
 
+def test_compare_says_the_policies_differ_when_iman_davenport_rejects():
+    # 9 datasets, a < b < c on 8 of them: rank sums 10, 17, 27 give Friedman's chi2 = 146/9,
+    # Iman-Davenport's F = 8 chi2 / (18 - chi2) = 73 on (2, 16) degrees of freedom
+    table = {f"d{i}": {"a": 0.1, "b": 0.2, "c": 0.3} for i in range(8)}
+    table["d8"] = {"a": 0.2, "b": 0.1, "c": 0.3}
+    result = statistics.compare(_rows(table), "brier")
+    assert result.friedman is not None
+    assert result.friedman.statistic == pytest.approx(146 / 9)
+    assert result.friedman.iman_davenport == pytest.approx(73.0)
+    cd = statistics.nemenyi_critical_difference(3, 9)
+    p = stats.f.sf(73.0, 2, 16)
+    assert result.format().splitlines()[-1] == (
+        f"Iman-Davenport F = 73.000 (df 2, 16), p = {p:.4g}: the policies differ; Nemenyi CD = "
+        f"{cd:.3f} (alpha = 0.05): mean ranks further apart than CD are significantly different.")
+
+
 def test_compare_orders_policies_of_equal_rank_as_they_first_appear():
     table = {"d1": {"zeta": 0.1, "beta": 0.2, "alpha": 0.3},
              "d2": {"zeta": 0.2, "beta": 0.1, "alpha": 0.3}}
