@@ -158,6 +158,11 @@ def test_environments():
     assert env.expected_rewards(1) == (0.5, 0.5)
     with pytest.raises(ValueError, match="change_points must be increasing"):
         bandits.PiecewiseBernoulli(((0.1, 0.2), (0.3, 0.4)), change_points=(5, 9))
+    with pytest.raises(ValueError, match="every segment must have the same number of arms"):
+        bandits.PiecewiseBernoulli(((0.1, 0.2), (0.1, 0.2, 0.3)), change_points=(5,))
+    with pytest.raises(TypeError, match=r"environment must be a bandits Environment, got "
+                                        r"\(0\.4, 0\.6\)"):
+        bandits.simulate(bandits.UCB1(n_arms=2), (0.4, 0.6), 10)  # the means, not arms
     with pytest.raises(ValueError, match="means must be a non-empty sequence"):
         bandits.BernoulliArms((0.5, 1.5))
     # a rising arm climbs with its own pulls only; reset starts it over

@@ -173,6 +173,12 @@ def test_drift_options_are_validated():
         PriorShift([(10, 0.5), (5, 0.1)])
     with pytest.raises(ValueError, match="prior must be in"):
         PriorShift([(0, 1.0)])
+    with pytest.raises(ValueError, match=r"^width must be a finite number >= 0, got inf$"):
+        LabelFlip(10, width=float("inf"))
+    # a prior shift resamples the two classes: an input of one class has nothing to shift
+    with pytest.raises(ValueError, match=r"PriorShift needs both classes in the input, positive "
+                                         r"share 1\.0"):
+        list(stream([({"a": 1.0}, True)] * 20, drift=PriorShift([(5, 0.5)]), positive=True))
     with pytest.raises(ValueError, match="raw_labels"):
         stream("weather", raw_labels=True, drift=LabelFlip(10))
     # a name is refused whole (it used to be read as a sequence, naming its first letter)
@@ -311,6 +317,22 @@ def test_river_dataset_and_generator_sources():
     assert next(stream(datasets.load("weather")))[1] is False
     with pytest.raises(TypeError, match="expected an"):
         list(stream([1, 2, 3]))
+
+
+def test_malformed_sources_are_refused_by_what_is_wrong_and_where(tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    cases = [
+        ([([1.0], True)], TypeError, r"^example 0: x must be a dict, got list$"),
+        ([({"a": 1.0}, True), ({"a": 2.0}, None)], ValueError,
+         r"^example 1: missing label None$"),
+        ((np.zeros(3), [1, 0, 1]), ValueError, r"^X must be 2-dimensional, got shape \(3,\)$"),
+        ([], ValueError, r"^the source yields no examples$"),  # no label to infer a class from
+        (str(empty), ValueError, r"empty\.csv: empty file, expected a CSV header row$"),
+    ]
+    for source, error, match in cases:
+        with pytest.raises(error, match=match):
+            list(stream(source))
 
 
 def test_an_endless_generator_needs_a_positive_label_and_no_whole_source_option():
