@@ -2548,7 +2548,7 @@ static int isotonic_value(PyObject *const *maps, double score, double *out)
     if (get_double(xs, i - 1, &x0) || get_double(xs, i, &x1) ||
         pav_value(starts, sums, weights, i - 1, &y0) || pav_value(starts, sums, weights, i, &y1))
         return -1;
-    *out = x1 == x0 ? y1 : y0 + (y1 - y0) * (score - x0) / (x1 - x0);
+    *out = y0 + (y1 - y0) * (score - x0) / (x1 - x0); /* bisect_right: x0 <= score < x1 */
     return 0;
 }
 

@@ -81,10 +81,9 @@ def isotonic_predict(starts: list[int], sums: list[float], weights: list[float],
         return blocks.value(0)
     if i == len(means):
         return blocks.value(len(means) - 1)
+    # bisect_right: x0 <= score < x1, so x1 > x0
     x0, x1 = means[i - 1], means[i]
     y0, y1 = blocks.value(i - 1), blocks.value(i)
-    if x1 == x0:
-        return y1
     return y0 + (y1 - y0) * (score - x0) / (x1 - x0)
 
 
