@@ -245,6 +245,27 @@ def test_learn_many_rejects_a_bad_batch_before_learning_any_row():
     assert booster.predict_proba_many(X).shape == (3, 2)
 
 
+def test_a_frame_of_integer_or_bool_columns_learns_as_its_float_twin():
+    # counts and flags arrive as int64 / bool frames: converted to floats, the same model
+    rng = random.Random(3)
+    rows = [{"count": rng.randrange(-5, 50), "flag": rng.random() < 0.3} for _ in range(200)]
+    y = pd.Series([r["count"] > 20 or r["flag"] for r in rows])
+    frames = {
+        "int": pd.DataFrame({"count": [r["count"] for r in rows]}),
+        "bool": pd.DataFrame({"flag": [r["flag"] for r in rows]}),
+    }
+    for X in frames.values():
+        assert X.to_numpy().dtype.kind in "bi"
+        as_floats, as_is = (OzaBoostClassifier(linear_model.LogisticRegression(), seed=2)
+                            for _ in range(2))
+        for start in range(0, len(X), 32):
+            part = slice(start, start + 32)
+            as_is.learn_many(X.iloc[part], y.iloc[part])
+            as_floats.learn_many(X.iloc[part].astype(float), y.iloc[part])
+        assert pickle.dumps(as_is) == pickle.dumps(as_floats)
+        assert as_is.predict_proba_many(X).equals(as_floats.predict_proba_many(X.astype(float)))
+
+
 def test_vote_cache_does_not_change_what_is_learned():
     """Scoring x before learning it (prequential) must leave the same model as learning alone."""
     stream = list(datasets.Phishing().take(300))
