@@ -34,6 +34,7 @@ def test_check_estimator(kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_ties_empty_examples_and_weight_zero(kind):
     model = kind()
+    assert model.feature is None  # no feature seen, none chosen
     model.learn_one({"b": 1.0, "a": 1.0}, True)  # b seen first; both candidates score alike
     assert model._score[0] == model._score[1] and model.feature == "a"
     assert model.predict_proba_one({}) == {False: 0.5, True: 0.5}  # no feature to choose
@@ -162,6 +163,12 @@ def test_the_engines_are_chosen_for_the_weak_learners():
     assert isinstance(OzaBoostClassifier(DecisionStump(), draws="repeat")._members, RiverMembers)
     with pytest.raises(TypeError, match=r"no array engine for DecisionStump.* draws repeated"):
         OzaBoostClassifier(DecisionStump(), engine="vectorised", draws="repeat")
+    # nor can an engine be built for them by hand
+    for engine, weak in ((StumpMembers, DecisionStump()),
+                         (UnivariateMembers, UnivariateLogisticRegression())):
+        with pytest.raises(ValueError, match=f"^{engine.__name__} learns a draw k as one "
+                                             "example of weight k$"):
+            engine(weak, 2, weighted=False)
 
 
 def weak_state(member, keys) -> list:
