@@ -10,6 +10,7 @@ import itertools
 import os
 import re
 import shutil
+import sys
 import threading
 from pathlib import Path
 
@@ -334,6 +335,19 @@ def test_download_into_cache(http_dir, monkeypatch, capsys, tmp_path):
     (root / "served.csv.gz").unlink()  # now served from the cache
     assert datasets.fetch("remote", progress=False) == ds.path
     assert datasets.describe_registry().count("cache") == 1
+
+
+def test_download_progress_without_tqdm_is_a_line_of_kib(http_dir, monkeypatch, capsys):
+    root, base = http_dir
+    served = root / "served.csv"
+    served.write_bytes(b"a,target\n" + b"1.0,1\n" * 50_000)  # 300 KiB in several chunks
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # the `progress` extra not installed
+    path = datasets.fetch_url(f"{base}/served.csv", progress=True)
+    assert path.read_bytes() == served.read_bytes()
+    err = capsys.readouterr().err
+    kib = f"{served.stat().st_size / 1024:,.0f}"
+    assert err.endswith(f"\rdownloading served.csv: {kib} / {kib} KiB\n")
+    assert err.count("\r") >= 2  # updated as chunks come, on one line
 
 
 def test_download_disabled_or_corrupt(http_dir, monkeypatch, tmp_path):
