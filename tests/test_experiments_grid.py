@@ -387,6 +387,12 @@ def test_run_grid_rejects_bad_options(kwargs, match):
         run_grid([Cell("phishing", "never", max_rows=ROWS)], **kwargs)
 
 
+def test_run_grid_refuses_a_name_for_a_cell_before_running_any(tmp_path):
+    with pytest.raises(TypeError, match=r"^expected Cell objects, got 'phishing'$"):
+        run_grid([Cell("phishing", "never", max_rows=ROWS), "phishing"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing run, nothing stored
+
+
 def test_write_table_csv_and_parquet(tmp_path):
     rows = [{"a": 1, "b": 0.5}, {"a": 2, "c": "x"}]
     path = write_table(rows, tmp_path / "r.csv")
