@@ -347,10 +347,10 @@ def test_beta_fit_refuses_unpaired_or_no_pairs_by_name():
 def test_beta_map_is_scipys_expit_also_where_the_exponential_overflows(theta):
     # math.exp overflows past a margin of -709 where C's exp gives inf: the Python twin must
     # give scipy's (and the kernel's) 0.0 there, not raise
-    from streamboost.calibration.beta import _PREDICT, beta_predict
+    from streamboost.calibration.beta import _EPS, _PREDICT, beta_predict
 
     consts = OnlineBetaCalibrator()._consts
-    eps = consts[0]
+    eps = consts[_EPS]  # the scores' clip
     for s in [0.0, 1e-300, 0.3, 0.5, 0.9, 1.0]:
         c = min(max(s, eps), 1.0 - eps)
         margin = theta[0] * math.log(c) + theta[1] * -math.log1p(-c) + theta[2]

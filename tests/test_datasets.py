@@ -340,7 +340,7 @@ def test_download_into_cache(http_dir, monkeypatch, capsys, tmp_path):
 def test_download_progress_without_tqdm_is_a_line_of_kib(http_dir, monkeypatch, capsys):
     root, base = http_dir
     served = root / "served.csv"
-    served.write_bytes(b"a,target\n" + b"1.0,1\n" * 50_000)  # 300 KiB in several chunks
+    served.write_bytes(b"a,target\n" + b"1.0,1\n" * 50_000)  # 293 KiB: several chunks
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # the `progress` extra not installed
     path = datasets.fetch_url(f"{base}/served.csv", progress=True)
     assert path.read_bytes() == served.read_bytes()
