@@ -27,6 +27,7 @@ from .boosting import SCORES
 from .budget import BUDGET_TIMINGS
 from .calibration import CALIBRATORS
 from .controller import REWARDS, BanditCalibratedClassifier
+from .datasets.stream import class_sizes
 from .evaluate import RunResult
 from .experiments import (
     BACKENDS,
@@ -338,6 +339,15 @@ def _add_model_options(parser: argparse.ArgumentParser, *, max_rows_default: int
         default=max_rows_default,
         metavar="N|all",
         help=f"evaluate only the first N examples of each stream ({shown})",
+    )
+    parser.add_argument(
+        "--positive-prior",
+        type=float,
+        default=None,
+        metavar="Q",
+        help="replay each stream with this share of positives, in (0, 1), undersampling the "
+        "class in excess in order: rare positives (fraud, alarms) from a balanced benchmark "
+        "(as the data has it)",
     )
     parser.add_argument(
         "--data-dir", default=None, help="directory searched first for dataset files"
@@ -683,6 +693,7 @@ def _run(args: argparse.Namespace) -> int:
         target=args.target,
         pos_label=args.pos_label,
         c_fn_feature=args.c_fn_feature,
+        positive_prior=args.positive_prior,
     )
     rows = "all examples" if cell.max_rows is None else f"first {cell.max_rows} examples"
     n = cell.reward_examples
@@ -719,7 +730,14 @@ def _run(args: argparse.Namespace) -> int:
                                            data_dir=cell.data_dir)
     counts = datasets.class_counts(cell.dataset, target=cell.target, data_dir=cell.data_dir)
     print(_classes(positive, counts, c_fn))
-    n = sum(counts.values()) if cell.max_rows is None else min(cell.max_rows, sum(counts.values()))
+    n = sum(counts.values())
+    if cell.positive_prior is not None:
+        kept = class_sizes(counts[positive], n - counts[positive], False, cell.positive_prior)
+        n = sum(kept)
+        print(f"undersampled to a share of positives of {cell.positive_prior:g} "
+              f"(--positive-prior): {kept[0]} positive and {kept[1]} negative examples kept, in "
+              f"order")
+    n = n if cell.max_rows is None else min(cell.max_rows, n)
     _warn_within_warm_up(f"the run's {n} examples are", n, cell.batch_size,
                          f"the policy ({cell.policy}) never chooses an arm")
     result = cell.run(progress=not args.no_progress)
@@ -868,6 +886,7 @@ def _compare(args: argparse.Namespace) -> int:
         "target": args.target,
         "pos_label": args.pos_label,
         "c_fn_feature": args.c_fn_feature,
+        "positive_prior": args.positive_prior,
     }
     cells = make_grid(
         args.datasets, args.policies, cost_ratios=args.cost_ratios, seeds=range(args.seeds),
@@ -881,7 +900,8 @@ def _compare(args: argparse.Namespace) -> int:
         "whole streams"
         if args.max_rows is None
         else f"first {args.max_rows} examples of each stream (--max-rows all for whole streams)"
-    )
+    ) + ("" if args.positive_prior is None
+         else f", undersampled to a share of positives of {args.positive_prior:g}")
     print(
         f"streamboost {__version__}: {len(args.datasets)} dataset(s) x "
         f"{len(args.policies)} policies x {len(args.cost_ratios)} cost ratio(s) x "

@@ -589,6 +589,26 @@ def test_run_and_compare_take_a_csv_file_of_the_users(tmp_path, capsys):
     assert "8 runs ok" in capsys.readouterr().out
 
 
+def test_rare_positives_replayed_by_run_and_compare(tmp_path, capsys):
+    assert main(["run", "--dataset", "phishing", "--positive-prior", "0.05", "--c-fn", "20",
+                 "--no-progress"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    # phishing: 4,898 positives ('-1') and 6,157 negatives, all kept; 324 = 0.05 x 6157 / 0.95
+    assert ("undersampled to a share of positives of 0.05 (--positive-prior): 324 positive and "
+            "6157 negative examples kept, in order") in out
+    assert "examples           6481" in out
+    assert main(["run", "--dataset", "phishing", "--positive-prior", "1", "--no-progress"]) == 2
+    assert "positive_prior must be in (0, 1), got 1.0" in capsys.readouterr().err
+    assert main(["compare", "--datasets", "phishing", "--policies", "never", "both", "--seeds",
+                 "1", "--positive-prior", "0.05", "--max-rows", "500", "--n-jobs", "1",
+                 "--no-figures", "--no-progress", "--out", str(tmp_path)]) == 0  # fmt: skip
+    assert "undersampled to a share of positives of 0.05" in capsys.readouterr().out
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["grid"]["positive_prior"] == 0.05
+    with open(tmp_path / "results.csv") as f:
+        assert {row["positive_prior"] for row in csv.DictReader(f)} == {"0.05"}
+
+
 def test_a_cost_per_example_from_a_column_of_the_data(tmp_path, capsys):
     own = tmp_path / "payments.csv"
     with gzip.open(write_own_csv(tmp_path / "signed.csv.gz"), "rt") as f:

@@ -167,6 +167,10 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"pos_label": "spam"}, ValueError,
          r"pos_label 'spam' is not a class of 'phishing': \['1', '-1'\]"),
         ({"data_dir": 3}, TypeError, "data_dir must be a str path or None, got 3"),
+        ({"positive_prior": 0.0}, ValueError, r"positive_prior must be in \(0, 1\), got 0.0"),
+        ({"positive_prior": 1}, ValueError, r"positive_prior must be in \(0, 1\), got 1"),
+        ({"positive_prior": float("nan")}, ValueError, "positive_prior must be in"),
+        ({"positive_prior": "0.1"}, ValueError, "positive_prior must be in .*got '0.1'"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):
@@ -467,3 +471,18 @@ def test_trees_get_the_categories_as_strings_and_split_on_them(model):
     x, _ = next(iter(cell.stream()))
     assert x["cap-shape"] in {"b", "c", "x", "f", "k", "s"}
     assert run_cell(cell)["result"]["brier"] < 0.1
+
+
+def test_a_cells_positive_prior_replays_rare_positives_in_order():
+    np = pytest.importorskip("numpy")
+    rare = Cell("weather", "both", positive_prior=np.float64(0.05), max_rows=ROWS)
+    assert type(rare.positive_prior) is float  # numpy's as Python's: JSON
+    assert rare.key() != Cell("weather", "both", max_rows=ROWS).key()
+    ys = [y for _, y in rare.stream()]
+    assert sum(ys) == round(0.05 * (len(ys) - sum(ys)) / 0.95)  # the exact share
+    # weather keeps its time order: the negatives are the whole stream's, in order
+    negatives = [x for x, y in rare.stream() if not y]
+    assert negatives == [x for x, y in Cell("weather", "both").stream() if not y]
+    record = run_cell(rare)
+    assert record["status"] == "ok" and record["config"]["positive_prior"] == 0.05
+    assert record["result"]["n"] == ROWS

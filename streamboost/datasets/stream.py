@@ -323,7 +323,7 @@ def _infer_positive(counts: Counter) -> Any:
         counts[label], str(label).strip().lower() not in _POSITIVE_NAMES, str(label)))
 
 
-def _class_sizes(
+def class_sizes(
     n_pos: int, n_neg: int, balance: bool, positive_prior: float | None
 ) -> tuple[int, int]:
     """How many positives and negatives to keep (exact undersampling)."""
@@ -415,11 +415,16 @@ def _unscaled(names: Collection[Hashable], scale: bool) -> frozenset:
     return frozenset(names)
 
 
+def check_prior(positive_prior: float) -> None:
+    """Refuse a `positive_prior` that is not a number in (0, 1) (`stream`'s, a grid's)."""
+    if not (isinstance(positive_prior, int | float) and 0 < positive_prior < 1):
+        raise ValueError(f"positive_prior must be in (0, 1), got {positive_prior!r}")
+
+
 def _check_options(balance, positive_prior, encode, missing, raw_labels,
                    drift) -> list[Drift]:
     if positive_prior is not None:
-        if not (isinstance(positive_prior, int | float) and 0 < positive_prior < 1):
-            raise ValueError(f"positive_prior must be in (0, 1), got {positive_prior!r}")
+        check_prior(positive_prior)
         if balance:
             raise ValueError("balance=True already fixes the prior at 0.5; "
                              "do not also pass positive_prior")
@@ -574,7 +579,7 @@ def stream(
 
     kept = class_counts() if (balance or positive_prior is not None) else None
     if kept is not None:
-        kept = _class_sizes(*kept, balance, positive_prior)
+        kept = class_sizes(*kept, balance, positive_prior)
         if in_memory:
             rows = list(_select(rows, is_pos, class_counts(), kept, select_rng))
 

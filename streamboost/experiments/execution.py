@@ -47,6 +47,7 @@ _CONFIG_COLUMNS = (
     "batch_size",
     "n_models",
     "max_rows",
+    "positive_prior",  # the share of positives replayed (None: as the data has it)
     "reward",
     "reward_map",
     "train_budget",

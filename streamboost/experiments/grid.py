@@ -25,6 +25,7 @@ from ..calibration import CALIBRATORS, STEPPED
 from ..calibration.base import check_step
 from ..controller import REWARDS, BanditCalibratedClassifier
 from ..datasets.files import is_url
+from ..datasets.stream import check_prior
 from ..decision import validate_costs
 from ..evaluate import RunResult, prequential
 from ..reward import MAPPINGS, check_rollback
@@ -143,6 +144,10 @@ class Cell:
     c_fn_feature
         A numeric column whose value times c_FN is each example's own cost of a false
         negative (`evaluate.prequential`); read as the file has it, scaled for the model only.
+    positive_prior
+        Replay the stream with this exact share of positives in (0, 1), undersampling the
+        class in excess in order (`datasets.stream`'s; None: as the data has it): rare
+        positives, as in fraud, from a balanced benchmark.
 
     Examples
     --------
@@ -186,6 +191,7 @@ class Cell:
     target: str = "target"
     pos_label: str | None = None
     c_fn_feature: str | None = None
+    positive_prior: float | None = None
 
     def __post_init__(self):
         check_dataset(self.dataset)
@@ -253,6 +259,9 @@ class Cell:
                             f"{self.c_fn_feature!r}")
         if self.data_dir is not None and not isinstance(self.data_dir, str):
             raise TypeError(f"data_dir must be a str path or None, got {self.data_dir!r}")
+        if self.positive_prior is not None:  # numpy's as Python's float: JSON
+            check_prior(self.positive_prior)
+            object.__setattr__(self, "positive_prior", float(self.positive_prior))
 
     @property
     def c_fn(self) -> float:
@@ -307,10 +316,12 @@ class Cell:
         encode = encoding(self.model)
         if self.dataset in datasets.REGISTRY:
             return datasets.stream(self.dataset, seed=self.seed, encode=encode,
-                                   data_dir=self.data_dir, positive=self.pos_label)
+                                   data_dir=self.data_dir, positive=self.pos_label,
+                                   positive_prior=self.positive_prior)
         unscaled = () if self.c_fn_feature is None else (self.c_fn_feature,)
         return datasets.stream(self.dataset, seed=self.seed, encode=encode, scale=True,
-                               unscaled=unscaled, target=self.target, positive=self.pos_label)
+                               unscaled=unscaled, target=self.target, positive=self.pos_label,
+                               positive_prior=self.positive_prior)
 
     def run(self, *, progress: bool = False) -> RunResult:
         """Evaluate the cell's model prequentially on its stream (see `evaluate.prequential`)."""
