@@ -14,7 +14,7 @@ from .calibration import OnlinePlattCalibrator
 from .controller import BanditCalibratedClassifier
 from .decision import CostSensitiveClassifier, CostSensitiveMixin
 
-__version__ = "0.8.66"
+__version__ = "0.8.67"
 
 __all__ = [
     "BanditCalibratedClassifier",
