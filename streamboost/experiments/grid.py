@@ -129,25 +129,21 @@ class Cell:
     cost_ratio, c_fp
         c_FN / c_FP; the cost of a false positive (c_FN = c_fp * cost_ratio: only the expected
         cost's scale depends on it).
-    seed
-        Seeds the stream's order (for datasets that are shuffled), the booster and the policy.
-    batch_size, n_models, max_rows
-        Examples per minibatch; members of an ensemble; the first rows evaluated (None: all).
+    seed, batch_size, n_models, max_rows
+        Seeds the stream's order and sample, the booster and the policy; examples per
+        minibatch; members of an ensemble; the first rows evaluated (None: all).
     reward, reward_map, counterfactual, arms, warmup_arm, rollback, reward_examples,
     reward_every, reward_start, reward_restart, train_budget, budget_reserve, budget_timing
         The controller's parameters of these names; `arms=("train", "calibrate")` is the
         thesis's forced split; `warmup_arm` is `"train"`, as the recorded grids ran (None: the
         controller's default, calibrating in the warm-up, and the CLI's since 0.8.56).
-    data_dir, target, pos_label
+    data_dir, target, pos_label, positive_prior
         Where the dataset files are (None: bundled / default); a CSV path's label column; the
-        positive class as written (None: the registry's, or a CSV's minority class).
+        positive class as written (None: the registry's, or a CSV's minority class); the
+        share of positives replayed (`datasets.stream`'s; None: as the data has it).
     c_fn_feature
         A numeric column whose value times c_FN is each example's own cost of a false
         negative (`evaluate.prequential`); read as the file has it, scaled for the model only.
-    positive_prior
-        Replay the stream with this exact share of positives in (0, 1), undersampling the
-        class in excess in order (`datasets.stream`'s; None: as the data has it): rare
-        positives, as in fraud, from a balanced benchmark.
 
     Examples
     --------
