@@ -378,6 +378,8 @@ def test_option_errors_happen_at_call_time():
     ]:
         with pytest.raises(ValueError, match=error):
             stream("weather", **kwargs)
+    with pytest.raises(TypeError, match=r"positive_prior must be a number in .*got '0.05'"):
+        stream("weather", positive_prior="0.05")  # a string is no prior, not a bad one
     # a switch's positive label too, though the switch would come much later
     with pytest.raises(ValueError, match="not a class of 'weather'"):
         stream("phishing", drift=ConceptSwitch("weather", 5000, positive="7"))

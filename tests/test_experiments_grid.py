@@ -170,7 +170,9 @@ def test_cell_model_is_the_agreed_pipeline():
         ({"positive_prior": 0.0}, ValueError, r"positive_prior must be in \(0, 1\), got 0.0"),
         ({"positive_prior": 1}, ValueError, r"positive_prior must be in \(0, 1\), got 1"),
         ({"positive_prior": float("nan")}, ValueError, "positive_prior must be in"),
-        ({"positive_prior": "0.1"}, ValueError, "positive_prior must be in .*got '0.1'"),
+        ({"positive_prior": "0.1"}, TypeError,
+         "positive_prior must be a number in .*got '0.1'"),
+        ({"positive_prior": True}, TypeError, "positive_prior must be a number in .*got True"),
     ],
 )
 def test_bad_cells_are_rejected_with_the_value(kwargs, error, match):

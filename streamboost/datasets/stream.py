@@ -43,7 +43,14 @@ from typing import Any
 
 from river import preprocessing, stats
 
-from ..validation import check_bool, check_distinct, check_int, check_seed, did_you_mean
+from ..validation import (
+    check_bool,
+    check_distinct,
+    check_int,
+    check_seed,
+    did_you_mean,
+    is_real,
+)
 from .drift import ConceptSwitch, Drift, PriorShift
 from .files import fetch_url, is_url
 from .reader import CSVTable, Dataset, load
@@ -416,8 +423,11 @@ def _unscaled(names: Collection[Hashable], scale: bool) -> frozenset:
 
 
 def check_prior(positive_prior: float) -> None:
-    """Refuse a `positive_prior` that is not a number in (0, 1) (`stream`'s, a grid's)."""
-    if not (isinstance(positive_prior, int | float) and 0 < positive_prior < 1):
+    """Refuse a `positive_prior` that is not a number (TypeError) or not in (0, 1)
+    (ValueError): `stream`'s, a grid's."""
+    if not is_real(positive_prior):
+        raise TypeError(f"positive_prior must be a number in (0, 1), got {positive_prior!r}")
+    if not 0 < positive_prior < 1:
         raise ValueError(f"positive_prior must be in (0, 1), got {positive_prior!r}")
 
 
